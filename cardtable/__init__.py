@@ -1,0 +1,38 @@
+"""cardtable: Marshmallow Test and MyRummy 111, with exact rules.
+
+>>> import random, cardtable
+>>> game = cardtable.load("marshmallow-test", players=4)
+>>> state = game.new_game(rng=random.Random(7))
+>>> rng = random.Random(1)
+>>> while not state.finished:
+...     moves = state.legal_moves()
+...     state.apply(moves[rng.randrange(len(moves))])
+>>> max(state.scores) >= 20
+True
+>>> cardtable.load_record(state.record()).scores == state.scores
+True
+"""
+
+from cardtable.core.errors import (
+    CardtableError,
+    IllegalMoveError,
+    OptionError,
+    RecordError,
+)
+from cardtable.core.registry import GAME_NAMES, UnknownGameError, load
+from cardtable.core.replay import RuleBreakError, load_record, replay
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "GAME_NAMES",
+    "CardtableError",
+    "IllegalMoveError",
+    "OptionError",
+    "RecordError",
+    "RuleBreakError",
+    "UnknownGameError",
+    "load",
+    "load_record",
+    "replay",
+]

@@ -1,0 +1,3 @@
+from cardtable.cli.main import main
+
+main()

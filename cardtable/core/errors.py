@@ -1,0 +1,57 @@
+"""The error family of cardtable.
+
+Every error a user can cause subclasses :class:`ValueError` (as python-chess
+does), so callers can catch them plainly, and carries the facts a message
+needs: the rule broken, or the place in a record or option list that is wrong.
+"""
+
+from __future__ import annotations
+
+
+class CardtableError(ValueError):
+    """Base class of every error cardtable raises for bad input."""
+
+
+class OptionError(CardtableError):
+    """A game option is unknown, of the wrong type or out of range."""
+
+    def __init__(self, option: str, reason: str) -> None:
+        self.option = option
+        self.reason = reason
+        super().__init__(f"option {option!r}: {reason}")
+
+
+class IllegalMoveError(CardtableError):
+    """A well-formed move that the rules forbid at this point.
+
+    ``reason`` states the facts in one sentence (``must follow red: holds R4,
+    R9``) and ``rule`` names the rule it breaks (``MT-5.3``); ``str()`` joins
+    them the way ``cardtable replay`` prints them.
+    """
+
+    def __init__(self, reason: str, rule: str) -> None:
+        self.reason = reason
+        self.rule = rule
+        super().__init__(f"{reason} ({rule})")
+
+
+class RecordError(CardtableError):
+    """A record (or a part of one) that is not well formed.
+
+    ``where`` is a path into the JSON document (``rounds[1].moves[6].play``);
+    ``round`` and ``move`` are 1-based when the problem sits inside a round.
+    """
+
+    def __init__(
+        self,
+        where: str,
+        reason: str,
+        *,
+        round: int | None = None,
+        move: int | None = None,
+    ) -> None:
+        self.where = where
+        self.reason = reason
+        self.round = round
+        self.move = move
+        super().__init__(f"{where}: {reason}" if where else reason)

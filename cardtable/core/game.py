@@ -1,0 +1,131 @@
+"""The surface every game offers, written down as protocols.
+
+Generic code (records, replay, the terminal, bots, arena, adapters) talks to a
+game only through these names, so each game is free in its internals. A game
+is a sub-package of :mod:`cardtable.games` with a class implementing
+:class:`Game`; its states implement :class:`State`.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any, Protocol, runtime_checkable
+
+JSON = Any  # a value that json.dumps accepts
+
+
+@runtime_checkable
+class Move(Protocol):
+    """An immutable decision. ``index`` is its stable integer in the game's
+    fixed action space (``0 <= index < Game.num_actions``)."""
+
+    @property
+    def index(self) -> int: ...
+
+    def to_json(self) -> dict[str, JSON]:
+        """The move as written in a record, without ``seat``."""
+        ...
+
+
+class View(Protocol):
+    """What one seat (or a spectator, seat ``None``) may know. A plain value:
+    equal information compares equal, and it round-trips through JSON."""
+
+    def to_json(self) -> dict[str, JSON]: ...
+
+
+class State(Protocol):
+    """A game in progress, changed only by :meth:`apply` (and :meth:`deal`)."""
+
+    game: Game
+
+    @property
+    def finished(self) -> bool: ...
+
+    @property
+    def to_move(self) -> int | None:
+        """The seat that decides next; ``None`` when finished or awaiting a deal."""
+        ...
+
+    @property
+    def scores(self) -> tuple[int, ...]: ...
+
+    @property
+    def round_scores(self) -> list[list[int]]: ...
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        """Empty until the game is finished."""
+        ...
+
+    @property
+    def round_number(self) -> int:
+        """1-based number of the current (or last) round."""
+        ...
+
+    @property
+    def moves_in_round(self) -> int:
+        """How many moves the current round has had."""
+        ...
+
+    @property
+    def awaiting_deal(self) -> bool:
+        """True when a round must be dealt and the state has no generator."""
+        ...
+
+    def deal(self, deal: Any) -> None:
+        """Deal the next round from an explicit deal (as parsed from a record)."""
+        ...
+
+    def legal_moves(self) -> Sequence[Move]: ...
+
+    def apply(self, move: Any, **chance: Any) -> None:
+        """Advance by one decision; raises IllegalMoveError citing the rule.
+
+        ``chance`` carries recorded chance outcomes where a game has them
+        inside a round (MyRummy 111's ``reshuffle``)."""
+        ...
+
+    def view(self, seat: int | None) -> View: ...
+
+    def clone(self, rng: random.Random | None = None) -> State: ...
+
+    def record(self, players: Sequence[str] | None = None) -> dict[str, JSON]: ...
+
+
+class Game(Protocol):
+    """A game with fixed options: the factory of states and the record codec."""
+
+    name: str
+    num_players: int
+    num_actions: int
+
+    @property
+    def options_json(self) -> dict[str, JSON]:
+        """The options as written in a record (every option, defaults included)."""
+        ...
+
+    def new_game(self, rng: random.Random) -> State:
+        """A new game whose deals and shuffles draw only on ``rng``."""
+        ...
+
+    def new_state(self, rng: random.Random | None = None) -> State:
+        """A new game; without ``rng`` it awaits an explicit :meth:`State.deal`."""
+        ...
+
+    def move_from_index(self, index: int) -> Move: ...
+
+    def parse_move(self, text: str) -> Move:
+        """A move from the terminal's notation; raises ValueError explaining why not."""
+        ...
+
+    def deal_from_json(self, obj: JSON, where: str) -> Any:
+        """Parse and check a record's ``deal``; raises RecordError at ``where``."""
+        ...
+
+    def move_from_json(self, obj: JSON, where: str) -> tuple[int, Move, Mapping[str, Any]]:
+        """Parse a record's move into (seat, move, chance outcomes for apply)."""
+        ...
+
+    def view_from_json(self, obj: JSON) -> View: ...

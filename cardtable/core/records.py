@@ -1,0 +1,102 @@
+"""``cardtable-record/1``: reading and writing game records.
+
+A record holds the options, every deal and every decision of a game, so it
+replays without any generator (``../shared/spec/record-format.md``). Like
+:mod:`json` (and PokerKit's PHH) there are ``load``/``loads``/``dump``/``dumps``;
+writing is canonical and reading reports the first problem with where it is.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Sequence
+from typing import IO, Any
+
+from cardtable.core.errors import RecordError
+from cardtable.core.game import JSON, Game
+
+FORMAT = "cardtable-record/1"
+RESULT_KEYS = ("finished", "scores", "round_scores", "winners")
+
+
+def make_record(
+    game: Game,
+    rounds: list[dict[str, JSON]],
+    result: dict[str, JSON],
+    players: Sequence[str] | None = None,
+) -> dict[str, JSON]:
+    """The canonical record of a game: what every game's ``State.record`` returns."""
+    record: dict[str, JSON] = {
+        "format": FORMAT,
+        "game": game.name,
+        "options": game.options_json,
+    }
+    if players is not None:
+        names = list(players)
+        if len(names) != game.num_players or not all(isinstance(n, str) for n in names):
+            raise ValueError(f"players must be {game.num_players} names, got {names!r}")
+        record["players"] = names
+    record["rounds"] = rounds
+    record["result"] = result
+    return record
+
+
+def _reject_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    obj: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in obj:
+            raise RecordError("", f"duplicate key {key!r} in a JSON object")
+        obj[key] = value
+    return obj
+
+
+def _reject_constant(name: str) -> float:
+    raise RecordError("", f"{name} is not valid JSON")
+
+
+def loads(text: str | bytes) -> dict[str, JSON]:
+    """Parse a record's JSON text strictly (no duplicate keys, NaN or Infinity).
+
+    Only the JSON is checked here; :func:`cardtable.core.replay.replay` checks
+    the record against the rules.
+    """
+    try:
+        obj = json.loads(
+            text, object_pairs_hook=_reject_duplicates, parse_constant=_reject_constant
+        )
+    except RecordError:
+        raise
+    except json.JSONDecodeError as exc:
+        raise RecordError(f"line {exc.lineno}, column {exc.colno}", f"bad JSON: {exc.msg}") from None
+    except (UnicodeDecodeError, RecursionError) as exc:
+        raise RecordError("", f"bad JSON: {exc}") from None
+    if not isinstance(obj, dict):
+        raise RecordError("", f"a record is a JSON object, not {type(obj).__name__}")
+    return obj
+
+
+def load(fp: IO[str]) -> dict[str, JSON]:
+    return loads(fp.read())
+
+
+def dumps(record: dict[str, JSON], *, indent: int | None = None) -> str:
+    """Canonical JSON text of a record (keys in the order written, no NaN)."""
+    _check_finite(record, "")
+    return json.dumps(record, indent=indent, allow_nan=False, ensure_ascii=False)
+
+
+def dump(record: dict[str, JSON], fp: IO[str], *, indent: int | None = None) -> None:
+    fp.write(dumps(record, indent=indent))
+    fp.write("\n")
+
+
+def _check_finite(value: JSON, where: str) -> None:
+    if isinstance(value, float) and not math.isfinite(value):
+        raise ValueError(f"{where or 'record'}: {value} cannot be written as JSON")
+    if isinstance(value, dict):
+        for key, item in value.items():
+            _check_finite(item, f"{where}.{key}" if where else key)
+    elif isinstance(value, list):
+        for i, item in enumerate(value):
+            _check_finite(item, f"{where}[{i}]")

@@ -1,0 +1,333 @@
+"""Replaying a ``cardtable-record/1`` document through a game's rules.
+
+Two passes, as the record format demands: first every part of the record is
+checked for form (a malformed record is reported even when an earlier move
+breaks a rule), then the moves are applied one by one through the game's own
+``apply_as``, so legality lives only in the game's rules module.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from cardtable.core.errors import CardtableError, IllegalMoveError, OptionError, RecordError
+from cardtable.core.game import JSON, Game, Move, State
+from cardtable.core.records import FORMAT, RESULT_KEYS, loads
+from cardtable.core.registry import GAME_NAMES, game_class
+
+TOP_REQUIRED = ("format", "game", "options", "rounds")
+ROUND_KEYS = ("deal", "moves")
+
+
+class RuleBreakError(CardtableError):
+    """A well-formed record whose moves or result the rules do not allow.
+
+    ``round`` and ``move`` are 1-based (``None`` where they do not apply);
+    ``seat`` is the seat the record names for the offending move.
+    """
+
+    def __init__(
+        self, reason: str, *, round: int | None, move: int | None, seat: int | None = None
+    ) -> None:
+        self.reason = reason
+        self.round = round
+        self.move = move
+        self.seat = seat
+        where = ""
+        if round is not None:
+            where = f"round {round}"
+            if move is not None:
+                where += f", move {move}"
+            if seat is not None:
+                where += f" (seat {seat})"
+            where += ": "
+        super().__init__(where + reason)
+
+
+@dataclass(slots=True)
+class ParsedRound:
+    deal: Any
+    moves: list[tuple[int, Move, Mapping[str, Any]]]
+
+
+@dataclass(slots=True)
+class ParsedRecord:
+    game: Game
+    players: list[str] | None
+    rounds: list[ParsedRound]
+    result: dict[str, JSON] | None
+
+
+@dataclass(slots=True)
+class ReplayOutcome:
+    """What a replay found: the state reached and, if any, the error."""
+
+    state: State | None
+    error: CardtableError | None = None
+    trace: list[dict[str, JSON]] = field(default_factory=list)
+
+    @property
+    def exit_code(self) -> int:
+        if self.error is None:
+            return 0
+        return 1 if isinstance(self.error, RuleBreakError) else 2
+
+    def summary(self) -> dict[str, JSON]:
+        """The ``--json`` object of ``cardtable replay``."""
+        if self.error is not None:
+            return {"error": error_json(self.error)}
+        assert self.state is not None
+        return result_json(self.state)
+
+
+def error_json(error: CardtableError) -> dict[str, JSON]:
+    return {
+        "round": getattr(error, "round", None),
+        "move": getattr(error, "move", None),
+        "message": str(error),
+    }
+
+
+def result_json(state: State) -> dict[str, JSON]:
+    return {
+        "finished": state.finished,
+        "scores": list(state.scores),
+        "round_scores": [list(r) for r in state.round_scores],
+        "winners": list(state.winners),
+    }
+
+
+# --- pass 1: form -----------------------------------------------------------
+
+
+def _expect(value: Any, kind: type | tuple[type, ...], where: str, what: str) -> None:
+    # bool is an int in Python but never a number in a record.
+    if isinstance(value, bool) and bool not in (kind if isinstance(kind, tuple) else (kind,)):
+        raise RecordError(where, f"{what} must be {_kind_name(kind)}, not a boolean")
+    if not isinstance(value, kind):
+        raise RecordError(where, f"{what} must be {_kind_name(kind)}, not {_json_type(value)}")
+
+
+def _kind_name(kind: type | tuple[type, ...]) -> str:
+    names = {dict: "an object", list: "a list", str: "a string", int: "an integer", bool: "true or false"}
+    kinds = kind if isinstance(kind, tuple) else (kind,)
+    return " or ".join(names.get(k, k.__name__) for k in kinds)
+
+
+def _json_type(value: Any) -> str:
+    if value is None:
+        return "null"
+    return {dict: "an object", list: "a list", str: "a string", int: "an integer",
+            float: "a number", bool: "a boolean"}.get(type(value), type(value).__name__)
+
+
+def parse_record(record: Mapping[str, JSON] | str | bytes) -> ParsedRecord:
+    """Check a whole record for form; raise :class:`RecordError` at the first fault."""
+    if isinstance(record, (str, bytes)):
+        record = loads(record)
+    _expect(record, dict, "", "a record")
+    for key in TOP_REQUIRED:
+        if key not in record:
+            raise RecordError(key, "missing (required)")
+    if record["format"] != FORMAT:
+        raise RecordError("format", f"expected {FORMAT!r}, got {record['format']!r}")
+    name = record["game"]
+    if not isinstance(name, str) or name not in GAME_NAMES:
+        raise RecordError("game", f"unknown game {name!r}; known games: {', '.join(GAME_NAMES)}")
+    game = _parse_options(name, record["options"])
+    players = _parse_players(record.get("players"), game.num_players)
+    rounds_json = record["rounds"]
+    _expect(rounds_json, list, "rounds", "rounds")
+    rounds = [_parse_round(game, r, i) for i, r in enumerate(rounds_json)]
+    result = record.get("result")
+    if result is not None:
+        _check_result(result, game.num_players)
+    return ParsedRecord(game, players, rounds, result)
+
+
+def _parse_options(name: str, options: JSON) -> Game:
+    _expect(options, dict, "options", "options")
+    if "players" not in options:
+        raise RecordError("options.players", "missing (required)")
+    try:
+        return game_class(name)(**options)
+    except OptionError as exc:
+        raise RecordError(f"options.{exc.option}", exc.reason) from None
+
+
+def _parse_players(players: JSON, n: int) -> list[str] | None:
+    if players is None:
+        return None
+    _expect(players, list, "players", "players")
+    if len(players) != n:
+        raise RecordError("players", f"{len(players)} names for {n} seats")
+    for i, p in enumerate(players):
+        _expect(p, str, f"players[{i}]", "a player's name")
+    return list(players)
+
+
+def _parse_round(game: Game, obj: JSON, i: int) -> ParsedRound:
+    where = f"rounds[{i}]"
+    try:
+        _expect(obj, dict, where, "a round")
+        for key in obj:
+            if key not in ROUND_KEYS:
+                raise RecordError(f"{where}.{key}", "unknown field")
+        for key in ROUND_KEYS:
+            if key not in obj:
+                raise RecordError(f"{where}.{key}", "missing (required)")
+        deal = game.deal_from_json(obj["deal"], f"{where}.deal")
+        _expect(obj["moves"], list, f"{where}.moves", "moves")
+    except RecordError as exc:
+        raise _located(exc, i + 1, None) from None
+    moves = []
+    for j, move in enumerate(obj["moves"]):
+        try:
+            moves.append(game.move_from_json(move, f"{where}.moves[{j}]"))
+        except RecordError as exc:
+            raise _located(exc, i + 1, j + 1) from None
+    return ParsedRound(deal, moves)
+
+
+def _located(exc: RecordError, round: int, move: int | None) -> RecordError:
+    return RecordError(exc.where, exc.reason, round=round, move=move)
+
+
+def _check_result(result: JSON, n: int) -> None:
+    _expect(result, dict, "result", "result")
+    for key in result:
+        if key not in RESULT_KEYS:
+            raise RecordError(f"result.{key}", "unknown field")
+    if "finished" in result:
+        _expect(result["finished"], bool, "result.finished", "finished")
+    if "scores" in result:
+        _check_int_list(result["scores"], "result.scores", n)
+    if "round_scores" in result:
+        _expect(result["round_scores"], list, "result.round_scores", "round_scores")
+        for i, row in enumerate(result["round_scores"]):
+            _check_int_list(row, f"result.round_scores[{i}]", n)
+    if "winners" in result:
+        _expect(result["winners"], list, "result.winners", "winners")
+        for i, seat in enumerate(result["winners"]):
+            _expect(seat, int, f"result.winners[{i}]", "a seat")
+            if not 0 <= seat < n:
+                raise RecordError(f"result.winners[{i}]", f"seat {seat} outside 0…{n - 1}")
+
+
+def _check_int_list(value: JSON, where: str, n: int) -> None:
+    _expect(value, list, where, "a list of points")
+    if len(value) != n:
+        raise RecordError(where, f"{len(value)} entries for {n} seats")
+    for i, item in enumerate(value):
+        _expect(item, int, f"{where}[{i}]", "points")
+
+
+# --- pass 2: rules ----------------------------------------------------------
+
+
+def replay(
+    record: Mapping[str, JSON] | str | bytes,
+    *,
+    trace: bool = False,
+    on_trace: Callable[[dict[str, JSON]], None] | None = None,
+) -> ReplayOutcome:
+    """Replay ``record``; never raises for a bad record (see ``outcome.error``).
+
+    With ``trace`` each decision point is collected in ``outcome.trace`` (or
+    passed to ``on_trace`` as it is reached) as the ``--trace`` lines.
+    """
+    try:
+        parsed = parse_record(record)
+    except RecordError as exc:
+        return ReplayOutcome(None, exc)
+    outcome = ReplayOutcome(parsed.game.new_state())
+    emit = on_trace if on_trace is not None else outcome.trace.append
+    try:
+        _walk(parsed, outcome, emit if trace else None)
+        if parsed.result is not None:
+            _compare_result(parsed.result, outcome.state)
+    except RuleBreakError as exc:
+        outcome.error = exc
+    return outcome
+
+
+def _walk(
+    parsed: ParsedRecord,
+    outcome: ReplayOutcome,
+    emit: Callable[[dict[str, JSON]], None] | None,
+) -> None:
+    state = outcome.state
+    assert state is not None
+    for r, round_ in enumerate(parsed.rounds, start=1):
+        if state.finished:
+            raise RuleBreakError(
+                f"the game ended in round {r - 1}; no round may follow it", round=r, move=None
+            )
+        if not state.awaiting_deal:
+            raise RuleBreakError(
+                f"round {r - 1} is not complete: seat {state.to_move} is still to move,"
+                " so no new round may start",
+                round=r - 1,
+                move=None,
+            )
+        state.deal(round_.deal)
+        for m, (seat, move, chance) in enumerate(round_.moves, start=1):
+            if state.finished or state.awaiting_deal:
+                why = "the game is over" if state.finished else "the round is over"
+                raise RuleBreakError(f"{why}; no move may follow", round=r, move=m, seat=seat)
+            if emit is not None:
+                emit({
+                    "round": r,
+                    "move": m,
+                    "seat": state.to_move,
+                    "legal": [legal.to_json() for legal in state.legal_moves()],
+                })
+            try:
+                state.apply_as(seat, move, **chance)
+            except IllegalMoveError as exc:
+                raise RuleBreakError(str(exc), round=r, move=m, seat=seat) from None
+
+
+def _compare_result(expected: Mapping[str, JSON], state: State | None) -> None:
+    assert state is not None
+    actual = result_json(state)
+    for key in RESULT_KEYS:
+        if key not in expected:
+            continue
+        want, got = expected[key], actual[key]
+        same = set(want) == set(got) if key == "winners" else want == got
+        if not same:
+            raise RuleBreakError(
+                f"result.{key} says {want}, but the moves give {got}", round=None, move=None
+            )
+
+
+def load_record(
+    record: Mapping[str, JSON] | str | bytes, rng: random.Random | None = None
+) -> State:
+    """The state a record describes; raises RecordError or RuleBreakError.
+
+    Deals come from the record. Should the record stop at the end of a round,
+    the next round is dealt with ``rng``, or, without one, a generator of its
+    own seeded by the operating system (it is never the global ``random``).
+    """
+    outcome = replay(record)
+    if outcome.error is not None:
+        raise outcome.error
+    state = outcome.state
+    assert state is not None
+    if state.awaiting_deal and not state.finished:
+        state = state.clone(rng if rng is not None else random.Random())
+        _deal_from_generator(state)
+    elif rng is not None:
+        state = state.clone(rng)
+    return state
+
+
+def _deal_from_generator(state: State) -> None:
+    # A state holding a generator deals the pending round itself.
+    deal_pending = getattr(state, "deal_pending_round")
+    deal_pending()
