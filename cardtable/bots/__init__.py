@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 from importlib import import_module
 
-from cardtable.bots.base import Bot, Budget, BotFactory, RandomBot
+from cardtable.bots.base import Bot, BotFactory, Budget, RandomBot
 from cardtable.core.errors import CardtableError
 from cardtable.core.game import Game
 

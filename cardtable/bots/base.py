@@ -38,7 +38,12 @@ class Bot(Protocol):
 
 class BotFactory(Protocol):
     def __call__(
-        self, seat: int, game: Game, rng: random.Random, budget: Budget | None = None, **options: Any
+        self,
+        seat: int,
+        game: Game,
+        rng: random.Random,
+        budget: Budget | None = None,
+        **options: Any,
     ) -> Bot: ...
 
 

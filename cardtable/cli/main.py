@@ -62,13 +62,20 @@ def play(
     seat: Annotated[int, typer.Option(help="your seat, 0-based")] = 0,
     bots: Annotated[
         str,
-        typer.Option(help="bot for the other seats: one name for all, or one per seat, comma-separated"),
+        typer.Option(
+            help="bot for the other seats: one name for all, or one per seat, comma-separated"
+        ),
     ] = "medium",
-    seed: Annotated[int | None, typer.Option(help="seed for deals and bots (a game replays exactly)")] = None,
-    save: Annotated[Path | None, typer.Option(help="write the game's record here when it ends")] = None,
+    seed: Annotated[
+        int | None, typer.Option(help="seed for deals and bots (a game replays exactly)")
+    ] = None,
+    save: Annotated[
+        Path | None, typer.Option(help="write the game's record here when it ends")
+    ] = None,
     name: Annotated[str, typer.Option(help="your name at the table")] = "You",
     option: Annotated[
-        list[str] | None, typer.Option("--option", "-o", help="a game option KEY=VALUE (repeatable)")
+        list[str] | None,
+        typer.Option("--option", "-o", help="a game option KEY=VALUE (repeatable)"),
     ] = None,
     symbols: Annotated[
         Path | None, typer.Option(help="MyRummy 111: a file with the 110 joker-symbol counts")
@@ -79,8 +86,8 @@ def play(
     if game_name not in GAME_NAMES:
         raise fail(f"unknown game {game_name!r}; choose one of {', '.join(GAME_NAMES)}")
     options = parse_options(option or [])
-    options["players"] = players if players is not None else options.get(
-        "players", DEFAULT_PLAYERS[game_name]
+    options["players"] = (
+        players if players is not None else options.get("players", DEFAULT_PLAYERS[game_name])
     )
     if symbols is not None:
         options["symbols"] = _load_symbols(game_name, symbols)
@@ -97,7 +104,10 @@ def play(
     if len(specs) == 1:
         specs = specs * len(bot_seats)
     if len(specs) != len(bot_seats):
-        raise fail(f"--bots: {len(specs)} names for {len(bot_seats)} bot seats; give one or {len(bot_seats)}")
+        raise fail(
+            f"--bots: {len(specs)} names for {len(bot_seats)} bot seats;"
+            f" give one or {len(bot_seats)}"
+        )
     rng = random.Random(seed)
     try:
         seated = {
@@ -113,9 +123,14 @@ def play(
     console = Console(highlight=False)
     try:
         play_game(
-            game, human_seat=human_seat, bots=seated, names=names,
-            rng=random.Random(rng.getrandbits(64)), console=console,
-            read_line=_read_line(console), save=save,
+            game,
+            human_seat=human_seat,
+            bots=seated,
+            names=names,
+            rng=random.Random(rng.getrandbits(64)),
+            console=console,
+            read_line=_read_line(console),
+            save=save,
         )
     except KeyboardInterrupt:
         console.print("\n[bold]Game stopped.[/bold]")
@@ -132,6 +147,7 @@ def _read_line(console: Console) -> Any:
             return console.input(prompt)
         except (EOFError, KeyboardInterrupt):
             raise QuitGame from None
+
     return read
 
 
@@ -148,9 +164,13 @@ def _load_symbols(game_name: str, path: Path) -> list[int]:
 
 @app.command()
 def replay(
-    file: Annotated[str, typer.Argument(metavar="FILE", help="a cardtable-record/1 file, or - for stdin")],
+    file: Annotated[
+        str, typer.Argument(metavar="FILE", help="a cardtable-record/1 file, or - for stdin")
+    ],
     json_output: Annotated[bool, typer.Option("--json", help="print one JSON object")] = False,
-    trace: Annotated[bool, typer.Option(help="print each decision point's legal moves as JSON lines")] = False,
+    trace: Annotated[
+        bool, typer.Option(help="print each decision point's legal moves as JSON lines")
+    ] = False,
 ) -> None:
     """Replay a record against the rules: exit 0 legal, 1 rule break, 2 malformed."""
     code = run_replay(file, as_json=json_output, trace=trace, out=sys.stdout, err=sys.stderr)
@@ -165,6 +185,11 @@ def list_bots(
     if game_name not in GAME_NAMES:
         raise fail(f"unknown game {game_name!r}; choose one of {', '.join(GAME_NAMES)}")
     print("\n".join(bot_names(game_name)))
+
+
+from cardtable.cli.arena_cmd import arena  # noqa: E402
+
+app.command()(arena)
 
 
 def main() -> None:

@@ -74,8 +74,9 @@ class State(Protocol):
         """True when a round must be dealt and the state has no generator."""
         ...
 
-    def deal(self, deal: Any) -> None:
-        """Deal the next round from an explicit deal (as parsed from a record)."""
+    def deal(self, deal: Any = None) -> None:
+        """Deal the next round from an explicit deal (as parsed from a record),
+        or with ``None`` from the state's own generator."""
         ...
 
     def legal_moves(self) -> Sequence[Move]: ...
@@ -85,6 +86,10 @@ class State(Protocol):
 
         ``chance`` carries recorded chance outcomes where a game has them
         inside a round (MyRummy 111's ``reshuffle``)."""
+        ...
+
+    def apply_as(self, seat: int, move: Any, **chance: Any) -> None:
+        """:meth:`apply`, after checking that it is ``seat``'s decision."""
         ...
 
     def view(self, seat: int | None) -> View: ...

@@ -68,7 +68,9 @@ def loads(text: str | bytes) -> dict[str, JSON]:
     except RecordError:
         raise
     except json.JSONDecodeError as exc:
-        raise RecordError(f"line {exc.lineno}, column {exc.colno}", f"bad JSON: {exc.msg}") from None
+        raise RecordError(
+            f"line {exc.lineno}, column {exc.colno}", f"bad JSON: {exc.msg}"
+        ) from None
     except (UnicodeDecodeError, RecursionError) as exc:
         raise RecordError("", f"bad JSON: {exc}") from None
     if not isinstance(obj, dict):

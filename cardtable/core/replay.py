@@ -112,7 +112,13 @@ def _expect(value: Any, kind: type | tuple[type, ...], where: str, what: str) ->
 
 
 def _kind_name(kind: type | tuple[type, ...]) -> str:
-    names = {dict: "an object", list: "a list", str: "a string", int: "an integer", bool: "true or false"}
+    names = {
+        dict: "an object",
+        list: "a list",
+        str: "a string",
+        int: "an integer",
+        bool: "true or false",
+    }
     kinds = kind if isinstance(kind, tuple) else (kind,)
     return " or ".join(names.get(k, k.__name__) for k in kinds)
 
@@ -120,8 +126,14 @@ def _kind_name(kind: type | tuple[type, ...]) -> str:
 def _json_type(value: Any) -> str:
     if value is None:
         return "null"
-    return {dict: "an object", list: "a list", str: "a string", int: "an integer",
-            float: "a number", bool: "a boolean"}.get(type(value), type(value).__name__)
+    return {
+        dict: "an object",
+        list: "a list",
+        str: "a string",
+        int: "an integer",
+        float: "a number",
+        bool: "a boolean",
+    }.get(type(value), type(value).__name__)
 
 
 def parse_record(record: Mapping[str, JSON] | str | bytes) -> ParsedRecord:
@@ -275,20 +287,31 @@ def _walk(
             )
         state.deal(round_.deal)
         for m, (seat, move, chance) in enumerate(round_.moves, start=1):
-            if state.finished or state.awaiting_deal:
-                why = "the game is over" if state.finished else "the round is over"
-                raise RuleBreakError(f"{why}; no move may follow", round=r, move=m, seat=seat)
+            over = _over(state)
+            if over:
+                raise RuleBreakError(f"{over}; no move may follow", round=r, move=m, seat=seat)
             if emit is not None:
-                emit({
-                    "round": r,
-                    "move": m,
-                    "seat": state.to_move,
-                    "legal": [legal.to_json() for legal in state.legal_moves()],
-                })
+                emit(
+                    {
+                        "round": r,
+                        "move": m,
+                        "seat": state.to_move,
+                        "legal": [legal.to_json() for legal in state.legal_moves()],
+                    }
+                )
             try:
                 state.apply_as(seat, move, **chance)
             except IllegalMoveError as exc:
                 raise RuleBreakError(str(exc), round=r, move=m, seat=seat) from None
+
+
+def _over(state: State) -> str | None:
+    """Why no move can come now, if none can."""
+    if state.finished:
+        return "the game is over"
+    if state.awaiting_deal:
+        return "the round is over"
+    return None
 
 
 def _compare_result(expected: Mapping[str, JSON], state: State | None) -> None:
@@ -321,13 +344,7 @@ def load_record(
     assert state is not None
     if state.awaiting_deal and not state.finished:
         state = state.clone(rng if rng is not None else random.Random())
-        _deal_from_generator(state)
+        state.deal(None)  # from the generator just given
     elif rng is not None:
         state = state.clone(rng)
     return state
-
-
-def _deal_from_generator(state: State) -> None:
-    # A state holding a generator deals the pending round itself.
-    deal_pending = getattr(state, "deal_pending_round")
-    deal_pending()

@@ -1,0 +1,154 @@
+"""``cardtable arena``: bots against bots over many games, with a results table.
+
+Only argument handling and display live here; the work is
+:func:`cardtable.arena.run_arena`. Bad arguments are one ``error:`` line and
+exit 2, like the other commands.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+from cardtable.arena import ArenaError, run_arena
+from cardtable.arena.pool import OnResult, RayError
+from cardtable.arena.report import print_tables, results_json, write_chart
+from cardtable.arena.runner import GameResult, GameTask
+from cardtable.bots import Budget
+from cardtable.core.errors import CardtableError
+from cardtable.core.registry import GAME_NAMES
+
+ARENA_EXTRA = "the arena needs openskill and matplotlib: pip install 'cardtable[arena]'"
+
+
+def arena(
+    game_name: Annotated[
+        str, typer.Argument(metavar="GAME", help=f"one of: {', '.join(GAME_NAMES)}")
+    ],
+    bots: Annotated[
+        str,
+        typer.Option("--bots", "-b", help="one bot per seat, comma-separated: heuristic,random"),
+    ],
+    games: Annotated[int, typer.Option("--games", "-n", help="games to play in all")] = 100,
+    players: Annotated[
+        int | None, typer.Option("--players", "-p", help="seats (default: the number of bots)")
+    ] = None,
+    seed: Annotated[
+        int | None, typer.Option(help="seed for every deal and bot: a run replays exactly")
+    ] = None,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", help="local worker processes")] = 1,
+    ray: Annotated[
+        str | None,
+        typer.Option("--ray", metavar="ADDRESS", help="run on a Ray cluster ('local' starts one)"),
+    ] = None,
+    option: Annotated[
+        list[str] | None,
+        typer.Option("--option", "-o", help="a game option KEY=VALUE (repeatable)"),
+    ] = None,
+    budget_ms: Annotated[
+        float | None, typer.Option("--budget-ms", help="thinking time per decision, milliseconds")
+    ] = None,
+    iterations: Annotated[int | None, typer.Option(help="search iterations per decision")] = None,
+    json_output: Annotated[bool, typer.Option("--json", help="print one JSON object")] = False,
+    save: Annotated[
+        Path | None,
+        typer.Option(metavar="DIR", help="write every game's record, results.json and results.png"),
+    ] = None,
+    chart: Annotated[Path | None, typer.Option(metavar="FILE", help="write the PNG chart")] = None,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="no progress bar")] = False,
+) -> None:
+    """Play bots against each other with duplicate deals and rotated seats."""
+    # Imported here: cli.main imports this module at its end.
+    from cardtable.cli.main import parse_options
+
+    options = parse_options(option or [])
+    names = [name.strip() for name in bots.split(",")]
+    if players is not None:
+        options["players"] = players
+    options.setdefault("players", len(names))
+    if budget_ms is not None and budget_ms <= 0:
+        raise _fail(f"--budget-ms {budget_ms:g}: give a positive time")
+    if iterations is not None and iterations < 1:
+        raise _fail(f"--iterations {iterations}: give at least 1")
+    budget = None
+    if budget_ms is not None or iterations is not None:
+        budget = Budget(None if budget_ms is None else budget_ms / 1000, iterations)
+    if not _installed("openskill", "matplotlib"):
+        raise _fail(ARENA_EXTRA)
+    if ray is not None and not _installed("ray"):
+        raise _fail("--ray needs ray: pip install 'cardtable[ray]'")
+
+    try:
+        with _progress(Console(stderr=True), games, quiet) as advance:
+            run = run_arena(
+                game_name,
+                names,
+                games=games,
+                seed=seed,
+                options=options,
+                budget=budget,
+                jobs=jobs,
+                ray_address=ray,
+                save_dir=save,
+                on_result=advance,
+            )
+    except (ArenaError, RayError) as exc:
+        raise _fail(str(exc)) from None
+    except CardtableError as exc:  # a game or bot broke during play: not the user's fault
+        raise _fail(str(exc), code=1) from None
+
+    results = results_json(run.info, run.stats)
+    if save is not None:
+        (save / "results.json").write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
+        write_chart(save / "results.png", run.info, run.stats)
+    if chart is not None:
+        write_chart(chart, run.info, run.stats)
+    if json_output:
+        sys.stdout.write(json.dumps(results) + "\n")
+    else:
+        print_tables(Console(highlight=False), run.info, run.stats)
+
+
+def _fail(message: str, code: int = 2) -> typer.Exit:
+    """One ``error:`` line on stderr and exit 2, like ``cli.main.fail``; but the
+    message is escaped (``cardtable[ray]`` is not markup) and never wrapped."""
+    Console(stderr=True, soft_wrap=True).print(
+        f"[bold red]error:[/bold red] {escape(message)}", highlight=False
+    )
+    return typer.Exit(code)
+
+
+@contextmanager
+def _progress(console: Console, total: int, quiet: bool) -> Iterator[OnResult]:
+    """A rich progress bar on stderr (nothing when quiet), advanced once per game."""
+    bar = Progress(
+        TextColumn("games"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=console,
+        disable=quiet,
+        transient=True,
+    )
+    task_id = bar.add_task("games", total=total)
+
+    def advance(task: GameTask, result: GameResult) -> None:
+        bar.advance(task_id)
+
+    with bar:
+        yield advance
+
+
+def _installed(*modules: str) -> bool:
+    """Whether every module can be imported, without the cost of importing it."""
+    return all(importlib.util.find_spec(name) is not None for name in modules)

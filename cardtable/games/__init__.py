@@ -1,0 +1,1 @@
+"""The games of cardtable, one sub-package each (see ``cardtable.core.registry``)."""

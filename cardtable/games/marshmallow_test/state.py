@@ -1,0 +1,557 @@
+"""The rules of Marshmallow Test: every legality check and score lives here.
+
+The state is compact for speed: hands are 60-bit masks, legal moves come from
+precomputed tuples of move singletons (one table per colour, indexed by that
+colour's 12-bit mask) and ``apply`` validates with bit tests. History is kept
+as tuples shared between clones, so ``clone`` copies only a few short lists.
+Rule numbers (``MT-5.4``) refer to ``shared/spec/marshmallow-test.md``.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from cardtable.core.errors import IllegalMoveError
+from cardtable.core.game import Game
+from cardtable.core.records import make_record
+from cardtable.games.marshmallow_test.cards import (
+    CARD_NAMES,
+    COLOUR_NAMES,
+    COLOUR_OF,
+    HAND_SIZE,
+    NUM_CARDS,
+    NUMBER_OF,
+    cards_of,
+)
+from cardtable.games.marshmallow_test.codec import Deal
+from cardtable.games.marshmallow_test.moves import PLAYS, TRUMPS, MTMove, NameTrump, Play
+from cardtable.games.marshmallow_test.options import TRICKS_TO_GO_OUT
+from cardtable.games.marshmallow_test.view import MarshmallowView
+
+if TYPE_CHECKING:
+    from cardtable.games.marshmallow_test import MarshmallowTest
+
+# Phases. PLAYING is 0 so the hot path tests ``if self._phase`` only.
+PLAYING, TRUMP_DUE, AWAITING_DEAL, FINISHED = range(4)
+
+TRICKS_PER_ROUND = HAND_SIZE  # 12 tricks empty every hand (MT-7.2)
+_TRUMP_BONUS = 100  # any trump beats any lead-colour card (MT-5.6)
+
+
+def _colour_table(colour: int) -> tuple[tuple[Play, ...], ...]:
+    """``table[m]``: the Play singletons of ``colour`` whose bits are set in the
+    12-bit mask ``m``, lowest first."""
+    base = colour * 12
+    table: list[tuple[Play, ...]] = [()]
+    for m in range(1, 4096):
+        low = (m & -m).bit_length() - 1
+        table.append((PLAYS[base + low], *table[m & (m - 1)]))
+    return tuple(table)
+
+
+_T = tuple(_colour_table(c) for c in range(5))
+_T0, _T1, _T2, _T3, _T4 = _T
+_CMASK = tuple(0xFFF << (12 * c) for c in range(5))  # each colour's 60-bit mask
+_SHIFT = (0, 12, 24, 36, 48)
+
+
+def _full_hand(hand: int) -> tuple[Play, ...]:
+    return (
+        _T0[hand & 0xFFF]
+        + _T1[(hand >> 12) & 0xFFF]
+        + _T2[(hand >> 24) & 0xFFF]
+        + _T3[(hand >> 36) & 0xFFF]
+        + _T4[hand >> 48]
+    )
+
+
+def _names(mask: int) -> str:
+    return ", ".join(CARD_NAMES[c] for c in cards_of(mask))
+
+
+# A trick as stored: (winner, plays) with each play encoded ``seat << 6 | card``.
+StoredTrick = tuple[int, tuple[int, ...]]
+# A finished round: (deal, dealer, trump or -1, tricks, unfinished trick, points).
+StoredRound = tuple[Deal, int, int, tuple[StoredTrick, ...], tuple[int, ...], tuple[int, ...]]
+
+
+class MarshmallowState:
+    """A game of Marshmallow Test in progress; changed only by :meth:`apply`
+    and :meth:`deal`. Build one with ``MarshmallowTest.new_game(rng)``."""
+
+    __slots__ = (  # noqa: RUF023 (grouped by meaning)
+        "game", "_opts", "_n", "_need", "_target", "_must", "_rng",
+        "_phase", "_to_move", "_dealer", "_next_dealer", "_trump", "_round_no",
+        "_hands", "_counts", "_in", "_num_in", "_next",
+        "_lead", "_ruffed", "_best", "_best_seat", "_cur", "_tricks",
+        "_scores", "_round_pts", "_winner", "_deal", "_past",
+    )  # fmt: skip
+
+    def __init__(self, game: MarshmallowTest, rng: random.Random | None = None) -> None:
+        n = game.num_players
+        opts = game.options
+        self.game: Game = game
+        self._opts = opts
+        self._n = n
+        self._need = TRICKS_TO_GO_OUT[n]  # MT-6.1
+        self._target = opts.target
+        self._must = opts.trump_after_ruff == "must"
+        self._rng = rng
+        self._phase = AWAITING_DEAL
+        self._to_move = -1
+        self._dealer = -1
+        self._next_dealer = opts.first_dealer  # MT-2.2
+        self._trump = -1
+        self._round_no = 0
+        self._hands = [0] * n
+        self._counts = [0] * n
+        self._in = [True] * n
+        self._num_in = n
+        self._next = [(s + 1) % n for s in range(n)]
+        self._lead = -1
+        self._ruffed = False
+        self._best = -1
+        self._best_seat = -1
+        self._cur: list[int] = []
+        self._tricks: list[StoredTrick] = []
+        self._scores = [0] * n
+        self._round_pts = [0] * n
+        self._winner = -1
+        self._deal: Deal | None = None
+        self._past: tuple[StoredRound, ...] = ()
+        if rng is not None:
+            self._deal_from_rng(rng)
+
+    # ------------------------------------------------------------------ dealing
+    def _deal_from_rng(self, rng: random.Random) -> None:
+        # MT-3.1: shuffle all 60 cards, 12 to each player, the rest set aside.
+        deck = list(range(NUM_CARDS))
+        rng.shuffle(deck)
+        self._start_round(
+            Deal(tuple(tuple(sorted(deck[12 * s : 12 * s + 12])) for s in range(self._n)))
+        )
+
+    def deal(self, deal: Deal | Any = None) -> None:
+        """Deal the next round when :attr:`awaiting_deal`: from an explicit deal
+        (a :class:`Deal` or one sequence of 12 cards per seat), or with
+        ``None`` from this state's own generator."""
+        if self._phase == FINISHED:
+            raise IllegalMoveError("the game is over; no round follows its end", "MT-8.1")
+        if self._phase != AWAITING_DEAL:
+            raise IllegalMoveError(
+                f"round {self._round_no} is still in progress; it ends when one player is left",
+                "MT-7.1",
+            )
+        if deal is None:
+            if self._rng is None:
+                raise ValueError("this state has no generator: pass an explicit deal")
+            self._deal_from_rng(self._rng)
+            return
+        if not isinstance(deal, Deal):
+            deal = Deal.of(deal, self._n)
+        else:
+            deal.check(self._n)
+        self._start_round(deal)
+
+    def _start_round(self, deal: Deal) -> None:
+        if self._deal is not None:
+            self._past = (*self._past, self._stored_round())
+        n = self._n
+        self._deal = deal
+        self._round_no += 1
+        self._hands = [sum(1 << c for c in hand) for hand in deal.hands]
+        self._counts = [0] * n
+        self._in = [True] * n
+        self._num_in = n
+        self._next = [(s + 1) % n for s in range(n)]
+        self._lead = -1
+        self._ruffed = False
+        self._cur = []
+        self._tricks = []
+        self._round_pts = [0] * n
+        self._trump = -1
+        self._dealer = self._next_dealer
+        self._to_move = self._dealer
+        # MT-4.1: no trump in round 1; MT-4.2: from round 2 the dealer names it first.
+        # MT-5.1: then the dealer leads the first trick.
+        self._phase = TRUMP_DUE if self._round_no >= 2 else PLAYING
+
+    def _stored_round(self) -> StoredRound:
+        assert self._deal is not None
+        return (
+            self._deal,
+            self._dealer,
+            self._trump,
+            tuple(self._tricks),
+            tuple(self._cur),
+            tuple(self._round_pts),
+        )
+
+    # ------------------------------------------------------------------ moves
+    def legal_moves(self) -> tuple[MTMove, ...]:
+        """Every legal move, lowest index first; empty only when no one is to move."""
+        if self._phase:
+            return TRUMPS if self._phase == TRUMP_DUE else ()
+        hand = self._hands[self._to_move]
+        lead = self._lead
+        if lead >= 0:
+            if self._ruffed:
+                return self._legal_after_ruff(hand, lead)
+            follow = (hand >> _SHIFT[lead]) & 0xFFF
+            if follow:  # MT-5.3: must follow the lead colour
+                return _T[lead][follow]
+        # MT-5.2 leader, or MT-5.3 void in the lead colour: any card.
+        return _full_hand(hand)
+
+    def _legal_after_ruff(self, hand: int, lead: int) -> tuple[Play, ...]:
+        trump = self._trump
+        trumps = (hand >> _SHIFT[trump]) & 0xFFF
+        if self._must:
+            # MT-5.4 [variant must]: whoever holds a trump must play one; else anything.
+            return _T[trump][trumps] if trumps else _full_hand(hand)
+        follow = (hand >> _SHIFT[lead]) & 0xFFF
+        if not follow:
+            return _full_hand(hand)
+        if not trumps:
+            return _T[lead][follow]
+        # MT-5.4: may follow or trump in.
+        if trump < lead:
+            return _T[trump][trumps] + _T[lead][follow]
+        return _T[lead][follow] + _T[trump][trumps]
+
+    def apply(self, move: MTMove, **chance: Any) -> None:
+        """Make the decision due now; IllegalMoveError cites the rule it breaks."""
+        if self._phase or move.__class__ is not Play or chance:
+            self._apply_other(move, chance)
+            return
+        card = move.card
+        seat = self._to_move
+        hand = self._hands[seat]
+        if not (hand >> card) & 1:
+            raise IllegalMoveError(f"seat {seat} does not hold {CARD_NAMES[card]}", "MT-5.1")
+        colour = COLOUR_OF[card]
+        trump = self._trump
+        lead = self._lead
+        if lead < 0:
+            # MT-5.2: the leader plays any card; its colour is the lead colour.
+            self._lead = colour
+            self._best = NUMBER_OF[card] + (_TRUMP_BONUS if colour == trump else 0)
+            self._best_seat = seat
+        else:
+            if self._ruffed:
+                self._check_after_ruff(hand, colour, lead)
+            elif colour != lead and hand & _CMASK[lead]:
+                raise IllegalMoveError(
+                    f"must follow {COLOUR_NAMES[lead]}: holds {_names(hand & _CMASK[lead])}",
+                    "MT-5.3",
+                )
+            # MT-5.6: highest trump wins, else highest of the lead colour.
+            if colour == trump:
+                strength = NUMBER_OF[card] + _TRUMP_BONUS
+                if lead != trump:
+                    self._ruffed = True  # MT-5.4: a trump in a non-trump trick is a ruff
+            elif colour == lead:
+                strength = NUMBER_OF[card]
+            else:
+                strength = -1
+            if strength > self._best:
+                self._best = strength
+                self._best_seat = seat
+        self._hands[seat] = hand ^ (1 << card)
+        cur = self._cur
+        cur.append(seat << 6 | card)
+        if len(cur) == self._num_in:
+            self._end_trick()
+        else:
+            self._to_move = self._next[seat]  # MT-5.1: clockwise among those still in
+
+    def _check_after_ruff(self, hand: int, colour: int, lead: int) -> None:
+        trump = self._trump
+        if self._must:
+            # MT-5.4 [variant must]: holding a trump, a later player must play one.
+            trumps = hand & _CMASK[trump]
+            if trumps and colour != trump:
+                raise IllegalMoveError(
+                    f"must play a trump after the ruff: holds {_names(trumps)}", "MT-5.4"
+                )
+        elif colour != lead and colour != trump and hand & _CMASK[lead]:
+            # MT-5.4: after a ruff one may trump in instead of following, nothing else.
+            raise IllegalMoveError(
+                f"must follow {COLOUR_NAMES[lead]} or trump in: "
+                f"holds {_names(hand & (_CMASK[lead] | _CMASK[trump]))}",
+                "MT-5.4",
+            )
+
+    def _apply_other(self, move: Any, chance: dict[str, Any]) -> None:
+        """Everything but a card play during play: naming trump and the errors."""
+        if chance:
+            raise TypeError(f"Marshmallow Test has no chance outcomes inside a round: {chance}")
+        if not isinstance(move, (Play, NameTrump)):
+            raise TypeError(f"not a Marshmallow Test move: {move!r}")
+        phase = self._phase
+        if phase == FINISHED:
+            raise IllegalMoveError(
+                f"the game is over: seat {self._winner} reached {self._scores[self._winner]}",
+                "MT-8.1",
+            )
+        if phase == AWAITING_DEAL:
+            raise IllegalMoveError(f"round {self._round_no + 1} must be dealt first", "MT-3.1")
+        if phase == TRUMP_DUE:
+            if isinstance(move, Play):
+                raise IllegalMoveError(
+                    f"seat {self._dealer} (the dealer) must name trump before the first card",
+                    "MT-4.2",
+                )
+            self._trump = move.colour  # MT-4.2: any of the five colours
+            self._phase = PLAYING
+            return
+        # PLAYING and a NameTrump
+        if self._round_no == 1:
+            raise IllegalMoveError("round 1 has no trump", "MT-4.1")
+        raise IllegalMoveError(
+            f"trump is {COLOUR_NAMES[self._trump]} this round; it is named only by the dealer "
+            "before the first card",
+            "MT-4.2",
+        )
+
+    def apply_as(self, seat: int, move: MTMove, **chance: Any) -> None:
+        """:meth:`apply`, checking first that the decision is ``seat``'s."""
+        phase = self._phase
+        if phase in (PLAYING, TRUMP_DUE) and seat != self._to_move:
+            if phase == TRUMP_DUE:
+                raise IllegalMoveError(
+                    f"seat {self._to_move} (the dealer) names trump, not seat {seat}", "MT-4.2"
+                )
+            raise IllegalMoveError(
+                f"it is seat {self._to_move}'s turn, not seat {seat}'s", "MT-5.1"
+            )
+        self.apply(move, **chance)
+
+    # ------------------------------------------------------------------ tricks
+    def _end_trick(self) -> None:
+        winner = self._best_seat  # MT-5.7
+        tricks = self._tricks
+        tricks.append((winner, tuple(self._cur)))
+        self._cur = []
+        self._lead = -1
+        self._ruffed = False
+        counts = self._counts
+        counts[winner] += 1
+        if counts[winner] == self._need:
+            self._go_out(winner)
+        elif len(tricks) == TRICKS_PER_ROUND:
+            self._end_round(winner)  # MT-7.2: hands exhausted, the winner is still in
+        else:
+            self._to_move = winner  # MT-6.3
+
+    def _go_out(self, seat: int) -> None:
+        # MT-6.2: score every other player's tricks, those already out included.
+        points = len(self._tricks) - self._counts[seat]
+        self._scores[seat] += points
+        self._round_pts[seat] += points
+        self._in[seat] = False
+        self._num_in -= 1
+        self._hands[seat] = 0  # discarded unseen (MT-9.2)
+        nxt = self._next
+        after = nxt[seat]
+        prev = after
+        while nxt[prev] != seat:
+            prev = nxt[prev]
+        nxt[prev] = after
+        if self._scores[seat] >= self._target:
+            # MT-8.1: the game ends at once; the round is abandoned.
+            self._winner = seat
+            self._phase = FINISHED
+            self._to_move = -1
+        elif self._num_in == 1:
+            self._end_round(after)  # MT-7.1: the last one in scores nothing and deals
+        elif len(self._tricks) == TRICKS_PER_ROUND:
+            self._end_round(after)  # MT-7.2: first player clockwise still in deals
+        else:
+            self._to_move = after  # MT-6.3: next player clockwise still in leads
+
+    def _end_round(self, next_dealer: int) -> None:
+        self._next_dealer = next_dealer
+        self._hands = [0] * self._n  # the remaining cards go back to the deck
+        if self._rng is not None:
+            self._deal_from_rng(self._rng)
+        else:
+            self._phase = AWAITING_DEAL
+            self._to_move = -1
+
+    # ------------------------------------------------------------------ queries
+    @property
+    def finished(self) -> bool:
+        return self._phase == FINISHED
+
+    @property
+    def awaiting_deal(self) -> bool:
+        return self._phase == AWAITING_DEAL
+
+    @property
+    def to_move(self) -> int | None:
+        return None if self._to_move < 0 else self._to_move
+
+    @property
+    def trump_due(self) -> bool:
+        return self._phase == TRUMP_DUE
+
+    @property
+    def scores(self) -> tuple[int, ...]:
+        return tuple(self._scores)
+
+    @property
+    def round_scores(self) -> list[list[int]]:
+        """Points per seat for each round dealt, the current one so far."""
+        rows = [list(r[5]) for r in self._past]
+        if self._deal is not None:
+            rows.append(list(self._round_pts))
+        return rows
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        return (self._winner,) if self._phase == FINISHED else ()
+
+    @property
+    def round_number(self) -> int:
+        return self._round_no
+
+    @property
+    def moves_in_round(self) -> int:
+        named = 1 if self._trump >= 0 else 0
+        return named + sum(len(t[1]) for t in self._tricks) + len(self._cur)
+
+    @property
+    def dealer(self) -> int | None:
+        return None if self._dealer < 0 else self._dealer
+
+    @property
+    def trump(self) -> int | None:
+        return None if self._trump < 0 else self._trump
+
+    @property
+    def lead_colour(self) -> int | None:
+        return None if self._lead < 0 else self._lead
+
+    @property
+    def trick_counts(self) -> tuple[int, ...]:
+        return tuple(self._counts)
+
+    @property
+    def out(self) -> tuple[bool, ...]:
+        """Who has gone out this round (MT-6.2)."""
+        return tuple(not x for x in self._in)
+
+    @property
+    def players_in(self) -> tuple[int, ...]:
+        return tuple(s for s in range(self._n) if self._in[s])
+
+    @property
+    def current_trick(self) -> tuple[tuple[int, int], ...]:
+        return tuple((e >> 6, e & 63) for e in self._cur)
+
+    @property
+    def tricks_played(self) -> int:
+        return len(self._tricks)
+
+    def hand(self, seat: int) -> tuple[int, ...]:
+        """``seat``'s cards, lowest first. Privileged: bots get views instead."""
+        return cards_of(self._hands[seat])
+
+    def view(self, seat: int | None) -> MarshmallowView:
+        """What ``seat`` may know (MT-9); ``None`` is a spectator."""
+        opts = self._opts
+        if seat is not None and not (
+            isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < self._n
+        ):
+            raise ValueError(f"no seat {seat!r}: seats are 0 to {self._n - 1}")
+        return MarshmallowView(
+            seat=seat,
+            players=self._n,
+            target=opts.target,
+            trump_after_ruff=opts.trump_after_ruff,
+            round_number=self._round_no,
+            dealer=self.dealer,
+            trump=self.trump,
+            to_move=self.to_move,
+            hand=() if seat is None else cards_of(self._hands[seat]),
+            hand_sizes=tuple(h.bit_count() for h in self._hands),
+            tricks=tuple(tuple((e >> 6, e & 63) for e in t[1]) for t in self._tricks),
+            trick_winners=tuple(t[0] for t in self._tricks),
+            current_trick=self.current_trick,
+            trick_counts=tuple(self._counts),
+            out=self.out,
+            scores=tuple(self._scores),
+            round_scores=tuple(tuple(r) for r in self.round_scores),
+            finished=self.finished,
+            winners=self.winners,
+        )
+
+    # ------------------------------------------------------------------ copies, records
+    def clone(self, rng: random.Random | None = None) -> MarshmallowState:
+        """An independent copy (history tuples are shared, lists copied);
+        it keeps this state's generator unless given another."""
+        c = object.__new__(MarshmallowState)
+        c.game = self.game
+        c._opts = self._opts
+        c._n = self._n
+        c._need = self._need
+        c._target = self._target
+        c._must = self._must
+        c._rng = self._rng if rng is None else rng
+        c._phase = self._phase
+        c._to_move = self._to_move
+        c._dealer = self._dealer
+        c._next_dealer = self._next_dealer
+        c._trump = self._trump
+        c._round_no = self._round_no
+        c._hands = self._hands[:]
+        c._counts = self._counts[:]
+        c._in = self._in[:]
+        c._num_in = self._num_in
+        c._next = self._next[:]
+        c._lead = self._lead
+        c._ruffed = self._ruffed
+        c._best = self._best
+        c._best_seat = self._best_seat
+        c._cur = self._cur[:]
+        c._tricks = self._tricks[:]
+        c._scores = self._scores[:]
+        c._round_pts = self._round_pts[:]
+        c._winner = self._winner
+        c._deal = self._deal
+        c._past = self._past
+        return c
+
+    def record(self, players: Sequence[str] | None = None) -> dict[str, Any]:
+        """This game as a ``cardtable-record/1`` document."""
+        stored = list(self._past)
+        if self._deal is not None:
+            stored.append(self._stored_round())
+        rounds = [_round_json(r) for r in stored]
+        result = {
+            "finished": self.finished,
+            "scores": list(self._scores),
+            "round_scores": self.round_scores,
+            "winners": list(self.winners),
+        }
+        return make_record(self.game, rounds, result, players)
+
+    def __repr__(self) -> str:
+        return (
+            f"<MarshmallowState round {self._round_no}, to move {self.to_move}, "
+            f"scores {self.scores}{', finished' if self.finished else ''}>"
+        )
+
+
+def _round_json(stored: StoredRound) -> dict[str, Any]:
+    deal, dealer, trump, tricks, cur, _ = stored
+    moves: list[dict[str, Any]] = []
+    if trump >= 0:
+        moves.append({"seat": dealer, "trump": COLOUR_NAMES[trump]})
+    for _, plays in tricks:
+        moves.extend({"seat": e >> 6, "play": CARD_NAMES[e & 63]} for e in plays)
+    moves.extend({"seat": e >> 6, "play": CARD_NAMES[e & 63]} for e in cur)
+    return {"deal": deal.to_json(), "moves": moves}

@@ -1,0 +1,1 @@
+"""Tests of Marshmallow Test (rules, codec, properties, bot)."""
