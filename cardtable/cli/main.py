@@ -154,10 +154,10 @@ def _read_line(console: Console) -> Any:
 def _load_symbols(game_name: str, path: Path) -> list[int]:
     if game_name != "myrummy-111":
         raise fail("--symbols is an option of myrummy-111 only")
-    from cardtable.games.myrummy_111 import load_symbols_file
+    from cardtable.games.myrummy_111 import load_symbols
 
     try:
-        return load_symbols_file(path)
+        return list(load_symbols(path))
     except CardtableError as exc:
         raise fail(f"--symbols {path}: {exc}") from None
 

@@ -1,0 +1,28 @@
+"""MyRummy 111 (Steffen Benndorf, Schmidt Spiele): rules in ``shared/spec/myrummy-111.md``.
+
+Modules: :mod:`.cards` (cards and symbols), :mod:`.moves` (moves and action
+indices), :mod:`.options` (MR-9), :mod:`.state` (every rule),
+:mod:`.scoring` (MR-6/7), :mod:`.view` (MR-5), :mod:`.codec` (records).
+"""
+
+from cardtable.games.myrummy_111.cards import DEFAULT_SYMBOLS, load_symbols
+from cardtable.games.myrummy_111.codec import Deal
+from cardtable.games.myrummy_111.game import MyRummy111
+from cardtable.games.myrummy_111.moves import Place, Take
+from cardtable.games.myrummy_111.options import Options
+from cardtable.games.myrummy_111.state import MyRummyState
+from cardtable.games.myrummy_111.view import MyRummyView, PlaceEvent, TakeEvent
+
+__all__ = [
+    "DEFAULT_SYMBOLS",
+    "Deal",
+    "MyRummy111",
+    "MyRummyState",
+    "MyRummyView",
+    "Options",
+    "Place",
+    "PlaceEvent",
+    "Take",
+    "TakeEvent",
+    "load_symbols",
+]

@@ -1,0 +1,80 @@
+"""The MyRummy 111 game object: options, the state factory and the record codec."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from typing import Any
+
+from cardtable.core.errors import OptionError
+from cardtable.games.myrummy_111 import codec, moves
+from cardtable.games.myrummy_111.cards import symbol_lookup
+from cardtable.games.myrummy_111.codec import Deal
+from cardtable.games.myrummy_111.moves import Move, Place
+from cardtable.games.myrummy_111.options import OPTION_NAMES, Options, make_options
+from cardtable.games.myrummy_111.state import MyRummyState
+from cardtable.games.myrummy_111.view import MyRummyView, view_from_json
+
+
+class MyRummy111:
+    """MyRummy 111 with fixed options (MR-9); bad options raise OptionError.
+
+    >>> game = MyRummy111(players=3, rounds=3)
+    >>> state = game.new_game(random.Random(7))
+    >>> state.to_move, state.phase, len(state.legal_moves())
+    (0, 'take', 3)
+    """
+
+    name = "myrummy-111"
+    num_actions = moves.NUM_ACTIONS
+
+    def __init__(
+        self,
+        players: object = None,
+        hand_sizes: object = None,
+        target: object = 60,
+        rounds: object = None,
+        turn_limit: object = None,
+        symbols: object = None,
+        first_player: object = 0,
+        **unknown: object,
+    ) -> None:
+        for option in unknown:
+            raise OptionError(option, f"unknown option; known: {', '.join(OPTION_NAMES)}")
+        self.options: Options = make_options(
+            players, hand_sizes, target, rounds, turn_limit, symbols, first_player
+        )
+        self.num_players: int = self.options.players
+        self.symbol_lookup: tuple[int, ...] = symbol_lookup(self.options.symbols)
+        # Legal placements per seat, precomputed (MR-4.3/4.4 depend on hand size only).
+        self.places_by_seat: tuple[tuple[Place, ...], ...] = tuple(
+            moves.legal_places(h) for h in self.options.hand_sizes
+        )
+
+    @property
+    def options_json(self) -> dict[str, Any]:
+        return self.options.to_json()
+
+    def new_game(self, rng: random.Random) -> MyRummyState:
+        return MyRummyState(self, rng)
+
+    def new_state(self, rng: random.Random | None = None) -> MyRummyState:
+        return MyRummyState(self, rng)
+
+    def move_from_index(self, index: int) -> Move:
+        return moves.move_from_index(index)
+
+    def parse_move(self, text: str) -> Move:
+        return moves.parse_move(text)
+
+    def deal_from_json(self, obj: Any, where: str) -> Deal:
+        return codec.deal_from_json(obj, where, self.options)
+
+    def move_from_json(self, obj: Any, where: str) -> tuple[int, Move, Mapping[str, Any]]:
+        return codec.move_from_json(obj, where, self.options)
+
+    def view_from_json(self, obj: Any) -> MyRummyView:
+        return view_from_json(obj)
+
+    def __repr__(self) -> str:
+        return f"MyRummy111(**{self.options_json!r})"

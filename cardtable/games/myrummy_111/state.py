@@ -1,0 +1,461 @@
+"""The state of a MyRummy 111 game: every rule lives here.
+
+Hot-path layout: hands are lists of ints; the middle is a list of three cards
+with a bitmask of face-up slots; the draw pile is a shared tuple (top first)
+with a read position; the history of a round is an immutable cons list
+``(prev, seat, move, card, extra)`` shared by clones. ``card`` is the card
+taken (Take) or discarded (Place); ``extra`` is, for a Take, ``True`` if the
+card was face up, ``False`` if face down, or the reshuffled discard pile
+(a tuple, top first) when the refresh needed MR-4.6.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, cast
+
+from cardtable.core.errors import IllegalMoveError
+from cardtable.core.records import make_record
+from cardtable.games.myrummy_111.cards import CARDS
+from cardtable.games.myrummy_111.codec import Deal, deal_from_cards, deal_from_json
+from cardtable.games.myrummy_111.moves import TAKES, TAKES_WITH_REFRESH, Move, Place, Take
+from cardtable.games.myrummy_111.scoring import round_scores, winners
+
+if TYPE_CHECKING:
+    from cardtable.core.game import Game
+    from cardtable.games.myrummy_111.game import MyRummy111
+    from cardtable.games.myrummy_111.options import Options
+    from cardtable.games.myrummy_111.view import MyRummyView
+
+TAKE, PLACE, IDLE = 0, 1, 2  # phases; IDLE = finished or awaiting a deal
+ALL_UP = 7
+Log = tuple[Any, ...] | None
+
+
+class MyRummyState:
+    """A game in progress. Change it only through :meth:`apply` and :meth:`deal`."""
+
+    __slots__ = (
+        "_awaiting",
+        "_deal",
+        "_discard",
+        "_dpos",
+        "_draw",
+        "_finished",
+        "_game",
+        "_hands",
+        "_limit",
+        "_log",
+        "_middle",
+        "_moves",
+        "_n",
+        "_past",
+        "_phase",
+        "_places",
+        "_rng",
+        "_round",
+        "_round_scores",
+        "_slot",
+        "_start",
+        "_sym",
+        "_to_move",
+        "_totals",
+        "_turns",
+        "_up",
+        "_winners",
+        "game",
+    )
+
+    def __init__(self, game: MyRummy111, rng: random.Random | None = None) -> None:
+        opts = game.options
+        self._game = game
+        self.game: Game = cast("Game", game)  # the generic face (core.game.State)
+        self._rng = rng
+        self._n = opts.players
+        self._sym = game.symbol_lookup
+        self._limit = opts.turn_limit or 0
+        self._places = game.places_by_seat
+        self._hands: list[list[int]] = [[] for _ in range(self._n)]
+        self._middle: list[int] = []
+        self._up = 0
+        self._draw: tuple[int, ...] = ()
+        self._dpos = 0
+        self._discard: list[int] = []  # bottom first, top last
+        self._phase = IDLE
+        self._to_move: int | None = None
+        self._slot = -1
+        self._turns = 0
+        self._moves = 0
+        self._log: Log = None
+        self._deal: Deal | None = None
+        self._past: tuple[tuple[Deal, Log], ...] = ()
+        self._round = 1
+        self._start = opts.first_player  # MR-2.2
+        self._totals = [0] * self._n
+        self._round_scores: tuple[tuple[int, ...], ...] = ()
+        self._winners: tuple[int, ...] = ()
+        self._finished = False
+        self._awaiting = True
+        if rng is not None:
+            self._deal_random()
+
+    # ----------------------------------------------------------------- dealing
+    def _deal_random(self) -> None:
+        assert self._rng is not None
+        # MR-3.1: shuffle by sorting on random keys -- uniform (up to ties of
+        # 53-bit floats, chance < 1e-12) and faster than random.shuffle.
+        rand = self._rng.random
+        order = sorted(CARDS, key=lambda _card: rand())
+        self._start_round(deal_from_cards(order, self._game.options.hand_sizes))
+
+    def deal(self, deal: Deal | dict[str, Any] | None = None) -> None:
+        """Deal the next round (MR-3) from an explicit deal, e.g. from a record,
+        or with ``None`` from this state's own generator."""
+        if not self._awaiting:
+            why = "the game is over" if self._finished else f"round {self._round} is in progress"
+            raise IllegalMoveError(f"no deal is due: {why}", "MR-3.1")
+        if deal is None:
+            if self._rng is None:
+                raise ValueError("this state has no generator: pass an explicit deal")
+            self._deal_random()
+            return
+        if not isinstance(deal, Deal):
+            deal = deal_from_json(deal, "deal", self._game.options)
+        self._start_round(deal)
+
+    def _start_round(self, deal: Deal) -> None:
+        self._hands = [list(h) for h in deal.hands]  # MR-3.1: the order dealt
+        self._middle = list(deal.middle)  # MR-3.2: face down
+        self._up = 0
+        self._draw = deal.draw
+        self._dpos = 0
+        self._discard = []
+        self._phase = TAKE
+        self._to_move = self._start
+        self._slot = -1
+        self._turns = 0
+        self._moves = 0
+        self._log = None
+        self._deal = deal
+        self._awaiting = False
+
+    # ------------------------------------------------------------------- moves
+    def legal_moves(self) -> tuple[Move, ...]:
+        phase = self._phase
+        if phase == TAKE:
+            return TAKES_WITH_REFRESH if self._up == ALL_UP else TAKES  # MR-4.1
+        if phase == PLACE:
+            return self._places[self._to_move]  # type: ignore[index]
+        return ()
+
+    def apply_as(self, seat: int, move: Move, **chance: Any) -> None:
+        """:meth:`apply`, checking first that it is ``seat``'s decision (MR-4)."""
+        if seat != self._to_move:
+            if self._to_move is None:
+                self._raise_idle()
+            raise IllegalMoveError(f"it is seat {self._to_move}'s turn, not seat {seat}'s", "MR-4")
+        self.apply(move, **chance)
+
+    def apply(self, move: Any, reshuffle: Sequence[int] | None = None, **chance: Any) -> None:
+        """One decision. ``reshuffle`` is the recorded new order (top first) of
+        the discard pile when a refresh needs MR-4.6; without it the state's
+        generator shuffles. No other chance outcome exists in this game."""
+        if chance:
+            raise IllegalMoveError(f"unknown chance outcome {next(iter(chance))!r}", "MR-4")
+        cls = move.__class__
+        phase = self._phase
+        if cls is Take and phase == TAKE:
+            assert isinstance(move, Take)
+            slot = move.slot
+            if not 0 <= slot <= 2:
+                raise IllegalMoveError(f"there is no slot {slot}: slots are 0, 1, 2", "MR-4.2")
+            extra: Any
+            if move.refresh:
+                extra = self._refresh(reshuffle)
+            elif reshuffle is not None:
+                raise IllegalMoveError("no reshuffle is needed: this take has no refresh", "MR-4.6")
+            else:
+                extra = bool(self._up >> slot & 1)
+            self._slot = slot
+            self._up &= ~(1 << slot)
+            self._phase = PLACE
+            self._moves += 1
+            self._log = (self._log, self._to_move, move, self._middle[slot], extra)
+        elif cls is Place and phase == PLACE:
+            assert isinstance(move, Place)
+            if reshuffle is not None:
+                raise IllegalMoveError("no reshuffle is needed: a place never refreshes", "MR-4.6")
+            self._place(move)
+        elif phase == IDLE:
+            self._raise_idle()
+        elif cls is Take or cls is Place:
+            due = "take" if phase == TAKE else "place"
+            raise IllegalMoveError(
+                f"a {due} is due, not a {'place' if due == 'take' else 'take'}", "MR-4"
+            )
+        else:
+            raise IllegalMoveError(f"{move!r} is not a MyRummy 111 move", "MR-4")
+
+    def _raise_idle(self) -> None:
+        if self._finished:
+            raise IllegalMoveError("the game is over", "MR-7.1")
+        raise IllegalMoveError(f"round {self._round} must be dealt first", "MR-3.1")
+
+    def _refresh(self, reshuffle: Sequence[int] | None) -> Any:
+        """MR-4.1 (with MR-4.6); checks everything before changing anything."""
+        if self._up != ALL_UP:
+            raise IllegalMoveError("refresh only when all three middle cards are face up", "MR-4.1")
+        draw, pos = self._draw, self._dpos
+        left = len(draw) - pos
+        pile = self._discard + self._middle  # slot 2 ends on top
+        extra: Any = False
+        if left < 3:  # MR-4.6 [interpretation]: reshuffle under the rest of the draw pile
+            if reshuffle is not None:
+                if not all(type(c) is int for c in reshuffle) or sorted(reshuffle) != sorted(pile):
+                    raise IllegalMoveError(
+                        f"the reshuffle must be a permutation of the {len(pile)} cards"
+                        " of the discard pile",
+                        "MR-4.6",
+                    )
+                new = tuple(reshuffle)
+            elif self._rng is not None:
+                order = pile[::-1]
+                self._rng.shuffle(order)
+                new = tuple(order)
+            else:
+                raise IllegalMoveError(
+                    f"the discard pile must be reshuffled: the draw pile holds {left} cards",
+                    "MR-4.6",
+                )
+            draw, pos = draw[pos:] + new, 0
+            self._discard = []
+            extra = new
+        elif reshuffle is not None:
+            raise IllegalMoveError(
+                f"no reshuffle is needed: the draw pile holds {left} cards", "MR-4.6"
+            )
+        else:
+            self._discard = pile
+        self._middle = [draw[pos], draw[pos + 1], draw[pos + 2]]  # slot 0 first
+        self._draw, self._dpos = draw, pos + 3
+        self._up = 0
+        return extra
+
+    def _place(self, move: Place) -> None:
+        seat: int = self._to_move  # type: ignore[assignment]
+        hand = self._hands[seat]
+        h = len(hand)
+        p = move.position
+        if not 0 <= p <= h:
+            raise IllegalMoveError(f"place {p} is beyond the hand: positions 0–{h}", "MR-4.3")
+        slot = self._slot
+        card = self._middle[slot]
+        side = move.side
+        # MR-4.3/4.4: inserting at p and discarding a neighbour is a replacement.
+        if side == 0:
+            if p == 0:
+                raise IllegalMoveError(
+                    "place 0 has no left neighbour: discard right or far", "MR-4.4"
+                )
+            out = hand[p - 1]
+            hand[p - 1] = card
+        elif side == 1:
+            if p == h:
+                raise IllegalMoveError(
+                    f"place {h} has no right neighbour: discard left or far", "MR-4.4"
+                )
+            out = hand[p]
+            hand[p] = card
+        elif p == 0:
+            out = hand.pop()
+            hand.insert(0, card)
+        elif p == h:
+            out = hand.pop(0)
+            hand.append(card)
+        else:
+            raise IllegalMoveError(
+                f"far only when inserted at an end (place 0 or {h}), not {p}", "MR-4.4"
+            )
+        self._middle[slot] = out  # MR-4.4: face up into the slot taken from
+        self._up |= 1 << slot
+        self._moves += 1
+        self._turns += 1
+        self._log = (self._log, seat, move, out, None)
+        if move.declare:  # MR-4.5
+            self._end_round(seat)
+        elif self._turns == self._limit:  # MR-6.4
+            self._end_round(None)
+        else:
+            self._to_move = seat + 1 if seat + 1 < self._n else 0
+            self._phase = TAKE
+
+    def _end_round(self, declarer: int | None) -> None:
+        scores = round_scores(self._hands, self._sym, declarer)  # MR-6
+        for seat, s in enumerate(scores):
+            self._totals[seat] += s
+        self._round_scores += (tuple(scores),)
+        assert self._deal is not None
+        self._past += ((self._deal, self._log),)
+        self._deal = None
+        self._phase = IDLE
+        self._to_move = None
+        opts = self._game.options
+        if opts.rounds is not None:
+            over = self._round >= opts.rounds  # MR-7.2
+        else:
+            over = max(self._totals) >= opts.target  # MR-7.1
+        if over:
+            self._finished = True
+            self._winners = winners(self._totals, scores)
+            return
+        self._round += 1
+        self._start = (self._start + 1) % self._n  # MR-2.2
+        self._awaiting = True
+        if self._rng is not None:
+            self._deal_random()
+
+    # -------------------------------------------------------------- questions
+    @property
+    def options(self) -> Options:
+        return self._game.options
+
+    @property
+    def finished(self) -> bool:
+        return self._finished
+
+    @property
+    def to_move(self) -> int | None:
+        return self._to_move
+
+    @property
+    def phase(self) -> str | None:
+        """``"take"`` or ``"place"``; ``None`` when finished or awaiting a deal."""
+        return ("take", "place", None)[self._phase]
+
+    @property
+    def scores(self) -> tuple[int, ...]:
+        return tuple(self._totals)
+
+    @property
+    def round_scores(self) -> list[list[int]]:
+        return [list(r) for r in self._round_scores]
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        return self._winners
+
+    @property
+    def round_number(self) -> int:
+        return self._round
+
+    @property
+    def moves_in_round(self) -> int:
+        return self._moves
+
+    @property
+    def turns_in_round(self) -> int:
+        return self._turns
+
+    @property
+    def awaiting_deal(self) -> bool:
+        return self._awaiting and not self._finished
+
+    @property
+    def start_player(self) -> int:
+        return self._start
+
+    @property
+    def hands(self) -> tuple[tuple[int, ...], ...]:
+        return tuple(tuple(h) for h in self._hands)
+
+    @property
+    def taken_slot(self) -> int | None:
+        """The slot emptied by the pending take (place phase only)."""
+        return self._slot if self._phase == PLACE else None
+
+    @property
+    def taken_card(self) -> int | None:
+        """The card taken and not yet placed (place phase only)."""
+        return self._middle[self._slot] if self._phase == PLACE else None
+
+    @property
+    def middle(self) -> tuple[int | None, ...]:
+        """The three slots (face up or down); the taken slot is None while placing."""
+        taken = self.taken_slot
+        return tuple(None if s == taken else c for s, c in enumerate(self._middle))
+
+    @property
+    def middle_face_up(self) -> tuple[bool, ...]:
+        return tuple(bool(self._up >> s & 1) for s in range(3))
+
+    @property
+    def draw_pile(self) -> tuple[int, ...]:
+        """Top card first."""
+        return self._draw[self._dpos :]
+
+    @property
+    def discard_pile(self) -> tuple[int, ...]:
+        """Top card first."""
+        return tuple(reversed(self._discard))
+
+    def history(self) -> list[tuple[int, Move, int, Any]]:
+        """This round's decisions as ``(seat, move, card, extra)`` (see module doc)."""
+        out = []
+        node = self._log
+        while node is not None:
+            out.append(node[1:])
+            node = node[0]
+        out.reverse()
+        return out
+
+    def view(self, seat: int | None) -> MyRummyView:
+        from cardtable.games.myrummy_111.view import build_view
+
+        return build_view(self, seat)
+
+    def clone(self, rng: random.Random | None = None) -> MyRummyState:
+        """An independent copy; it keeps this state's generator unless given ``rng``."""
+        new = object.__new__(MyRummyState)
+        for name in MyRummyState.__slots__:
+            setattr(new, name, getattr(self, name))
+        new._hands = [h[:] for h in self._hands]
+        new._middle = self._middle[:]
+        new._discard = self._discard[:]
+        new._totals = self._totals[:]
+        if rng is not None:
+            new._rng = rng
+        return new
+
+    def record(self, players: Sequence[str] | None = None) -> dict[str, Any]:
+        rounds = list(self._past)
+        if self._deal is not None:
+            rounds.append((self._deal, self._log))
+        result = {
+            "finished": self._finished,
+            "scores": list(self._totals),
+            "round_scores": self.round_scores,
+            "winners": list(self._winners),
+        }
+        return make_record(self.game, [_round_json(d, log) for d, log in rounds], result, players)
+
+    def __repr__(self) -> str:
+        return (
+            f"<MyRummyState round {self._round} turn {self._turns} phase {self.phase}"
+            f" to_move {self._to_move} scores {self._totals}>"
+        )
+
+
+def _round_json(deal: Deal, log: Log) -> dict[str, Any]:
+    nodes = []
+    while log is not None:
+        nodes.append(log)
+        log = log[0]
+    moves = []
+    for _, seat, move, _card, extra in reversed(nodes):
+        obj: dict[str, Any] = {"seat": seat}
+        obj.update(move.to_json())
+        if isinstance(extra, tuple):
+            obj["reshuffle"] = list(extra)
+        moves.append(obj)
+    return {"deal": deal.to_json(), "moves": moves}
