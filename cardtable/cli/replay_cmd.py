@@ -81,6 +81,10 @@ def standings_text(outcome: ReplayOutcome, names: list[str] | None) -> str:
     if state.finished:
         won = ", ".join(f"{labels[s]} (seat {s})" for s in state.winners)
         lines.append(f"finished; winner{'s' if len(state.winners) > 1 else ''}: {won}")
+    elif state.awaiting_deal:
+        lines.append(
+            f"in progress: round {state.round_number} is complete; the next round is not dealt yet"
+        )
     else:
         lines.append(f"in progress: round {state.round_number}, seat {state.to_move} to move")
     return "\n".join(lines) + "\n"
