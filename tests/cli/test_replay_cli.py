@@ -158,7 +158,8 @@ def first_restricted_play(
             if lead is not None and off and not walk.view(seat).ruffed:  # type: ignore[attr-defined]
                 bad = copy.deepcopy(record)
                 bad["rounds"] = bad["rounds"][:r]
-                bad["rounds"][-1]["moves"] = [*rnd["moves"][:m - 1], {"seat": seat, "play": CARD_NAMES[off[0]]}]
+                offending = {"seat": seat, "play": CARD_NAMES[off[0]]}
+                bad["rounds"][-1]["moves"] = [*rnd["moves"][: m - 1], offending]
                 del bad["result"]
                 follow = [CARD_NAMES[c] for c in hand if COLOUR_OF[c] == lead]
                 why = f"must follow {COLOUR_NAMES[lead]}: holds {', '.join(follow)} (MT-5.3)"
