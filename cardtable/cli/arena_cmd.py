@@ -17,7 +17,6 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
-from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
 from cardtable.arena import ArenaError, run_arena
@@ -25,6 +24,7 @@ from cardtable.arena.pool import OnResult, RayError
 from cardtable.arena.report import print_tables, results_json, write_chart
 from cardtable.arena.runner import GameResult, GameTask
 from cardtable.bots import Budget
+from cardtable.cli.common import fail, parse_options
 from cardtable.core.errors import CardtableError
 from cardtable.core.registry import GAME_NAMES
 
@@ -68,8 +68,6 @@ def arena(
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="no progress bar")] = False,
 ) -> None:
     """Play bots against each other with duplicate deals and rotated seats."""
-    # Imported here: cli.main imports this module at its end.
-    from cardtable.cli.main import parse_options
 
     options = parse_options(option or [])
     names = [name.strip() for name in bots.split(",")]
@@ -77,16 +75,16 @@ def arena(
         options["players"] = players
     options.setdefault("players", len(names))
     if budget_ms is not None and budget_ms <= 0:
-        raise _fail(f"--budget-ms {budget_ms:g}: give a positive time")
+        raise fail(f"--budget-ms {budget_ms:g}: give a positive time")
     if iterations is not None and iterations < 1:
-        raise _fail(f"--iterations {iterations}: give at least 1")
+        raise fail(f"--iterations {iterations}: give at least 1")
     budget = None
     if budget_ms is not None or iterations is not None:
         budget = Budget(None if budget_ms is None else budget_ms / 1000, iterations)
     if not _installed("openskill", "matplotlib"):
-        raise _fail(ARENA_EXTRA)
+        raise fail(ARENA_EXTRA)
     if ray is not None and not _installed("ray"):
-        raise _fail("--ray needs ray: pip install 'cardtable[ray]'")
+        raise fail("--ray needs ray: pip install 'cardtable[ray]'")
 
     try:
         with _progress(Console(stderr=True), games, quiet) as advance:
@@ -103,29 +101,31 @@ def arena(
                 on_result=advance,
             )
     except (ArenaError, RayError) as exc:
-        raise _fail(str(exc)) from None
+        raise fail(str(exc)) from None
     except CardtableError as exc:  # a game or bot broke during play: not the user's fault
-        raise _fail(str(exc), code=1) from None
+        raise fail(str(exc), code=1) from None
+    except KeyboardInterrupt:
+        raise fail("stopped before the end; nothing counted", code=130) from None
 
     results = results_json(run.info, run.stats)
-    if save is not None:
-        (save / "results.json").write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
-        write_chart(save / "results.png", run.info, run.stats)
-    if chart is not None:
-        write_chart(chart, run.info, run.stats)
+    try:
+        if save is not None:
+            text = json.dumps(results, indent=2) + "\n"
+            (save / "results.json").write_text(text, encoding="utf-8")
+            write_chart(save / "results.png", run.info, run.stats)
+        if chart is not None:
+            write_chart(chart, run.info, run.stats)
+    except OSError as exc:
+        raise fail(f"cannot write {exc.filename}: {exc.strerror}", code=1) from None
+    if run.info.games % run.info.seats and not quiet:
+        Console(stderr=True, highlight=False, soft_wrap=True).print(
+            f"note: {run.info.games} games for {run.info.seats} seats: the last deal was not "
+            "played in every rotation; use a multiple of the seats for fully duplicate deals"
+        )
     if json_output:
         sys.stdout.write(json.dumps(results) + "\n")
     else:
         print_tables(Console(highlight=False), run.info, run.stats)
-
-
-def _fail(message: str, code: int = 2) -> typer.Exit:
-    """One ``error:`` line on stderr and exit 2, like ``cli.main.fail``; but the
-    message is escaped (``cardtable[ray]`` is not markup) and never wrapped."""
-    Console(stderr=True, soft_wrap=True).print(
-        f"[bold red]error:[/bold red] {escape(message)}", highlight=False
-    )
-    return typer.Exit(code)
 
 
 @contextmanager

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import random
 import sys
 from pathlib import Path
@@ -12,6 +11,8 @@ import typer
 from rich.console import Console
 
 from cardtable.bots import bot_names, make_bot
+from cardtable.cli.arena_cmd import arena
+from cardtable.cli.common import fail, parse_options
 from cardtable.cli.play import QuitGame, play_game
 from cardtable.cli.replay_cmd import run_replay
 from cardtable.core.errors import CardtableError
@@ -25,25 +26,6 @@ app = typer.Typer(
 
 DEFAULT_PLAYERS = {"marshmallow-test": 4, "myrummy-111": 3}
 BOT_NAMES = ["Ada", "Bob", "Cleo", "Dev", "Eve"]
-
-
-def fail(message: str) -> typer.Exit:
-    Console(stderr=True).print(f"[bold red]error:[/bold red] {message}", highlight=False)
-    return typer.Exit(2)
-
-
-def parse_options(pairs: list[str]) -> dict[str, Any]:
-    """``-o key=value`` pairs; values are JSON where they parse as JSON (``[12,13]``)."""
-    options: dict[str, Any] = {}
-    for pair in pairs:
-        key, sep, raw = pair.partition("=")
-        if not sep or not key:
-            raise fail(f"--option {pair!r}: write it as KEY=VALUE, e.g. -o target=10")
-        try:
-            options[key.strip()] = json.loads(raw)
-        except json.JSONDecodeError:
-            options[key.strip()] = raw
-    return options
 
 
 @app.callback(invoke_without_command=True)
@@ -186,8 +168,6 @@ def list_bots(
         raise fail(f"unknown game {game_name!r}; choose one of {', '.join(GAME_NAMES)}")
     print("\n".join(bot_names(game_name)))
 
-
-from cardtable.cli.arena_cmd import arena  # noqa: E402
 
 app.command()(arena)
 

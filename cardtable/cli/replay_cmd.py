@@ -72,7 +72,7 @@ def standings_text(outcome: ReplayOutcome, names: list[str] | None) -> str:
     assert state is not None
     n = state.game.num_players
     labels = names or [f"seat {i}" for i in range(n)]
-    width = max(7, *(len(label) for label in labels))
+    width = max(7, *(len(label) for label in labels)) + 2
     lines = [f"{state.game.name}, {n} players: every move is legal"]
     lines.append("round  " + "".join(f"{label:>{width}}" for label in labels))
     for i, row in enumerate(state.round_scores, start=1):

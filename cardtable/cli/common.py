@@ -1,0 +1,33 @@
+"""What every ``cardtable`` command shares: error lines and ``-o`` options."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+
+
+def fail(message: str, code: int = 2) -> typer.Exit:
+    """Print one ``error:`` line on stderr and return the exit for the caller
+    to raise. The message is escaped (``cardtable[ray]`` is not markup) and
+    never wrapped, so scripts can read it."""
+    console = Console(stderr=True, highlight=False, soft_wrap=True)
+    console.print(f"[bold red]error:[/bold red] {escape(message)}")
+    return typer.Exit(code)
+
+
+def parse_options(pairs: list[str]) -> dict[str, Any]:
+    """``-o key=value`` pairs; values are JSON where they parse as JSON (``[12,13]``)."""
+    options: dict[str, Any] = {}
+    for pair in pairs:
+        key, sep, raw = pair.partition("=")
+        if not sep or not key.strip():
+            raise fail(f"--option {pair!r}: write it as KEY=VALUE, e.g. -o target=10")
+        try:
+            options[key.strip()] = json.loads(raw)
+        except json.JSONDecodeError:
+            options[key.strip()] = raw
+    return options
