@@ -17,9 +17,16 @@ from cardtable.core.errors import CardtableError
 from cardtable.core.game import Game
 
 # Per game, the bots beyond `random` (module:class, imported when asked for).
+_OPENSPIEL_ISMCTS = "cardtable.bots.openspiel_ismcts:OpenSpielISMCTSBot"  # needs [rl]
 _GAME_BOTS: dict[str, dict[str, str]] = {
-    "marshmallow-test": {"heuristic": "cardtable.bots.marshmallow_test.heuristic:HeuristicBot"},
-    "myrummy-111": {"heuristic": "cardtable.bots.myrummy_111.heuristic:HeuristicBot"},
+    "marshmallow-test": {
+        "heuristic": "cardtable.bots.marshmallow_test.heuristic:HeuristicBot",
+        "openspiel-ismcts": _OPENSPIEL_ISMCTS,
+    },
+    "myrummy-111": {
+        "heuristic": "cardtable.bots.myrummy_111.heuristic:HeuristicBot",
+        "openspiel-ismcts": _OPENSPIEL_ISMCTS,
+    },
 }
 
 # Levels for people: names on the ladder plus a budget.
