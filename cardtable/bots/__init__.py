@@ -21,6 +21,7 @@ _OPENSPIEL_ISMCTS = "cardtable.bots.openspiel_ismcts:OpenSpielISMCTSBot"  # need
 _GAME_BOTS: dict[str, dict[str, str]] = {
     "marshmallow-test": {
         "heuristic": "cardtable.bots.marshmallow_test.heuristic:HeuristicBot",
+        "ismcts": "cardtable.bots.marshmallow_test.ismcts:ISMCTSBot",
         "openspiel-ismcts": _OPENSPIEL_ISMCTS,
     },
     "myrummy-111": {

@@ -1,0 +1,108 @@
+"""Simulations per second of the Marshmallow Test search bot, beside
+OpenSpiel's Python ``ISMCTSBot`` on ``oh_hell`` measured in the same run.
+
+    python benchmarks/bench_ismcts.py [--seconds 2] [--players 2 3 4 5]
+
+A *simulation* is one determinized playout of a whole round: our bot draws a
+placement of the unseen cards, plays one of its legal moves and then every
+player's cards to the end of the round (numpy-batched, heuristic policy
+with 10% random cards), and scores it. Both bots decide the first card of a
+round (the first trick: the longest playouts) on one core; OpenSpiel's
+``ISMCTSBot`` (``RandomRolloutEvaluator``, one rollout per simulation) runs
+``max_simulations`` simulations on ``oh_hell`` (4 players, 12 tricks, after
+bidding: the first card, so its rollouts are as long as ours).
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+
+from cardtable.bots.base import Budget
+from cardtable.bots.marshmallow_test.ismcts import ISMCTSBot
+from cardtable.games.marshmallow_test import MarshmallowTest
+
+
+def bench_ours(players: int, seconds: float, seed: int) -> tuple[float, int]:
+    """Simulations/s of ``ISMCTSBot`` deciding the first card of round 1."""
+    game = MarshmallowTest(players=players)
+    rng = random.Random(seed)
+    sims = 0
+    elapsed = 0.0
+    while elapsed < seconds:
+        state = game.new_game(random.Random(rng.getrandbits(64)))
+        seat = state.to_move
+        assert seat is not None
+        bot = ISMCTSBot(seat, game, random.Random(rng.getrandbits(64)), Budget(seconds=0.5))
+        start = time.perf_counter()
+        bot.evaluate(state.view(seat), state.legal_moves())
+        elapsed += time.perf_counter() - start
+        sims += bot.last_simulations
+    return sims / elapsed, sims
+
+
+def bench_openspiel(seconds: float, seed: int) -> tuple[float, int] | None:
+    """Simulations/s of OpenSpiel's Python ISMCTSBot on oh_hell's first card."""
+    try:
+        import numpy as np
+        import pyspiel  # type: ignore[import-not-found, import-untyped, unused-ignore]
+        from open_spiel.python.algorithms import ismcts, mcts
+    except ImportError:
+        return None
+    game = pyspiel.load_game("oh_hell", {"players": 4, "num_tricks_fixed": 12})
+    rng = random.Random(seed)
+    per_call = 200
+    sims = 0
+    elapsed = 0.0
+    while elapsed < seconds:
+        state = game.new_initial_state()
+        # Deal, trump and bids at random: the bot then decides the first card
+        # (card actions are 0-51, bids 52 and up).
+        while True:
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                state.apply_action(outcomes[rng.randrange(len(outcomes))][0])
+                continue
+            legal = state.legal_actions()
+            if all(a < 52 for a in legal):
+                break
+            state.apply_action(legal[rng.randrange(len(legal))])
+        np_rng = np.random.RandomState(rng.getrandbits(31))
+        evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=np_rng)
+        bot = ismcts.ISMCTSBot(
+            game, evaluator, uct_c=2.0, max_simulations=per_call, random_state=np_rng
+        )
+        start = time.perf_counter()
+        bot.step(state)
+        elapsed += time.perf_counter() - start
+        sims += per_call
+    return sims / elapsed, sims
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--seconds", type=float, default=2.0)
+    parser.add_argument("--players", type=int, nargs="+", default=[2, 3, 4, 5])
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+
+    peer = bench_openspiel(args.seconds, args.seed)
+    if peer is None:
+        print("pyspiel is not importable: OpenSpiel's ISMCTSBot not measured")
+    else:
+        print(
+            f"oh_hell (4p, OpenSpiel Python ISMCTSBot, random rollouts): "
+            f"{peer[0]:10,.0f} simulations/s  ({peer[1]:,} simulations)"
+        )
+    for players in args.players:
+        ours, n_ours = bench_ours(players, args.seconds, args.seed)
+        ratio = f"  x{ours / peer[0]:.1f} OpenSpiel" if peer else ""
+        print(
+            f"marshmallow-test ({players}p, cardtable ismcts, first trick): "
+            f"{ours:10,.0f} simulations/s  ({n_ours:,} simulations){ratio}"
+        )
+
+
+if __name__ == "__main__":
+    main()
