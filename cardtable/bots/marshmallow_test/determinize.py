@@ -297,14 +297,14 @@ def build_state(game: object, view: MarshmallowView, hidden: list[int]) -> Marsh
         held = (own if s == me else 0) | hidden[s]
         hands.append(tuple(sorted(cards_of(held | played[s]))))
     state = game.new_state()
-    # Private fields: the round number, dealer and scores of earlier rounds.
-    state._round_no = view.round_number - 1
-    state._next_dealer = view.dealer
-    state.deal(Deal(tuple(hands)))
     round_pts = view.round_scores[-1] if view.round_scores else (0,) * n
-    state._scores = [view.scores[s] - round_pts[s] for s in range(n)]
-    empty = Deal(())
-    state._past = tuple((empty, -1, -1, (), (), tuple(r)) for r in view.round_scores[:-1])
+    state.resume(
+        round_number=view.round_number,
+        dealer=view.dealer,
+        scores=[view.scores[s] - round_pts[s] for s in range(n)],
+        past_round_scores=view.round_scores[:-1],
+    )
+    state.deal(Deal(tuple(hands)))
     if view.trump is not None:
         state.apply(TRUMPS[view.trump])  # MT-4.2
     for trick in (*view.tricks, view.current_trick):

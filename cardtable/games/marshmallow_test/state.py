@@ -155,6 +155,36 @@ class MarshmallowState:
             deal.check(self._n)
         self._start_round(deal)
 
+    def resume(
+        self,
+        *,
+        round_number: int,
+        dealer: int,
+        scores: Sequence[int],
+        past_round_scores: Sequence[Sequence[int]],
+    ) -> None:
+        """Set a new state, before its first deal, to the start of round
+        ``round_number`` of a game in progress: ``dealer`` deals it, ``scores``
+        are the totals before it and ``past_round_scores`` the points of the
+        earlier rounds.
+
+        For search bots that rebuild a position from a view: they know the
+        earlier rounds' points but not their deals, so such a state's
+        ``record()`` holds empty deals for those rounds.
+        """
+        n = self._n
+        if self._phase != AWAITING_DEAL or self._deal is not None:
+            raise ValueError("resume() needs a new state that has not been dealt")
+        if not 0 <= dealer < n or round_number < 1 or len(scores) != n:
+            raise ValueError(f"bad resume: round {round_number}, dealer {dealer}, scores {scores}")
+        if len(past_round_scores) != round_number - 1:
+            raise ValueError(f"round {round_number} follows {round_number - 1} earlier rounds")
+        self._round_no = round_number - 1
+        self._next_dealer = dealer
+        self._scores = list(scores)
+        unknown = Deal(())
+        self._past = tuple((unknown, -1, -1, (), (), tuple(r)) for r in past_round_scores)
+
     def _start_round(self, deal: Deal) -> None:
         if self._deal is not None:
             self._past = (*self._past, self._stored_round())
