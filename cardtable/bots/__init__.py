@@ -26,6 +26,7 @@ _GAME_BOTS: dict[str, dict[str, str]] = {
     },
     "myrummy-111": {
         "heuristic": "cardtable.bots.myrummy_111.heuristic:HeuristicBot",
+        "ismcts": "cardtable.bots.myrummy_111.ismcts:ISMCTSBot",
         "openspiel-ismcts": _OPENSPIEL_ISMCTS,
     },
 }
