@@ -266,16 +266,21 @@ def resume_state(game: MyRummy111, view: MyRummyView, rng: random.Random | None)
     """A state awaiting the deal of ``view``'s round: same round number, start
     player (MR-2.2), totals and past round scores (MR-7).
 
-    The engine has no public way to start at round ``k`` with given totals, so
-    this sets those four fields before the deal (past deals are not known to
-    a seat and are not needed to play on; ``record()`` of such a state lists
-    only the current round)."""
+    Past deals are not known to a seat and are not needed to play on, so
+    ``record()`` of such a state lists only the current round."""
     state = game.new_state()
-    state._round = view.round_number
-    state._start = view.start_player
-    state._totals = list(view.scores)
-    state._round_scores = tuple(tuple(r) for r in view.round_scores)
-    if view.finished:
+    if not view.finished:
+        # MyRummy scores a round only at its end: round_scores are the past rounds.
+        state.resume(
+            round_number=view.round_number,
+            start_player=view.start_player,
+            scores=view.scores,
+            past_round_scores=view.round_scores,
+        )
+    else:
+        # A finished game has no decision left; the state only needs its result.
+        state._totals = list(view.scores)
+        state._round_scores = tuple(tuple(r) for r in view.round_scores)
         state._finished = True
         state._awaiting = False
         state._winners = view.winners

@@ -124,6 +124,35 @@ class MyRummyState:
             deal = deal_from_json(deal, "deal", self._game.options)
         self._start_round(deal)
 
+    def resume(
+        self,
+        *,
+        round_number: int,
+        start_player: int,
+        scores: Sequence[int],
+        past_round_scores: Sequence[Sequence[int]],
+    ) -> None:
+        """Set a new state, before its first deal, to the start of round
+        ``round_number`` of a game in progress: ``start_player`` begins it
+        (MR-2.2), ``scores`` are the totals before it and ``past_round_scores``
+        the points of the earlier rounds (MR-7).
+
+        For search bots that rebuild a position from a view: they know the
+        earlier rounds' points but not their deals, so ``record()`` of such a
+        state lists only the rounds dealt after it.
+        """
+        n = self._n
+        if not self._awaiting or self._deal is not None or self._past:
+            raise ValueError("resume() needs a new state that has not been dealt")
+        if not 0 <= start_player < n or round_number < 1 or len(scores) != n:
+            raise ValueError(f"bad resume: round {round_number}, start {start_player}")
+        if len(past_round_scores) != round_number - 1:
+            raise ValueError(f"round {round_number} follows {round_number - 1} earlier rounds")
+        self._round = round_number
+        self._start = start_player
+        self._totals = list(scores)
+        self._round_scores = tuple(tuple(r) for r in past_round_scores)
+
     def _start_round(self, deal: Deal) -> None:
         self._hands = [list(h) for h in deal.hands]  # MR-3.1: the order dealt
         self._middle = list(deal.middle)  # MR-3.2: face down
