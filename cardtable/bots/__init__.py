@@ -31,11 +31,12 @@ _GAME_BOTS: dict[str, dict[str, str]] = {
     },
 }
 
-# Levels for people: names on the ladder plus a budget.
+# Levels for people: a name on the ladder and a budget per decision. Easy
+# plays by rules of thumb; medium and hard search, hard five times as long.
 LEVELS: dict[str, tuple[str, Budget | None]] = {
-    "easy": ("random", None),
-    "medium": ("heuristic", None),
-    "hard": ("heuristic", None),
+    "easy": ("heuristic", None),
+    "medium": ("ismcts", Budget(seconds=0.1)),
+    "hard": ("ismcts", Budget(seconds=0.5)),
 }
 
 __all__ = ["LEVELS", "Bot", "BotFactory", "Budget", "UnknownBotError", "bot_names", "make_bot"]
