@@ -20,12 +20,12 @@ from collections.abc import Sequence
 from rich.console import Console
 from rich.markup import escape
 
-from cardtable.bots.myrummy_111.heuristic import place_result
 from cardtable.cli import render_myrummy_111 as render
 from cardtable.cli.play import QuitGame, ReadLine
 from cardtable.core.game import Game, Move, View
 from cardtable.games.myrummy_111.moves import SIDES, Place, Take
 from cardtable.games.myrummy_111.scoring import is_sorted
+from cardtable.games.myrummy_111.state import hand_after_place
 from cardtable.games.myrummy_111.view import MyRummyView, PlaceEvent, TakeEvent
 
 SIDE_WORDS = {"l": "left", "left": "left", "r": "right", "right": "right", "f": "far", "far": "far"}
@@ -351,7 +351,7 @@ class MyRummyUI:
 
     def _result(self, v: MyRummyView, p: int, side: str) -> list[int]:
         assert v.hand is not None and v.taken_card is not None
-        return place_result(v.hand, v.taken_card, p, SIDES.index(side))
+        return hand_after_place(v.hand, v.taken_card, p, SIDES.index(side))
 
     def _remember(self, v: MyRummyView, card: int) -> None:
         if v.round_number != self.seen_round:

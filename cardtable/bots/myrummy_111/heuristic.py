@@ -20,26 +20,9 @@ from cardtable.bots.base import Budget
 from cardtable.core.game import Game, Move
 from cardtable.games.myrummy_111.moves import Place, Take
 from cardtable.games.myrummy_111.scoring import is_sorted
+from cardtable.games.myrummy_111.state import hand_after_place
 
 SPAN = 110.0
-
-
-def place_result(hand: Sequence[int], card: int, position: int, side: int) -> list[int]:
-    """The hand after inserting ``card`` at ``position`` and discarding (MR-4.3/4.4)."""
-    out = list(hand)
-    h = len(out)
-    if side == 0:
-        out[position - 1] = card
-    elif side == 1:
-        out[position] = card
-    elif position == 0:
-        out.pop()
-        out.insert(0, card)
-    else:
-        del out[0]
-        out.append(card)
-    assert len(out) == h
-    return out
 
 
 def lis_length(values: Sequence[int]) -> int:
@@ -95,7 +78,7 @@ class HeuristicBot:
         for move in legal:
             if not isinstance(move, Place) or move.declare:
                 continue
-            q = quality(place_result(hand, card, move.position, move.side), ascending)
+            q = quality(hand_after_place(hand, card, move.position, move.side), ascending)
             if best is None or q > best[0]:
                 best = (q, move)
         assert best is not None
@@ -104,7 +87,7 @@ class HeuristicBot:
     def _place(self, hand: Sequence[int], card: int, legal: Sequence[Move]) -> Move:
         ascending = direction(hand)
         _, move = self._best_place(hand, card, legal, ascending)
-        after = place_result(hand, card, move.position, move.side)
+        after = hand_after_place(hand, card, move.position, move.side)
         if is_sorted(after):  # MR-4.5: declare as soon as it is sorted
             for m in legal:
                 if (

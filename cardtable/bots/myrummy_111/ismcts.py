@@ -54,12 +54,12 @@ from cardtable.bots.myrummy_111.playout import (
     hand_quality,
     placement_moves,
     policy_move,
-    replaced,
 )
 from cardtable.core.game import Game, Move
 from cardtable.games.myrummy_111.game import MyRummy111
 from cardtable.games.myrummy_111.moves import Take
 from cardtable.games.myrummy_111.scoring import is_sorted
+from cardtable.games.myrummy_111.state import hand_after_place
 from cardtable.games.myrummy_111.view import MyRummyView
 
 DEFAULT_SECONDS = 0.2  # per decision when the budget sets no limit
@@ -171,7 +171,7 @@ class ISMCTSBot:
         by_key = placement_moves(legal)
         scored = []
         for p, s in distinct_places(len(hand)):
-            after = replaced(hand, card, p, s)
+            after = hand_after_place(hand, card, p, s)
             scored.append((hand_quality(after), p, s, after))
         scored.sort(key=lambda x: -x[0])
         out: list[Candidate] = []

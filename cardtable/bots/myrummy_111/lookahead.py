@@ -15,8 +15,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from cardtable.bots.myrummy_111.playout import distinct_places, hand_quality, replaced
+from cardtable.bots.myrummy_111.playout import distinct_places, hand_quality
 from cardtable.games.myrummy_111.cards import CARDS
+from cardtable.games.myrummy_111.state import hand_after_place
 from cardtable.games.myrummy_111.view import MyRummyView
 
 __all__ = ["best_after", "hidden_pool", "lookahead_value", "stratified"]
@@ -48,7 +49,7 @@ def best_after(hand: Sequence[int], card: int) -> float:
     """The best ``quality`` the hand reaches with ``card`` placed (MR-4.3/4.4)."""
     best = -1e18
     for p, s in distinct_places(len(hand)):
-        q = hand_quality(replaced(hand, card, p, s))
+        q = hand_quality(hand_after_place(hand, card, p, s))
         if q > best:
             best = q
     return best

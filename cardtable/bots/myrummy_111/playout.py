@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from cardtable.bots.myrummy_111.heuristic import SPAN, lis_length
 from cardtable.games.myrummy_111.moves import MOVES, Move, Place, place
 from cardtable.games.myrummy_111.scoring import best_run, is_sorted
-from cardtable.games.myrummy_111.state import MyRummyState
+from cardtable.games.myrummy_111.state import MyRummyState, hand_after_place
 
 __all__ = [
     "distance",
@@ -31,7 +31,6 @@ __all__ = [
     "game_value",
     "hand_quality",
     "policy_move",
-    "replaced",
 ]
 
 # MR-4.3/4.4: the distinct results of a placement in a hand of h cards are
@@ -42,22 +41,6 @@ __all__ = [
 def distinct_places(h: int) -> tuple[tuple[int, int], ...]:
     """``(position, side)`` of one Place per distinct resulting hand."""
     return ((0, 2), *((i, 1) for i in range(h)), (h, 2))
-
-
-def replaced(hand: Sequence[int], card: int, position: int, side: int) -> list[int]:
-    """The hand after the placement (MR-4.3/4.4), for the pairs of :func:`distinct_places`."""
-    out = list(hand)
-    if side == 1:
-        out[position] = card
-    elif side == 0:
-        out[position - 1] = card
-    elif position == 0:
-        out.pop()
-        out.insert(0, card)
-    else:
-        del out[0]
-        out.append(card)
-    return out
 
 
 def _ideal_tables() -> tuple[tuple[tuple[float, ...], ...], tuple[tuple[float, ...], ...]]:
@@ -105,10 +88,10 @@ def best_quality(hand: Sequence[int], card: int) -> tuple[float, int, int, bool]
     best_q = -math.inf
     best_p, best_s = 0, 1
     for p, s in distinct_places(len(hand)):
-        q = hand_quality(replaced(hand, card, p, s))
+        q = hand_quality(hand_after_place(hand, card, p, s))
         if q > best_q:
             best_q, best_p, best_s = q, p, s
-    return best_q, best_p, best_s, is_sorted(replaced(hand, card, best_p, best_s))
+    return best_q, best_p, best_s, is_sorted(hand_after_place(hand, card, best_p, best_s))
 
 
 def policy_move(state: MyRummyState, rng: random.Random) -> Move:

@@ -33,6 +33,39 @@ ALL_UP = 7
 Log = tuple[Any, ...] | None
 
 
+def exchange(hand: list[int], card: int, position: int, side: int) -> int:
+    """Insert ``card`` at ``position`` and discard per ``side`` (0 left,
+    1 right, 2 far), in place; returns the discarded card (MR-4.3/4.4).
+
+    The placement must be legal (see :meth:`MyRummyState.apply`). Inserting
+    and discarding a neighbour amounts to replacing that neighbour.
+    """
+    if side == 0:
+        out = hand[position - 1]
+        hand[position - 1] = card
+    elif side == 1:
+        out = hand[position]
+        hand[position] = card
+    elif position == 0:
+        out = hand.pop()
+        hand.insert(0, card)
+    else:
+        out = hand.pop(0)
+        hand.append(card)
+    return out
+
+
+def hand_after_place(hand: Sequence[int], card: int, position: int, side: int) -> list[int]:
+    """The hand a legal placement leaves, without changing ``hand``.
+
+    >>> hand_after_place([47, 60, 90], 105, 3, 2)  # MR-4.4: 105 at the right, far-left 47 out
+    [60, 90, 105]
+    """
+    after = list(hand)
+    exchange(after, card, position, side)
+    return after
+
+
 class MyRummyState:
     """A game in progress. Change it only through :meth:`apply` and :meth:`deal`."""
 
@@ -281,31 +314,18 @@ class MyRummyState:
         slot = self._slot
         card = self._middle[slot]
         side = move.side
-        # MR-4.3/4.4: inserting at p and discarding a neighbour is a replacement.
-        if side == 0:
-            if p == 0:
-                raise IllegalMoveError(
-                    "place 0 has no left neighbour: discard right or far", "MR-4.4"
-                )
-            out = hand[p - 1]
-            hand[p - 1] = card
-        elif side == 1:
-            if p == h:
-                raise IllegalMoveError(
-                    f"place {h} has no right neighbour: discard left or far", "MR-4.4"
-                )
-            out = hand[p]
-            hand[p] = card
-        elif p == 0:
-            out = hand.pop()
-            hand.insert(0, card)
-        elif p == h:
-            out = hand.pop(0)
-            hand.append(card)
-        else:
+        # MR-4.4: a neighbour must exist; far only from an end.
+        if side == 0 and p == 0:
+            raise IllegalMoveError("place 0 has no left neighbour: discard right or far", "MR-4.4")
+        if side == 1 and p == h:
+            raise IllegalMoveError(
+                f"place {h} has no right neighbour: discard left or far", "MR-4.4"
+            )
+        if side == 2 and 0 < p < h:
             raise IllegalMoveError(
                 f"far only when inserted at an end (place 0 or {h}), not {p}", "MR-4.4"
             )
+        out = exchange(hand, card, p, side)
         self._middle[slot] = out  # MR-4.4: face up into the slot taken from
         self._up |= 1 << slot
         self._moves += 1
