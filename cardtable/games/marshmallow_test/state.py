@@ -86,7 +86,7 @@ class MarshmallowState:
         "_phase", "_to_move", "_dealer", "_next_dealer", "_trump", "_round_no",
         "_hands", "_counts", "_in", "_num_in", "_next",
         "_lead", "_ruffed", "_best", "_best_seat", "_cur", "_tricks",
-        "_scores", "_round_pts", "_winner", "_deal", "_past",
+        "_scores", "_round_pts", "_winner", "_deal", "_past", "_seen",
     )  # fmt: skip
 
     def __init__(self, game: MarshmallowTest, rng: random.Random | None = None) -> None:
@@ -121,6 +121,9 @@ class MarshmallowState:
         self._winner = -1
         self._deal: Deal | None = None
         self._past: tuple[StoredRound, ...] = ()
+        # This round's completed tricks as views show them, decoded lazily by
+        # view() and shared between clones (a prefix of the round's tricks).
+        self._seen: tuple[tuple[tuple[int, int], ...], ...] = ()
         if rng is not None:
             self._deal_from_rng(rng)
 
@@ -200,6 +203,7 @@ class MarshmallowState:
         self._ruffed = False
         self._cur = []
         self._tricks = []
+        self._seen = ()
         self._round_pts = [0] * n
         self._trump = -1
         self._dealer = self._next_dealer
@@ -508,7 +512,7 @@ class MarshmallowState:
             to_move=self.to_move,
             hand=() if seat is None else cards_of(self._hands[seat]),
             hand_sizes=tuple(h.bit_count() for h in self._hands),
-            tricks=tuple(tuple((e >> 6, e & 63) for e in t[1]) for t in self._tricks),
+            tricks=self._decoded_tricks(),
             trick_winners=tuple(t[0] for t in self._tricks),
             current_trick=self.current_trick,
             trick_counts=tuple(self._counts),
@@ -518,6 +522,16 @@ class MarshmallowState:
             finished=self.finished,
             winners=self.winners,
         )
+
+    def _decoded_tricks(self) -> tuple[tuple[tuple[int, int], ...], ...]:
+        """This round's completed tricks as (seat, card) pairs, decoding only
+        the tricks completed since the last call."""
+        seen = self._seen
+        tricks = self._tricks
+        if len(seen) < len(tricks):
+            seen += tuple(tuple((e >> 6, e & 63) for e in t[1]) for t in tricks[len(seen) :])
+            self._seen = seen
+        return seen
 
     # ------------------------------------------------------------------ copies, records
     def clone(self, rng: random.Random | None = None) -> MarshmallowState:
@@ -553,6 +567,7 @@ class MarshmallowState:
         c._winner = self._winner
         c._deal = self._deal
         c._past = self._past
+        c._seen = self._seen
         return c
 
     def record(self, players: Sequence[str] | None = None) -> dict[str, Any]:
