@@ -41,7 +41,8 @@ def typed(cycles: int = 200) -> str:
 
 def test_full_game_from_the_keyboard_saves_a_record_replay_accepts(tmp_path: Path) -> None:
     record = tmp_path / "game.json"
-    args = ["play", "marshmallow-test", "--seed", "2", "--save", str(record)]
+    # Bots without a time budget, so the seed fixes the whole game.
+    args = ["play", "marshmallow-test", "--seed", "2", "--bots", "easy", "--save", str(record)]
     result = runner.invoke(app, args, input=typed())
     out = result.output
     assert result.exit_code == 0, out
@@ -114,7 +115,7 @@ def test_bad_arguments_exit_2_with_one_line(args: list[str]) -> None:
 
 
 def test_watching_bots_plays_a_whole_game() -> None:
-    result = runner.invoke(app, ["play", "--watch", "--seed", "5", "-p", "5"])
+    result = runner.invoke(app, ["play", "--watch", "--seed", "5", "-p", "5", "--bots", "easy"])
     out = result.output
     assert result.exit_code == 0, out
     assert "Your hand" not in out  # a spectator sees no hand

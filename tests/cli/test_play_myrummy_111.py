@@ -31,7 +31,9 @@ DECLARE = "take 0\nplace 0 far declare\ny\n"
 
 
 def play(*args: str, input: str) -> tuple[int, str]:
-    result = runner.invoke(app, ["play", "myrummy-111", *args], input=input)
+    # Bots without a time budget (unless a test picks others): the seed fixes the game.
+    bots = [] if "--bots" in args else ["--bots", "easy"]
+    result = runner.invoke(app, ["play", "myrummy-111", *bots, *args], input=input)
     assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
     return result.exit_code, result.output
 
