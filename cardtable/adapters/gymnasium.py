@@ -30,9 +30,11 @@ from cardtable.adapters.pettingzoo import (
     ILLEGAL_REWARD,
     REWARDS,
     check_choice,
+    check_max_steps,
     derived_seed,
     final_rewards,
     make_game,
+    observation_space,
 )
 from cardtable.bots import Bot, make_bot
 from cardtable.core.game import Game, State
@@ -77,20 +79,13 @@ class CardtableGymEnv(gymnasium.Env):  # type: ignore[misc, unused-ignore]  # un
         self.opponents: dict[int, str] = dict(zip(others, names, strict=True))
         self.reward_kind = check_choice("reward", reward, REWARDS)
         self.episode = check_choice("episode", episode, EPISODES)
-        if max_steps is not None and (not isinstance(max_steps, int) or max_steps < 1):
-            raise ValueError(f"max_steps must be a positive int or None, not {max_steps!r}")
-        self.max_steps = max_steps
+        self.max_steps = check_max_steps(max_steps)
         if render_mode is not None:
             check_choice("render_mode", render_mode, ("ansi",))
         self.render_mode = render_mode
         self._encoder = observations.encoder(self.game)
         size, num_actions = self._encoder.size, self.game.num_actions
-        self.observation_space = spaces.Dict(
-            {
-                "observation": spaces.Box(0.0, 1.0, (size,), dtype=np.float32),
-                "action_mask": spaces.Box(0, 1, (num_actions,), dtype=np.int8),
-            }
-        )
+        self.observation_space = observation_space(size, num_actions)
         self.action_space = spaces.Discrete(num_actions)
         self.episode_seed = 0
         self._bots = self._make_bots(0)  # checks the names now, not at the first reset

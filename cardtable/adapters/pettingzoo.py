@@ -60,6 +60,24 @@ def check_choice(name: str, value: str, choices: tuple[str, ...]) -> str:
     return value
 
 
+def check_max_steps(max_steps: int | None) -> int | None:
+    if max_steps is not None and (
+        isinstance(max_steps, bool) or not isinstance(max_steps, int) or max_steps < 1
+    ):
+        raise ValueError(f"max_steps must be a positive int or None, not {max_steps!r}")
+    return max_steps
+
+
+def observation_space(size: int, num_actions: int) -> spaces.Dict:
+    """The observation space both adapters use: the vector and the action mask."""
+    return spaces.Dict(
+        {
+            "observation": spaces.Box(0.0, 1.0, (size,), dtype=np.float32),
+            "action_mask": spaces.Box(0, 1, (num_actions,), dtype=np.int8),
+        }
+    )
+
+
 def derived_seed(seed: int, what: str) -> random.Random:
     """A generator for ``what`` (e.g. a bot's seat) derived from an episode's seed.
 
@@ -121,9 +139,7 @@ class CardtableAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo is untyped
         self.game: Game = make_game(game, options)
         self.reward_kind = check_choice("reward", reward, REWARDS)
         self.episode = check_choice("episode", episode, EPISODES)
-        if max_steps is not None and (not isinstance(max_steps, int) or max_steps < 1):
-            raise ValueError(f"max_steps must be a positive int or None, not {max_steps!r}")
-        self.max_steps = max_steps
+        self.max_steps = check_max_steps(max_steps)
         if render_mode is not None:
             check_choice("render_mode", render_mode, RENDER_MODES)
         self.render_mode = render_mode
@@ -133,12 +149,7 @@ class CardtableAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo is untyped
         self._encoder = observations.encoder(self.game)
         size, num_actions = self._encoder.size, self.game.num_actions
         self._no_actions = np.zeros(num_actions, dtype=np.int8)
-        obs_space = spaces.Dict(
-            {
-                "observation": spaces.Box(0.0, 1.0, (size,), dtype=np.float32),
-                "action_mask": spaces.Box(0, 1, (num_actions,), dtype=np.int8),
-            }
-        )
+        obs_space = observation_space(size, num_actions)
         self.observation_spaces = {agent: obs_space for agent in self.possible_agents}
         self.action_spaces = {agent: spaces.Discrete(num_actions) for agent in self.possible_agents}
         self._seeds = random.Random()
