@@ -19,7 +19,7 @@ from cardtable.core.errors import (
     OptionError,
     RecordError,
 )
-from cardtable.core.registry import GAME_NAMES, UnknownGameError, load
+from cardtable.core.registry import UnknownGameError, game_names, load
 from cardtable.core.replay import RuleBreakError, load_record, replay
 
 __version__ = "0.1.0"
@@ -32,7 +32,15 @@ __all__ = [
     "RecordError",
     "RuleBreakError",
     "UnknownGameError",
+    "game_names",
     "load",
     "load_record",
     "replay",
 ]
+
+
+def __getattr__(name: str) -> object:
+    # ``GAME_NAMES`` stays for callers of 0.1, read live from the registry.
+    if name == "GAME_NAMES":
+        return game_names()
+    raise AttributeError(f"module 'cardtable' has no attribute {name!r}")

@@ -22,7 +22,7 @@ from cardtable.bots import Budget, make_bot
 from cardtable.core import records
 from cardtable.core.errors import CardtableError
 from cardtable.core.game import Game
-from cardtable.core.registry import GAME_NAMES, load
+from cardtable.core.registry import game_names, load
 
 
 class ArenaError(CardtableError):
@@ -45,8 +45,8 @@ def check_request(
     game_name: str, bots: Sequence[str], options: Mapping[str, Any], games: int
 ) -> Game:
     """The game to play, or :class:`ArenaError` saying what is wrong."""
-    if game_name not in GAME_NAMES:
-        raise ArenaError(f"unknown game {game_name!r}; choose one of {', '.join(GAME_NAMES)}")
+    if game_name not in game_names():
+        raise ArenaError(f"unknown game {game_name!r}; choose one of {', '.join(game_names())}")
     if games < 1:
         raise ArenaError(f"--games {games}: play at least 1 game")
     if not bots or any(not name for name in bots):

@@ -26,14 +26,13 @@ from cardtable.arena.runner import GameResult, GameTask
 from cardtable.bots import Budget
 from cardtable.cli.common import fail, parse_options
 from cardtable.core.errors import CardtableError
-from cardtable.core.registry import GAME_NAMES
 
 ARENA_EXTRA = "the arena needs openskill and matplotlib: pip install 'cardtable[arena]'"
 
 
 def arena(
     game_name: Annotated[
-        str, typer.Argument(metavar="GAME", help=f"one of: {', '.join(GAME_NAMES)}")
+        str, typer.Argument(metavar="GAME", help="the game (`cardtable games` lists them)")
     ],
     bots: Annotated[
         str,

@@ -16,7 +16,7 @@ from cardtable.cli.common import fail, parse_options
 from cardtable.cli.play import QuitGame, play_game
 from cardtable.cli.replay_cmd import run_replay
 from cardtable.core.errors import CardtableError
-from cardtable.core.registry import GAME_NAMES, load
+from cardtable.core.registry import game_names, load, manifest
 
 app = typer.Typer(
     add_completion=False,
@@ -24,7 +24,6 @@ app = typer.Typer(
     help="Marshmallow Test and MyRummy 111 in the terminal, with bots and game records.",
 )
 
-DEFAULT_PLAYERS = {"marshmallow-test": 4, "myrummy-111": 3}
 BOT_NAMES = ["Ada", "Bob", "Cleo", "Dev", "Eve"]
 
 
@@ -38,7 +37,7 @@ def default(ctx: typer.Context) -> None:
 @app.command()
 def play(
     game_name: Annotated[
-        str, typer.Argument(metavar="GAME", help=f"one of: {', '.join(GAME_NAMES)}")
+        str, typer.Argument(metavar="GAME", help="the game (`cardtable games` lists them)")
     ] = "marshmallow-test",
     players: Annotated[int | None, typer.Option("--players", "-p", help="2 to 5")] = None,
     seat: Annotated[int, typer.Option(help="your seat, 0-based")] = 0,
@@ -65,12 +64,11 @@ def play(
     watch: Annotated[bool, typer.Option(help="watch bots play every seat")] = False,
 ) -> None:
     """Play a game against bots."""
-    if game_name not in GAME_NAMES:
-        raise fail(f"unknown game {game_name!r}; choose one of {', '.join(GAME_NAMES)}")
+    if game_name not in game_names():
+        raise fail(f"unknown game {game_name!r}; choose one of {', '.join(game_names())}")
     options = parse_options(option or [])
-    options["players"] = (
-        players if players is not None else options.get("players", DEFAULT_PLAYERS[game_name])
-    )
+    default_players = manifest(game_name).default_players
+    options["players"] = players if players is not None else options.get("players", default_players)
     if symbols is not None:
         options["symbols"] = _load_symbols(game_name, symbols)
     try:
@@ -164,8 +162,8 @@ def list_bots(
     game_name: Annotated[str, typer.Argument(metavar="GAME")] = "marshmallow-test",
 ) -> None:
     """List the bots and levels you can seat in GAME."""
-    if game_name not in GAME_NAMES:
-        raise fail(f"unknown game {game_name!r}; choose one of {', '.join(GAME_NAMES)}")
+    if game_name not in game_names():
+        raise fail(f"unknown game {game_name!r}; choose one of {', '.join(game_names())}")
     print("\n".join(bot_names(game_name)))
 
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from importlib import import_module
 from pathlib import Path
 from typing import Protocol
 
@@ -19,13 +18,9 @@ from rich.console import Console
 from cardtable.bots import Bot
 from cardtable.core.game import Game, Move, State, View
 from cardtable.core.records import dumps
+from cardtable.core.registry import manifest
 
 ReadLine = Callable[[str], str]
-
-_UIS = {
-    "marshmallow-test": "cardtable.cli.ui_marshmallow_test:MarshmallowTestUI",
-    "myrummy-111": "cardtable.cli.ui_myrummy_111:MyRummyUI",
-}
 
 
 class QuitGame(Exception):
@@ -55,8 +50,10 @@ class UIFactory(Protocol):
 
 
 def make_ui(game: Game, console: Console, names: Sequence[str], seat: int | None) -> TerminalUI:
-    module_name, class_name = _UIS[game.name].split(":")
-    factory: UIFactory = getattr(import_module(module_name), class_name)
+    game_manifest = manifest(game.name)
+    factory: UIFactory = (
+        game_manifest.part("terminal_ui") if game_manifest.has("terminal_ui") else PlainUI
+    )
     return factory(game, console, names, seat)
 
 
@@ -108,3 +105,41 @@ def play_game(
 
 def _save(state: State, names: Sequence[str], path: Path) -> None:
     path.write_text(dumps(state.record(list(names)), indent=1) + "\n", encoding="utf-8")
+
+
+class PlainUI:
+    """The terminal for a game without a UI of its own: views as JSON, moves
+    typed in the game's notation (``parse_move``)."""
+
+    def __init__(
+        self, game: Game, console: Console, names: Sequence[str], seat: int | None
+    ) -> None:
+        self.game = game
+        self.console = console
+        self.names = names
+        self.seat = seat
+
+    def show(self, view: View) -> None:
+        self.console.print_json(data=view.to_json())
+
+    def ask(self, view: View, legal: Sequence[Move], read_line: ReadLine) -> Move:
+        choices = ", ".join(str(m) for m in legal)
+        while True:
+            text = read_line(f"your move ({choices}): ").strip()
+            if text in ("quit", "q"):
+                raise QuitGame
+            try:
+                move = self.game.parse_move(text)
+            except ValueError as exc:
+                self.console.print(f"[red]{exc}[/red]")
+                continue
+            if move in legal:
+                return move
+            self.console.print(f"[red]{text!r} is not legal now; legal: {choices}[/red]")
+
+    def narrate(self, before: View, seat: int, move: Move, after: View) -> None:
+        self.console.print(f"{self.names[seat]}: {move}")
+
+    def finish(self, view: View) -> None:
+        self.console.print("[bold]Game over.[/bold]")
+        self.console.print_json(data=view.to_json())

@@ -9,7 +9,41 @@ from __future__ import annotations
 
 
 class CardtableError(ValueError):
-    """Base class of every error cardtable raises for bad input."""
+    """Base class of every error cardtable raises for bad input.
+
+    Errors pickle to equal errors (arena and server workers send them back to
+    their parent), whatever arguments a subclass's ``__init__`` takes:
+
+    >>> import pickle
+    >>> e = RecordError("rounds[0]", "missing (required)", round=1)
+    >>> pickle.loads(pickle.dumps(e)) == e
+    True
+    """
+
+    def __reduce__(self) -> tuple[object, ...]:
+        # The default pickles ``args`` and calls ``cls(*args)``, which breaks
+        # for any ``__init__`` that builds its message from other arguments.
+        return (_rebuild, (type(self), self.args, dict(self.__dict__)))
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            type(other) is type(self)
+            and isinstance(other, CardtableError)
+            and other.args == self.args
+            and other.__dict__ == self.__dict__
+        )
+
+    def __hash__(self) -> int:
+        return hash((type(self), self.args))
+
+
+def _rebuild(
+    cls: type[CardtableError], args: tuple[object, ...], state: dict[str, object]
+) -> CardtableError:
+    error = cls.__new__(cls)
+    Exception.__init__(error, *args)
+    error.__dict__.update(state)
+    return error
 
 
 class OptionError(CardtableError):

@@ -16,7 +16,7 @@ from typing import Any
 from cardtable.core.errors import CardtableError, IllegalMoveError, OptionError, RecordError
 from cardtable.core.game import JSON, Game, Move, State
 from cardtable.core.records import FORMAT, RESULT_KEYS, loads
-from cardtable.core.registry import GAME_NAMES, game_class
+from cardtable.core.registry import game_class, game_names
 
 TOP_REQUIRED = ("format", "game", "options", "rounds")
 ROUND_KEYS = ("deal", "moves")
@@ -147,8 +147,9 @@ def parse_record(record: Mapping[str, JSON] | str | bytes) -> ParsedRecord:
     if record["format"] != FORMAT:
         raise RecordError("format", f"expected {FORMAT!r}, got {record['format']!r}")
     name = record["game"]
-    if not isinstance(name, str) or name not in GAME_NAMES:
-        raise RecordError("game", f"unknown game {name!r}; known games: {', '.join(GAME_NAMES)}")
+    if not isinstance(name, str) or name not in game_names():
+        known = ", ".join(game_names())
+        raise RecordError("game", f"unknown game {name!r}; known games: {known}")
     game = _parse_options(name, record["options"])
     players = _parse_players(record.get("players"), game.num_players)
     rounds_json = record["rounds"]
