@@ -19,6 +19,7 @@ from typing import Any
 
 import cardtable
 from cardtable.arena.runner import ArenaSpec, GameResult, GameTask, play_chunk, play_task
+from cardtable.core.extras import install_command
 
 OnResult = Callable[[GameTask, GameResult], None]
 
@@ -120,7 +121,7 @@ def _run_ray(
         # Typed as Any on purpose: ray's own annotations vary between releases.
         ray: Any = importlib.import_module("ray")
     except ImportError:
-        raise RayError("--ray needs ray: pip install 'cardtable[ray]'") from None
+        raise RayError(f"--ray needs ray: {install_command('ray')}") from None
     started = False
     if not ray.is_initialized():
         # Ship this very cardtable with the job, so the cluster's workers need

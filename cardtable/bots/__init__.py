@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 from cardtable.bots.base import Bot, BotFactory, Budget, RandomBot
 from cardtable.core.errors import CardtableError
+from cardtable.core.extras import install_command
 from cardtable.core.game import Game
 from cardtable.core.manifest import BotEntry, GameManifest, resolve
 from cardtable.core.registry import manifest
@@ -106,6 +107,6 @@ def make_bot(
             raise
         raise MissingExtraError(
             f"bot {name!r} needs the {entry.extra!r} extra ({exc.name} is missing):"
-            f' pip install -e ".[{entry.extra}]"'
+            f" {install_command(entry.extra)}"
         ) from None
     return factory(seat, game, rng, budget)

@@ -25,12 +25,16 @@ from cardtable.arena.report import print_tables, results_json, write_chart
 from cardtable.arena.runner import GameResult, GameTask
 from cardtable.bots import Budget
 from cardtable.cli.common import fail, parse_options
+from cardtable.cli.game_options import read_file_options
 from cardtable.core.errors import CardtableError
+from cardtable.core.extras import install_command
 
-ARENA_EXTRA = "the arena needs openskill and matplotlib: pip install 'cardtable[arena]'"
+ARENA_EXTRA = f"the arena needs openskill and matplotlib: {install_command('arena')}"
+RAY_EXTRA = f"--ray needs ray: {install_command('ray')}"
 
 
 def arena(
+    ctx: typer.Context,
     game_name: Annotated[
         str, typer.Argument(metavar="GAME", help="the game (`cardtable games` lists them)")
     ],
@@ -69,6 +73,7 @@ def arena(
     """Play bots against each other with duplicate deals and rotated seats."""
 
     options = parse_options(option or [])
+    options.update(read_file_options(ctx, game_name))
     names = [name.strip() for name in bots.split(",")]
     if players is not None:
         options["players"] = players
@@ -83,7 +88,7 @@ def arena(
     if not _installed("openskill", "matplotlib"):
         raise fail(ARENA_EXTRA)
     if ray is not None and not _installed("ray"):
-        raise fail("--ray needs ray: pip install 'cardtable[ray]'")
+        raise fail(RAY_EXTRA)
 
     try:
         with _progress(Console(stderr=True), games, quiet) as advance:

@@ -9,6 +9,8 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
+from cardtable.core.numbers import NumberTooLongError, loads_json
+
 
 def fail(message: str, code: int = 2) -> typer.Exit:
     """Print one ``error:`` line on stderr and return the exit for the caller
@@ -20,14 +22,22 @@ def fail(message: str, code: int = 2) -> typer.Exit:
 
 
 def parse_options(pairs: list[str]) -> dict[str, Any]:
-    """``-o key=value`` pairs; values are JSON where they parse as JSON (``[12,13]``)."""
+    """``-o key=value`` pairs; values are JSON where they parse as JSON (``[12,13]``).
+
+    >>> parse_options(["target=10", "hand_sizes=[12, 14]", "trump_after_ruff=must"])
+    {'target': 10, 'hand_sizes': [12, 14], 'trump_after_ruff': 'must'}
+    """
     options: dict[str, Any] = {}
     for pair in pairs:
         key, sep, raw = pair.partition("=")
-        if not sep or not key.strip():
+        key = key.strip()
+        if not sep or not key:
             raise fail(f"--option {pair!r}: write it as KEY=VALUE, e.g. -o target=10")
         try:
-            options[key.strip()] = json.loads(raw)
+            options[key] = loads_json(raw)
+        except NumberTooLongError as exc:
+            inside = f" ({exc.where})" if exc.where else ""
+            raise fail(f"--option {key}{inside}: {exc.reason}") from None
         except json.JSONDecodeError:
-            options[key.strip()] = raw
+            options[key] = raw
     return options

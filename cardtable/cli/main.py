@@ -1,4 +1,8 @@
-"""``cardtable``: play against bots in the terminal, replay and check records."""
+"""``cardtable``: play against bots in the terminal, replay and check records.
+
+The commands know no game by name: games, their options, bots and rules come
+from the registry's manifests when a command runs.
+"""
 
 from __future__ import annotations
 
@@ -10,43 +14,81 @@ from typing import Annotated, Any
 import typer
 from rich.console import Console
 
-from cardtable.bots import bot_names, make_bot
+import cardtable
+from cardtable.bots import make_bot
 from cardtable.cli.arena_cmd import arena
+from cardtable.cli.commands import Command, Group
 from cardtable.cli.common import fail, parse_options
+from cardtable.cli.game_options import GameCommand, PlayCommand, read_file_options
+from cardtable.cli.info_cmd import bots_text, default_bots, games_text, rules_text
 from cardtable.cli.play import QuitGame, play_game
 from cardtable.cli.replay_cmd import run_replay
 from cardtable.core.errors import CardtableError
-from cardtable.core.registry import game_names, load, manifest
+from cardtable.core.registry import game_names, load
 
 app = typer.Typer(
+    cls=Group,
     add_completion=False,
     no_args_is_help=False,
-    help="Marshmallow Test and MyRummy 111 in the terminal, with bots and game records.",
+    help="Card games with exact rules in the terminal, with bots and game records"
+    " (`cardtable games` lists the games).",
 )
 
 BOT_NAMES = ["Ada", "Bob", "Cleo", "Dev", "Eve"]
+#: Seconds between bot moves when a person watches at a terminal (``--pace``).
+TERMINAL_PACE = 0.6
+
+
+def _show_version(value: bool) -> None:
+    if value:
+        print(f"cardtable {cardtable.__version__}")
+        raise typer.Exit()
 
 
 @app.callback(invoke_without_command=True)
-def default(ctx: typer.Context) -> None:
-    """With no command, start a game at once: you against three bots."""
+def default(
+    ctx: typer.Context,
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version", callback=_show_version, is_eager=True, help="print the version and exit"
+        ),
+    ] = False,
+) -> None:
+    """With no command, start a game at once: you against bots."""
     if ctx.invoked_subcommand is None:
-        ctx.invoke(play)
+        ctx.invoke(play, ctx)
 
 
-@app.command()
+def _game(game_name: str | None) -> str:
+    """The game a command names; the first registered game when it names none."""
+    if game_name is None:
+        return game_names()[0]
+    if game_name not in game_names():
+        raise fail(f"unknown game {game_name!r}; choose one of {', '.join(game_names())}")
+    return game_name
+
+
+@app.command(cls=PlayCommand)
 def play(
+    ctx: typer.Context,
     game_name: Annotated[
-        str, typer.Argument(metavar="GAME", help="the game (`cardtable games` lists them)")
-    ] = "marshmallow-test",
-    players: Annotated[int | None, typer.Option("--players", "-p", help="2 to 5")] = None,
+        str | None,
+        typer.Argument(
+            metavar="GAME", help="the game (`cardtable games` lists them; default: the first)"
+        ),
+    ] = None,
+    players: Annotated[
+        int | None, typer.Option("--players", "-p", help="number of players")
+    ] = None,
     seat: Annotated[int, typer.Option(help="your seat, 0-based")] = 0,
     bots: Annotated[
-        str,
+        str | None,
         typer.Option(
             help="bot for the other seats: one name for all, or one per seat, comma-separated"
+            " (`cardtable bots GAME` lists them; default: medium)",
         ),
-    ] = "medium",
+    ] = None,
     seed: Annotated[
         int | None, typer.Option(help="seed for deals and bots (a game replays exactly)")
     ] = None,
@@ -58,29 +100,33 @@ def play(
         list[str] | None,
         typer.Option("--option", "-o", help="a game option KEY=VALUE (repeatable)"),
     ] = None,
-    symbols: Annotated[
-        Path | None, typer.Option(help="MyRummy 111: a file with the 110 joker-symbol counts")
-    ] = None,
     watch: Annotated[bool, typer.Option(help="watch bots play every seat")] = False,
+    pace: Annotated[
+        float | None,
+        typer.Option(
+            metavar="SECONDS",
+            help=f"pause after each bot move (default {TERMINAL_PACE:g} at a terminal, else 0)",
+        ),
+    ] = None,
 ) -> None:
     """Play a game against bots."""
-    if game_name not in game_names():
-        raise fail(f"unknown game {game_name!r}; choose one of {', '.join(game_names())}")
+    game_name = _game(game_name)
     options = parse_options(option or [])
-    default_players = manifest(game_name).default_players
-    options["players"] = players if players is not None else options.get("players", default_players)
-    if symbols is not None:
-        options["symbols"] = _load_symbols(game_name, symbols)
+    if players is not None:
+        options["players"] = players
+    options.update(read_file_options(ctx, game_name))
     try:
         game = load(game_name, **options)
     except CardtableError as exc:
         raise fail(str(exc)) from None
+    if pace is not None and pace < 0:
+        raise fail(f"--pace {pace:g}: give a number of seconds, 0 or more")
     n = game.num_players
     human_seat = None if watch else seat
     if human_seat is not None and not 0 <= human_seat < n:
         raise fail(f"--seat {seat}: choose a seat from 0 to {n - 1}")
     bot_seats = [s for s in range(n) if s != human_seat]
-    specs = [b.strip() for b in bots.split(",")]
+    specs = [b.strip() for b in (bots or default_bots(game_name)).split(",")]
     if len(specs) == 1:
         specs = specs * len(bot_seats)
     if len(specs) != len(bot_seats):
@@ -97,10 +143,11 @@ def play(
     except CardtableError as exc:
         raise fail(f"--bots: {exc}") from None
     names = [
-        name if s == human_seat else f"{BOT_NAMES[s]} ({spec})"
+        name if s == human_seat else f"{BOT_NAMES[s % len(BOT_NAMES)]} ({spec})"
         for s, spec in zip(range(n), _spec_per_seat(specs, bot_seats, n), strict=True)
     ]
     console = Console(highlight=False)
+    at_terminal = sys.stdin.isatty() and sys.stdout.isatty()
     try:
         play_game(
             game,
@@ -111,6 +158,8 @@ def play(
             console=console,
             read_line=_read_line(console),
             save=save,
+            pace=pace if pace is not None else TERMINAL_PACE if at_terminal else 0.0,
+            pause_between_rounds=at_terminal,
         )
     except KeyboardInterrupt:
         console.print("\n[bold]Game stopped.[/bold]")
@@ -131,18 +180,7 @@ def _read_line(console: Console) -> Any:
     return read
 
 
-def _load_symbols(game_name: str, path: Path) -> list[int]:
-    if game_name != "myrummy-111":
-        raise fail("--symbols is an option of myrummy-111 only")
-    from cardtable.games.myrummy_111 import load_symbols
-
-    try:
-        return list(load_symbols(path))
-    except CardtableError as exc:
-        raise fail(f"--symbols {path}: {exc}") from None
-
-
-@app.command()
+@app.command(cls=Command)
 def replay(
     file: Annotated[
         str, typer.Argument(metavar="FILE", help="a cardtable-record/1 file, or - for stdin")
@@ -157,17 +195,32 @@ def replay(
     raise typer.Exit(code)
 
 
-@app.command("bots")
+@app.command("games", cls=Command)
+def list_games() -> None:
+    """List the games: name, title, players (and default), options."""
+    sys.stdout.write(games_text())
+
+
+@app.command("bots", cls=Command)
 def list_bots(
-    game_name: Annotated[str, typer.Argument(metavar="GAME")] = "marshmallow-test",
+    game_name: Annotated[str | None, typer.Argument(metavar="GAME")] = None,
 ) -> None:
-    """List the bots and levels you can seat in GAME."""
-    if game_name not in game_names():
-        raise fail(f"unknown game {game_name!r}; choose one of {', '.join(game_names())}")
-    print("\n".join(bot_names(game_name)))
+    """List the bots and levels you can seat in GAME, with strength and time per move."""
+    sys.stdout.write(bots_text(_game(game_name)))
 
 
-app.command()(arena)
+@app.command("rules", cls=Command)
+def show_rules(
+    game_name: Annotated[str, typer.Argument(metavar="GAME")],
+    rule: Annotated[
+        str | None, typer.Argument(metavar="RULE", help="one rule or section, e.g. 5.4 or MT-5")
+    ] = None,
+) -> None:
+    """Print the rules of GAME, or one rule by its number."""
+    sys.stdout.write(rules_text(_game(game_name), rule))
+
+
+app.command(cls=GameCommand)(arena)
 
 
 def main() -> None:

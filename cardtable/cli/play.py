@@ -1,26 +1,36 @@
-"""The terminal game loop, shared by both games.
+"""The terminal game loop, shared by every game.
 
 The loop owns the state; everything shown to the person is built from their
 seat's view, and bots get their own seat's view, so the terminal never shows
 a card the person may not see. Each game supplies a :class:`TerminalUI` that
 draws its table, reads a move and narrates what happened.
+
+Two things every game gets from the loop itself: ``rules [NUMBER]`` typed at
+any prompt prints the game's rules (or one rule), and pacing: a pause of
+``pace`` seconds after each bot move and, when asked, a wait for Enter at the
+end of each round, so a round's last plays and the next deal do not scroll
+past in one burst.
 """
 
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Protocol
 
 from rich.console import Console
+from rich.markup import escape
 
 from cardtable.bots import Bot
 from cardtable.core.game import Game, Move, State, View
 from cardtable.core.records import dumps
 from cardtable.core.registry import manifest
+from cardtable.core.rulebook import UnknownRuleError, rulebook
 
 ReadLine = Callable[[str], str]
+QUIT_WORDS = ("quit", "q")
 
 
 class QuitGame(Exception):
@@ -67,22 +77,34 @@ def play_game(
     console: Console,
     read_line: ReadLine,
     save: Path | None = None,
+    pace: float = 0.0,
+    pause_between_rounds: bool = False,
+    sleep: Callable[[float], None] = time.sleep,
 ) -> State:
     """Play one game to its end (or until the person quits) and return the state.
 
     With ``save`` the record is written when the game ends or the person
     quits; not during play, since a record holds every hand and the file
-    would show the person cards their seat may not see.
+    would show the person cards their seat may not see. ``pace`` seconds pass
+    after each bot move; with ``pause_between_rounds`` the loop waits for
+    Enter when a round ends.
     """
     ui = make_ui(game, console, names, human_seat)
+    read_line = with_rules(read_line, game, console)
     state = game.new_game(rng)
     watcher = human_seat  # None: a spectator watches bots play
+    if manifest(game.name).has("rules"):
+        console.print(
+            f"The rules: type [bold]rules[/bold] (or rules NUMBER) at any prompt,"
+            f" or run: cardtable rules {game.name}"
+        )
     try:
         while not state.finished:
             seat = state.to_move
             assert seat is not None  # a state with a generator never awaits a deal
             legal = state.legal_moves()
             before = state.view(watcher)
+            round_number = state.round_number
             if seat == human_seat:
                 ui.show(before)
                 move = ui.ask(state.view(seat), legal, read_line)
@@ -90,6 +112,10 @@ def play_game(
                 move = bots[seat].choose(state.view(seat), legal)
             state.apply(move)
             ui.narrate(before, seat, move, state.view(watcher))
+            if seat != human_seat and pace > 0:
+                sleep(pace)
+            if pause_between_rounds and not state.finished and state.round_number != round_number:
+                _wait_for_enter(read_line, round_number)
     except QuitGame:
         console.print("[bold]Game stopped.[/bold]")
         if save is not None:
@@ -101,6 +127,46 @@ def play_game(
         _save(state, names, save)
         console.print(f"Record saved to {save}; check it with: cardtable replay {save}")
     return state
+
+
+def _wait_for_enter(read_line: ReadLine, round_number: int) -> None:
+    answer = read_line(f"Round {round_number} is over. Press Enter for the next round (or quit): ")
+    if answer.strip().lower() in QUIT_WORDS:
+        raise QuitGame
+
+
+def with_rules(read_line: ReadLine, game: Game, console: Console) -> ReadLine:
+    """``read_line`` that answers ``rules`` and ``rules NUMBER`` itself and
+    asks again, so every game's prompts offer the rules text."""
+    game_manifest = manifest(game.name)
+    if not game_manifest.has("rules"):
+        return read_line
+
+    def read(prompt: str) -> str:
+        while True:
+            line = read_line(prompt)
+            words = line.split()
+            if not words or words[0].lower() != "rules":
+                return line
+            book = rulebook(game_manifest)
+            if len(words) == 1:
+                sections = [n for n in book.parts if "." not in n]
+                console.print(
+                    "Sections: "
+                    + ", ".join(book.parts[n].splitlines()[0].removeprefix("## ") for n in sections)
+                )
+                example = next(n for n in book.parts if "." in n)
+                console.print(
+                    f"Type rules NUMBER for one (e.g. rules {example}); the whole text:"
+                    f" cardtable rules {game.name}"
+                )
+                continue
+            try:
+                console.print(escape(book.rule(" ".join(words[1:]))))
+            except UnknownRuleError as exc:
+                console.print(f"[red]{escape(str(exc))}[/red]")
+
+    return read
 
 
 def _save(state: State, names: Sequence[str], path: Path) -> None:
@@ -126,7 +192,7 @@ class PlainUI:
         choices = ", ".join(str(m) for m in legal)
         while True:
             text = read_line(f"your move ({choices}): ").strip()
-            if text in ("quit", "q"):
+            if text in QUIT_WORDS:
                 raise QuitGame
             try:
                 move = self.game.parse_move(text)

@@ -9,6 +9,7 @@ from typing import IO
 
 from cardtable.core.errors import CardtableError, RecordError
 from cardtable.core.game import JSON
+from cardtable.core.records import loads
 from cardtable.core.replay import ReplayOutcome, error_json, replay
 
 
@@ -17,7 +18,7 @@ def read_source(path: str) -> str:
     if path == "-":
         return sys.stdin.read()
     try:
-        return Path(path).read_text(encoding="utf-8")
+        return Path(path).read_text(encoding="utf-8-sig")  # a byte order mark is no fault
     except FileNotFoundError:
         raise RecordError("", f"{path}: no such file") from None
     except IsADirectoryError:
@@ -63,7 +64,7 @@ def _report_error(error: CardtableError, as_json: bool, out: IO[str], err: IO[st
 
 def _player_names(text: str) -> list[str] | None:
     # The record has been parsed successfully once already; names are optional.
-    players = json.loads(text).get("players")
+    players = loads(text).get("players")
     return players if isinstance(players, list) else None
 
 

@@ -15,9 +15,11 @@ from typing import IO, Any
 
 from cardtable.core.errors import RecordError
 from cardtable.core.game import JSON, Game
+from cardtable.core.numbers import NumberTooLongError, loads_json
 
 FORMAT = "cardtable-record/1"
 RESULT_KEYS = ("finished", "scores", "round_scores", "winners")
+BOM = "\ufeff"
 
 
 def make_record(
@@ -56,17 +58,23 @@ def _reject_constant(name: str) -> float:
 
 
 def loads(text: str | bytes) -> dict[str, JSON]:
-    """Parse a record's JSON text strictly (no duplicate keys, NaN or Infinity).
+    """Parse a record's JSON text strictly (no duplicate keys, NaN or Infinity,
+    no integer of more than :data:`~cardtable.core.numbers.MAX_DIGITS` digits).
 
+    A leading UTF-8 byte order mark is ignored (editors on Windows write one).
     Only the JSON is checked here; :func:`cardtable.core.replay.replay` checks
     the record against the rules.
     """
+    if isinstance(text, str):
+        text = text.removeprefix(BOM)
     try:
-        obj = json.loads(
+        obj = loads_json(
             text, object_pairs_hook=_reject_duplicates, parse_constant=_reject_constant
         )
     except RecordError:
         raise
+    except NumberTooLongError as exc:
+        raise RecordError(exc.where, exc.reason) from None
     except json.JSONDecodeError as exc:
         raise RecordError(
             f"line {exc.lineno}, column {exc.colno}", f"bad JSON: {exc.msg}"

@@ -92,7 +92,7 @@ def test_ray_missing_is_a_clear_error(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "ray", None)  # as if ray were not installed
     code, _, err = invoke("marshmallow-test", "--bots", "random,random", "--ray", "local", "-q")
     assert code == 2
-    assert "pip install 'cardtable[ray]'" in err
+    assert 'python3 -m pip install -e ".[ray]"' in err
 
 
 def test_the_real_command_line_has_no_traceback() -> None:

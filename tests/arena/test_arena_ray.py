@@ -13,7 +13,7 @@ from cardtable.arena import run_arena
 from cardtable.arena.report import results_json
 from cardtable.cli.main import app
 
-ray = pytest.importorskip("ray", reason="ray is not installed (pip install 'cardtable[ray]')")
+ray = pytest.importorskip("ray", reason='ray is not installed (python3 -m pip install -e ".[ray]")')
 
 BOTS = ["heuristic", "random", "random"]
 

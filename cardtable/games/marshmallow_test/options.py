@@ -13,6 +13,9 @@ OPTION_NAMES = ("players", "target", "trump_after_ruff", "first_dealer")
 #: Tricks needed to go out, by player count (MT-6.1).
 TRICKS_TO_GO_OUT = {2: 6, 3: 4, 4: 3, 5: 3}
 
+#: Players when none are asked for (the spec leaves it open; cardtable decides, MT-10).
+DEFAULT_PLAYERS = 4
+
 
 @dataclass(frozen=True, slots=True)
 class Options:
@@ -39,20 +42,18 @@ def make_options(**options: Any) -> Options:
     for name in options:
         if name not in OPTION_NAMES:
             raise OptionError(name, f"unknown option; options are {', '.join(OPTION_NAMES)}")
-    if "players" not in options:
-        raise OptionError("players", "required: an int from 2 to 5")
-    players = options["players"]
+    players = options.get("players", DEFAULT_PLAYERS)
     if not _is_int(players) or not 2 <= players <= 5:
-        raise OptionError("players", f"must be an int from 2 to 5, not {players!r}")
+        raise OptionError("players", f"must be an integer from 2 to 5, got {players!r}")
     target = options.get("target", 20)
     if not _is_int(target) or target < 1:
-        raise OptionError("target", f"must be a positive int, not {target!r}")
+        raise OptionError("target", f"must be a positive integer, got {target!r}")
     ruff = options.get("trump_after_ruff", "may")
     if not isinstance(ruff, str) or ruff not in TRUMP_AFTER_RUFF:
-        raise OptionError("trump_after_ruff", f"must be 'may' or 'must', not {ruff!r}")
+        raise OptionError("trump_after_ruff", f"must be 'may' or 'must', got {ruff!r}")
     first_dealer = options.get("first_dealer", 0)
     if not _is_int(first_dealer) or not 0 <= first_dealer < players:
         raise OptionError(
-            "first_dealer", f"must be a seat from 0 to {players - 1}, not {first_dealer!r}"
+            "first_dealer", f"must be a seat from 0 to {players - 1}, got {first_dealer!r}"
         )
     return Options(players, target, ruff, first_dealer)

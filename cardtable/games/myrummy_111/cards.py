@@ -13,6 +13,7 @@ import json
 from pathlib import Path
 
 from cardtable.core.errors import OptionError
+from cardtable.core.numbers import NumberTooLongError, loads_json, parse_int
 
 LOWEST = 2
 HIGHEST = 111
@@ -57,24 +58,40 @@ def check_symbols(value: object) -> tuple[int, ...]:
 
 
 def load_symbols(path: str | Path) -> tuple[int, ...]:
-    """Read a symbols table from a file: a JSON list of 110 ints, or 110 ints
-    separated by whitespace and/or commas. Raises OptionError saying why not."""
+    """Read a symbols table from a file in any form :func:`parse_symbols`
+    accepts. Raises OptionError saying why not."""
     try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as exc:
-        raise OptionError("symbols", f"cannot read {str(path)!r}: {exc.strerror or exc}") from None
+        text = Path(path).read_text(encoding="utf-8-sig")
+    except (OSError, UnicodeDecodeError) as exc:
+        why = exc.strerror if isinstance(exc, OSError) and exc.strerror else "not UTF-8 text"
+        raise OptionError("symbols", f"cannot read {str(path)!r}: {why}") from None
+    return parse_symbols(text, repr(str(path)))
+
+
+def parse_symbols(text: str, source: str = "the text") -> tuple[int, ...]:
+    """A symbols table written as text, in one of the forms accepted everywhere
+    (``docs/symbols.md``): a JSON list; 110 numbers separated by whitespace
+    and/or commas (one per line is fine); or 110 digits in a row, as
+    OpenSpiel's ``symbols`` parameter writes them. Raises OptionError.
+
+    >>> parse_symbols("1" * 110) == parse_symbols(", ".join(["1"] * 110)) == (1,) * 110
+    True
+    """
     stripped = text.strip()
     values: object
     if stripped.startswith("["):
         try:
-            values = json.loads(stripped)
+            values = loads_json(stripped)
+        except NumberTooLongError as exc:
+            raise OptionError("symbols", f"{source} at {exc.where}: {exc.reason}") from None
         except json.JSONDecodeError as exc:
-            raise OptionError("symbols", f"{str(path)!r} is not valid JSON: {exc.msg}") from None
-    else:
-        words = stripped.replace(",", " ").split()
-        try:
-            values = [int(w) for w in words]
-        except ValueError:
-            bad = next(w for w in words if not w.lstrip("+-").isdigit())
-            raise OptionError("symbols", f"{str(path)!r} holds {bad!r}, not an integer") from None
+            raise OptionError("symbols", f"{source} is not valid JSON: {exc.msg}") from None
+        return check_symbols(values)
+    words = stripped.replace(",", " ").split()
+    if len(words) == 1 and len(words[0]) == NUM_CARDS and words[0].isdigit():
+        words = list(words[0])  # 110 digits in a row
+    try:
+        values = [parse_int(w, f"{source}, number {i + 1}") for i, w in enumerate(words)]
+    except ValueError as exc:  # NumberTooLongError included
+        raise OptionError("symbols", str(exc)) from None
     return check_symbols(values)

@@ -40,7 +40,7 @@ class MyRummy111:
         **unknown: object,
     ) -> None:
         for option in unknown:
-            raise OptionError(option, f"unknown option; known: {', '.join(OPTION_NAMES)}")
+            raise OptionError(option, f"unknown option; options are {', '.join(OPTION_NAMES)}")
         self.options: Options = make_options(
             players, hand_sizes, target, rounds, turn_limit, symbols, first_player
         )

@@ -12,14 +12,14 @@ MANIFEST = GameManifest(
     default_players=3,
     summary="sort a hand you may never reorder, one exchange at a time (Steffen Benndorf)",
     options=(
-        OptionHelp("players", "2 to 5 (default 3)"),
+        OptionHelp("players", "2 to 5 (default 3, or one per entry of hand_sizes)"),
         OptionHelp("hand_sizes", "cards per seat, one number or a list (default by players)"),
         OptionHelp("target", "points that end the game (default 60)"),
         OptionHelp("rounds", "play exactly this many rounds instead of to the target"),
         OptionHelp("turn_limit", "end a round after this many turns"),
         OptionHelp(
             "symbols",
-            "the joker-symbol count of each card 2…111 (110 numbers 1–4)",
+            "the joker symbols of each card 2…111, 110 numbers 1–4 (formats: docs/symbols.md)",
             from_file=f"{_PKG}.cards:load_symbols",
         ),
         OptionHelp("first_player", "seat that starts the first round (default 0)"),
@@ -49,5 +49,6 @@ MANIFEST = GameManifest(
     terminal_ui="cardtable.cli.ui_myrummy_111:MyRummyUI",
     determinize="cardtable.bots.myrummy_111.determinize:determinize",
     observation_encoder="cardtable.adapters.observations:MyRummyEncoder",
+    rules="rules.md",
     package=_PKG,
 )

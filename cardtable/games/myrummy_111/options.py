@@ -19,6 +19,8 @@ OPTION_NAMES = (
 )
 MIN_PLAYERS, MAX_PLAYERS = 2, 5
 MIN_HAND, MAX_HAND = 12, 14
+#: Players when none are asked for and ``hand_sizes`` does not say (a cardtable decision, MR-9).
+DEFAULT_PLAYERS = 3
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,7 +59,7 @@ def _positive(name: str, value: object, allow_none: bool) -> int | None:
 
 
 def make_options(
-    players: object,
+    players: object = None,
     hand_sizes: object = None,
     target: object = 60,
     rounds: object = None,
@@ -65,10 +67,14 @@ def make_options(
     symbols: object = None,
     first_player: object = 0,
 ) -> Options:
-    """Check every option (bools are not ints) and raise OptionError naming it."""
+    """Check every option (bools are not ints) and raise OptionError naming it.
+
+    Without ``players``, a list of ``hand_sizes`` gives one seat per entry."""
+    if players is None:
+        players = len(hand_sizes) if isinstance(hand_sizes, (list, tuple)) else DEFAULT_PLAYERS
     if type(players) is not int or not MIN_PLAYERS <= players <= MAX_PLAYERS:
         raise OptionError(
-            "players", f"must be an integer {MIN_PLAYERS}–{MAX_PLAYERS}, got {players!r}"
+            "players", f"must be an integer from {MIN_PLAYERS} to {MAX_PLAYERS}, got {players!r}"
         )
     if hand_sizes is None:
         sizes = (MIN_HAND,) * players
@@ -91,5 +97,7 @@ def make_options(
     turn_limit_ = _positive("turn_limit", turn_limit, allow_none=True)
     table = DEFAULT_SYMBOLS if symbols is None else check_symbols(symbols)
     if type(first_player) is not int or not 0 <= first_player < players:
-        raise OptionError("first_player", f"must be a seat 0–{players - 1}, got {first_player!r}")
+        raise OptionError(
+            "first_player", f"must be a seat from 0 to {players - 1}, got {first_player!r}"
+        )
     return Options(players, sizes, target_, rounds_, turn_limit_, table, first_player)

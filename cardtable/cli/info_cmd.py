@@ -1,0 +1,88 @@
+"""``cardtable games``, ``cardtable bots GAME`` and ``cardtable rules GAME [RULE]``:
+what the registry knows, printed one line per thing so scripts can read it."""
+
+from __future__ import annotations
+
+from cardtable.bots import LEVELS, bot_entries, bot_names
+from cardtable.cli.common import fail
+from cardtable.cli.game_options import file_options, players_range
+from cardtable.core.errors import CardtableError
+from cardtable.core.extras import extra_installed, install_command
+from cardtable.core.manifest import BotEntry
+from cardtable.core.registry import manifest, manifests
+from cardtable.core.rulebook import rulebook
+
+#: The bot ``play`` seats when ``--bots`` is not given, where the game has it.
+DEFAULT_LEVEL = "medium"
+
+
+def default_bots(game_name: str) -> str:
+    """``medium`` where the game has a search bot, else its strongest level, else ``random``."""
+    offered = bot_names(game_name)
+    for level in (DEFAULT_LEVEL, *reversed(LEVELS)):
+        if level in offered:
+            return level
+    return "random"
+
+
+def games_text() -> str:
+    """Every game: name, title, players and default, then its options."""
+    lines = []
+    for game in manifests().values():
+        players = f"{players_range(game)} players (default {game.default_players})"
+        summary = f": {game.summary}" if game.summary else ""
+        lines.append(f"{game.name}  {game.title}, {players}{summary}")
+        flags = {f.name: f.flag for f in file_options() if game.name in f.games}
+        for option in game.options:
+            how = f"-o {option.name}=…"
+            if option.name in flags:
+                how += f" or {flags[option.name]} FILE"
+            lines.append(f"    {how:<34} {option.help}")
+    return "\n".join(lines) + "\n"
+
+
+def bots_text(game_name: str) -> str:
+    """One line per bot (what it is, strength, time per move, extra), then the levels."""
+    entries = bot_entries(game_name)
+    width = max(len(name) for name in (*entries, *LEVELS)) + 2
+    default = default_bots(game_name)
+    lines = [f"Bots for {game_name} (seat them with --bots NAME):"]
+    lines += [f"  {name:<{width}}{_describe(entry)}" for name, entry in entries.items()]
+    lines.append("Levels:")
+    for name in bot_names(game_name):
+        level = LEVELS.get(name)
+        if level is None:
+            continue
+        bot = level.bot or manifest(game_name).search_bot
+        mark = " (the default)" if name == default else ""
+        lines.append(f"  {name:<{width}}{bot}: {level.summary}{mark}")
+    return "\n".join(lines) + "\n"
+
+
+def _describe(entry: BotEntry) -> str:
+    parts = [entry.summary]
+    if entry.deprecated_alias_of:
+        parts.append(f"deprecated: use {entry.deprecated_alias_of}")
+    if entry.strength:
+        parts.append(f"strength: {entry.strength}")
+    parts.append(f"time per move: {entry.time_per_move or 'instant'}")
+    if entry.extra is not None:
+        installed = extra_installed(entry.extra)
+        if installed is None:
+            parts.append(f"needs the {entry.extra} extra ({install_command(entry.extra)})")
+        elif installed:
+            parts.append(f"needs the {entry.extra} extra (installed)")
+        else:
+            parts.append(
+                f"needs the {entry.extra} extra, NOT installed: {install_command(entry.extra)}"
+            )
+    return "; ".join(parts)
+
+
+def rules_text(game_name: str, rule: str | None) -> str:
+    """The game's whole rules text, or one rule or section by number."""
+    try:
+        book = rulebook(manifest(game_name))
+        return (book.text if rule is None else book.rule(rule)).rstrip("\n") + "\n"
+    except CardtableError as exc:
+        raise fail(str(exc)) from None
