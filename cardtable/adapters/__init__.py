@@ -1,6 +1,6 @@
 """Research adapters: cardtable games as PettingZoo, Gymnasium and OpenSpiel environments.
 
-An optional extra (``pip install "cardtable[rl]"``): nothing in the core
+An optional extra (``python3 -m pip install -e ".[rl]"``): nothing in the core
 imports this package, and this module imports no framework, so
 ``import cardtable.adapters`` is always safe. Import the adapter you need:
 

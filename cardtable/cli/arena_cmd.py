@@ -130,6 +130,24 @@ def arena(
         sys.stdout.write(json.dumps(results) + "\n")
     else:
         print_tables(Console(highlight=False), run.info, run.stats)
+    written = _written(save, chart, run.info.games)
+    if written:
+        # On stderr, like the progress bar, so that --json output stays one object.
+        Console(stderr=True, highlight=False, soft_wrap=True).print(written)
+
+
+def _written(save: Path | None, chart: Path | None, games: int) -> str:
+    """What ``--save`` and ``--chart`` wrote, in one or two lines."""
+    lines = []
+    if save is not None:
+        last = f" to game-{games:05d}.json" if games > 1 else ""
+        lines.append(
+            f"wrote {games} record{'s' if games != 1 else ''} (game-00001.json{last}),"
+            f" results.json and the chart results.png to {save}"
+        )
+    if chart is not None:
+        lines.append(f"wrote the chart to {chart}")
+    return "\n".join(lines)
 
 
 @contextmanager

@@ -87,9 +87,7 @@ def _typer_option(option: FileOption) -> Any:
     def stand_in(**values: Any) -> None:
         del values
 
-    annotation = Annotated[
-        Path | None, typer.Option(option.flag, metavar="FILE", help=option.help)
-    ]
+    annotation = Annotated[Path | None, typer.Option(option.flag, metavar="FILE", help=option.help)]
     name = _PREFIX + option.name
     parameter = inspect.Parameter(
         name, inspect.Parameter.KEYWORD_ONLY, default=None, annotation=annotation

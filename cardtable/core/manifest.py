@@ -36,7 +36,7 @@ class BotEntry:
     """One bot a game offers, by its ladder name.
 
     ``target`` is ``"module:Class"``, a :class:`~cardtable.bots.base.BotFactory`.
-    ``extra`` names the ``pip install ".[extra]"`` the bot needs (``None``: none).
+    ``extra`` names the ``python3 -m pip install -e ".[extra]"`` the bot needs (``None``: none).
     ``search`` marks the bot that the levels ``medium`` and ``hard`` seat.
     ``strength`` and ``time_per_move`` are the measured figures shown by
     ``cardtable bots`` (from ``docs/strength.md``).

@@ -2,7 +2,7 @@
 the learner (seat 0) chooses uniformly among its legal actions, cardtable's
 heuristic bots play the other seats.
 
-    pip install "cardtable[rl]"
+    python3 -m pip install -e ".[rl]"
     python docs/examples/gymnasium_random.py
 """
 

@@ -1,7 +1,7 @@
 """Play one whole game of each cardtable game through the PettingZoo adapter,
 every agent choosing uniformly among its legal actions.
 
-    pip install "cardtable[rl]"
+    python3 -m pip install -e ".[rl]"
     python docs/examples/pettingzoo_random.py
 """
 
