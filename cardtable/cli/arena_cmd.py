@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import math
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -56,7 +57,12 @@ def arena(
     ] = None,
     option: Annotated[
         list[str] | None,
-        typer.Option("--option", "-o", help="a game option KEY=VALUE (repeatable)"),
+        typer.Option(
+            "--option",
+            "-o",
+            metavar="KEY=VALUE",
+            help="a game option, repeatable (`cardtable games` lists them)",
+        ),
     ] = None,
     budget_ms: Annotated[
         float | None, typer.Option("--budget-ms", help="thinking time per decision, milliseconds")
@@ -78,7 +84,7 @@ def arena(
     if players is not None:
         options["players"] = players
     options.setdefault("players", len(names))
-    if budget_ms is not None and budget_ms <= 0:
+    if budget_ms is not None and not 0 < budget_ms < math.inf:
         raise fail(f"--budget-ms {budget_ms:g}: give a positive time")
     if iterations is not None and iterations < 1:
         raise fail(f"--iterations {iterations}: give at least 1")

@@ -51,7 +51,7 @@ def file_options() -> list[FileOption]:
                 continue
             seen = found.get(option.name)
             games = (*seen.games, game.name) if seen else (game.name,)
-            text = f"{game.title}: {option.help}, from a file"
+            text = f"{game.title}: read from FILE, {option.help}"
             found[option.name] = FileOption(
                 option.name, games, f"{seen.help}; {text}" if seen else text
             )

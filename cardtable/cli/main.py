@@ -6,6 +6,7 @@ from the registry's manifests when a command runs.
 
 from __future__ import annotations
 
+import math
 import random
 import sys
 from pathlib import Path
@@ -98,7 +99,12 @@ def play(
     name: Annotated[str, typer.Option(help="your name at the table")] = "You",
     option: Annotated[
         list[str] | None,
-        typer.Option("--option", "-o", help="a game option KEY=VALUE (repeatable)"),
+        typer.Option(
+            "--option",
+            "-o",
+            metavar="KEY=VALUE",
+            help="a game option, repeatable (`cardtable games` lists them)",
+        ),
     ] = None,
     watch: Annotated[bool, typer.Option(help="watch bots play every seat")] = False,
     pace: Annotated[
@@ -119,7 +125,7 @@ def play(
         game = load(game_name, **options)
     except CardtableError as exc:
         raise fail(str(exc)) from None
-    if pace is not None and pace < 0:
+    if pace is not None and not 0 <= pace < math.inf:
         raise fail(f"--pace {pace:g}: give a number of seconds, 0 or more")
     n = game.num_players
     human_seat = None if watch else seat

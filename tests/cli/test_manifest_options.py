@@ -63,7 +63,7 @@ def test_a_plugins_file_option_is_offered(command: str) -> None:
     result = runner.invoke(app, [command, "--help"])
     assert result.exit_code == 0, result.output
     out = flat(result.output)
-    assert "--target FILE Target From File: the points that end the game, from a file" in out
+    assert "--target FILE Target From File: read from FILE, the points that end the game" in out
     assert "target-from-file: -o players, -o target, --target FILE" in out
     assert "--symbols FILE" in out  # the built-in game's own stays
 

@@ -74,7 +74,8 @@ def test_quit_at_a_round_end_stops_the_game() -> None:
     assert "Game stopped." in out
 
 
-def test_pace_must_not_be_negative() -> None:
-    result = runner.invoke(app, ["play", "--pace", "-1"], input="quit\n")
+@pytest.mark.parametrize("value", ["-1", "inf", "nan", "9" * 400])
+def test_pace_must_be_a_finite_number_of_seconds(value: str) -> None:
+    result = runner.invoke(app, ["play", "--pace", value], input="quit\n")
     assert result.exit_code == 2
-    assert "--pace -1: give a number of seconds, 0 or more" in result.output
+    assert "give a number of seconds, 0 or more" in result.output
