@@ -518,7 +518,6 @@ def test_mt_9_2_view_hides_other_hands_set_aside_and_discards() -> None:
         ({"players": 6}, "players"),
         ({"players": True}, "players"),
         ({"players": "4"}, "players"),
-        ({}, "players"),
         ({"players": 4, "target": 0}, "target"),
         ({"players": 4, "target": True}, "target"),
         ({"players": 4, "trump_after_ruff": "should"}, "trump_after_ruff"),
@@ -531,6 +530,11 @@ def test_mt_10_options_are_validated(options: dict[str, object], bad: str) -> No
     with pytest.raises(OptionError) as info:
         MarshmallowTest(**options)
     assert info.value.option == bad
+
+
+def test_mt_10_players_default_to_four() -> None:
+    # The spec leaves the default open; cardtable decides 4, in the API as on the command line.
+    assert MarshmallowTest().num_players == 4
 
 
 def test_mt_10_options_json_has_every_option() -> None:
