@@ -41,6 +41,7 @@ MANIFEST = GameManifest(
     },
     terminal_ui="cardtable.cli.ui_marshmallow_test:MarshmallowTestUI",
     determinize="cardtable.bots.marshmallow_test.determinize:determinize",
+    web_client="web/board.js",
     observation_encoder="cardtable.adapters.observations:MarshmallowEncoder",
     package=_PKG,
 )
