@@ -42,5 +42,6 @@ MANIFEST = GameManifest(
     terminal_ui="cardtable.cli.ui_marshmallow_test:MarshmallowTestUI",
     determinize="cardtable.bots.marshmallow_test.determinize:determinize",
     observation_encoder="cardtable.adapters.observations:MarshmallowEncoder",
+    web_client="web/board.js",
     package=_PKG,
 )

@@ -49,5 +49,6 @@ MANIFEST = GameManifest(
     terminal_ui="cardtable.cli.ui_myrummy_111:MyRummyUI",
     determinize="cardtable.bots.myrummy_111.determinize:determinize",
     observation_encoder="cardtable.adapters.observations:MyRummyEncoder",
+    web_client="web/board.js",
     package=_PKG,
 )
