@@ -15,6 +15,7 @@ from cardtable.cli.arena_cmd import arena
 from cardtable.cli.common import fail, parse_options
 from cardtable.cli.play import QuitGame, play_game
 from cardtable.cli.replay_cmd import run_replay
+from cardtable.cli.serve_cmd import serve
 from cardtable.core.errors import CardtableError
 from cardtable.core.registry import game_names, load, manifest
 
@@ -168,6 +169,7 @@ def list_bots(
 
 
 app.command()(arena)
+app.command()(serve)
 
 
 def main() -> None:

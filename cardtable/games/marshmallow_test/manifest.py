@@ -41,7 +41,7 @@ MANIFEST = GameManifest(
     },
     terminal_ui="cardtable.cli.ui_marshmallow_test:MarshmallowTestUI",
     determinize="cardtable.bots.marshmallow_test.determinize:determinize",
-    web_client="web/board.js",
     observation_encoder="cardtable.adapters.observations:MarshmallowEncoder",
+    web_client="web/board.js",
     package=_PKG,
 )

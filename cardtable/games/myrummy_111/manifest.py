@@ -48,7 +48,7 @@ MANIFEST = GameManifest(
     },
     terminal_ui="cardtable.cli.ui_myrummy_111:MyRummyUI",
     determinize="cardtable.bots.myrummy_111.determinize:determinize",
-    web_client="web/board.js",
     observation_encoder="cardtable.adapters.observations:MyRummyEncoder",
+    web_client="web/board.js",
     package=_PKG,
 )
