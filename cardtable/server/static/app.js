@@ -3,7 +3,7 @@
 import { loadCatalog, preferredLanguages, translator } from "./i18n.js";
 
 const languages = preferredLanguages();
-const { lang, strings } = await loadCatalog(new URL("./i18n/", import.meta.url), languages);
+const { lang, strings } = await loadCatalog((code) => new URL(`./i18n/${code}.json`, import.meta.url), languages);
 document.documentElement.lang = lang;
 const t = translator(lang, strings);
 const env = { t, lang, languages, strings };

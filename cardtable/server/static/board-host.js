@@ -1,7 +1,8 @@
 // Loading a game's board module (the file its manifest names as web_client) and
 // drawing with it. The shell knows no game: the module is fetched from
 // /games/{game}/board.js and may export, besides render(root, msg, ctx),
-// `css` (a stylesheet URL) and `i18n` (a folder URL holding <language>.json).
+// `css` (a stylesheet URL), `catalog(lang)` (the URL of its strings in a
+// language) and `narrate(msg, t)` (the game's public history in words).
 
 import { loadCatalog } from "./i18n.js";
 
@@ -27,7 +28,7 @@ async function load(game, languages) {
     document.head.append(link);
     await ready;
   }
-  const strings = module.i18n ? (await loadCatalog(module.i18n, languages)).strings : {};
+  const strings = module.catalog ? (await loadCatalog(module.catalog, languages)).strings : {};
   return { module, strings };
 }
 

@@ -1,6 +1,7 @@
-// Interface text. Every string shown to people lives in a catalog file,
-// i18n/<language>.json (English is complete; another language is one more file,
-// and a key it lacks falls back to English). Boards bring their own catalog folder.
+// Interface text. Every string shown to people lives in a catalog file, one per
+// language: the shell's i18n/<language>.json, each board's i18n.<language>.json
+// beside its module. English is complete; another language is one more file,
+// and a key it lacks falls back to English.
 
 /** The person's languages as primary subtags ("de-AT" -> "de"), best first, English last. */
 export function preferredLanguages() {
@@ -20,14 +21,14 @@ async function fetchCatalog(url) {
 }
 
 /**
- * The strings of a catalog folder for the best available language, English filling gaps.
- * Returns {lang, strings}.
+ * The strings of a catalog for the best available language, English filling gaps.
+ * `urlOf(lang)` names the catalog file of a language. Returns {lang, strings}.
  */
-export async function loadCatalog(folderUrl, languages = preferredLanguages()) {
-  const english = (await fetchCatalog(new URL("en.json", folderUrl))) ?? {};
+export async function loadCatalog(urlOf, languages = preferredLanguages()) {
+  const english = (await fetchCatalog(urlOf("en"))) ?? {};
   for (const lang of languages) {
     if (lang === "en") break;
-    const strings = await fetchCatalog(new URL(`${lang}.json`, folderUrl)).catch(() => null);
+    const strings = await fetchCatalog(urlOf(lang)).catch(() => null);
     if (strings) return { lang, strings: { ...english, ...strings } };
   }
   return { lang: "en", strings: english };

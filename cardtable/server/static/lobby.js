@@ -18,7 +18,7 @@ export async function showLobby(main, { t }) {
     return;
   }
   const nameInput = h("input", {
-    id: "player-name", name: "name", autocomplete: "nickname", maxlength: 40,
+    id: "player-name", name: "name", autocomplete: "nickname", maxlength: 32,
     value: savedName(), placeholder: t("lobby.namePlaceholder"),
   });
   const tablesList = h("div", { class: "table-list", "aria-live": "polite" });
@@ -30,7 +30,7 @@ export async function showLobby(main, { t }) {
         h("div", { class: "field" },
           h("label", { for: "player-name" }, t("lobby.yourName")), nameInput),
         h("div", { class: "quick-buttons" },
-          games.filter((g) => g.web_client !== false).map((game) => h("button", {
+          games.filter((g) => g.board).map((game) => h("button", {
             class: "primary", type: "button", dataset: { game: game.name },
             onclick: (event) => playAgainstBots(game, nameInput.value, event.currentTarget, t),
           }, t("lobby.quickPlay", { game: game.title })))),
@@ -52,7 +52,8 @@ function playerName(input, t) {
 
 async function playAgainstBots(game, name, button, t) {
   button.disabled = true;
-  const level = game.levels?.includes("medium") ? "medium" : game.levels?.[0];
+  const levels = (game.levels ?? []).map((l) => l.name);
+  const level = levels.includes("medium") ? "medium" : levels[0];
   const seats = Array.from({ length: game.default_players }, (_, seat) =>
     seat === 0 ? { kind: "human" } : { kind: "bot", bot: level });
   try {
@@ -78,7 +79,7 @@ async function listTables(list, titles, t) {
     const free = table.seats.filter((s) => s.kind === "human" && !s.taken).length;
     return h("li", { class: "table-item" },
       h("div", { class: "table-item-head" },
-        h("strong", {}, titles[table.game] ?? table.game),
+        h("strong", {}, table.title ?? titles[table.game] ?? table.game),
         h("span", { class: "badge" }, t(`status.${table.status}`))),
       h("p", { class: "table-options" }, describeOptions(table.options, t)),
       h("ul", { class: "seat-chips", "aria-label": t("lobby.seats") }, table.seats.map((s) => h("li", {
@@ -140,12 +141,14 @@ function createForm(games, nameInput, t) {
     const game = current();
     const count = Number(playersSelect.value);
     const previous = [...seatsBox.querySelectorAll("select")].map((s) => s.value);
+    const levels = (game.levels ?? []).map((l) => l.name);
     const choices = [
       ["human", t("lobby.seatHuman")],
-      ...(game.levels ?? []).map((level) => [`bot:${level}`, t("lobby.botLevel", { level: t(`level.${level}`) })]),
-      ...(game.bots ?? []).map((bot) => [`bot:${bot.name}`, t("lobby.botNamed", { bot: bot.name })]),
+      ...levels.map((level) => [`bot:${level}`, t("lobby.botLevel", { level: t(`level.${level}`) })]),
+      ...(game.bots ?? []).filter((bot) => !levels.includes(bot.name))
+        .map((bot) => [`bot:${bot.name}`, t("lobby.botNamed", { bot: bot.name })]),
     ];
-    const fallback = game.levels?.includes("medium") ? "bot:medium" : choices[1]?.[0] ?? "human";
+    const fallback = levels.includes("medium") ? "bot:medium" : choices[1]?.[0] ?? "human";
     seatsBox.replaceChildren(...Array.from({ length: count }, (_, seat) => {
       const id = `seat-${seat}`;
       const value = previous[seat] ?? (seat === 0 || seat === 1 ? "human" : fallback);

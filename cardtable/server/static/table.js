@@ -2,14 +2,15 @@
 // board (whose turn, the timer, the log, refusals, the end of the game). The
 // board itself is drawn by the game's own module (board-host.js).
 
-import { api, forgetSeat, joinSeat, savedName, savedSeat } from "./api.js";
+import { api, forgetSeat, joinSeat, saveSeat, savedName, savedSeat } from "./api.js";
 import { drawBoard, loadBoard } from "./board-host.js";
 import { announce, h } from "./dom.js";
 import { translator } from "./i18n.js";
 import { showReplay } from "./replay.js";
 import { TableSocket } from "./socket.js";
 
-const LOG_LINES = 60;
+const LOG_LINES = 80;
+const EVENT_LINES = 8;
 
 export async function showTable(main, tableId, env) {
   const { t } = env;
@@ -54,6 +55,10 @@ class TablePage {
     const t = this.t;
     this.status = h("p", { class: "turn-status", role: "status", id: "turn-status" });
     this.timer = h("p", { class: "turn-timer", id: "turn-timer", hidden: true });
+    this.back = h("button", {
+      type: "button", class: "primary", id: "take-back", hidden: true,
+      onclick: () => this.socket.send({ type: "back" }),
+    }, t("table.takeBack"));
     this.connection = h("span", { class: "connection", id: "connection" });
     this.notice = h("div", { class: "notice", id: "notice", role: "alert" });
     this.joinPanel = h("section", { class: "panel join", id: "join-panel", hidden: true, "aria-labelledby": "join-heading" });
@@ -61,6 +66,7 @@ class TablePage {
     this.endPanel = h("section", { class: "panel end", id: "end-panel", hidden: true, "aria-labelledby": "end-heading" });
     this.replayBox = h("section", { class: "panel replay", id: "replay", hidden: true, "aria-labelledby": "replay-heading" });
     this.logList = h("ol", { class: "log-lines" });
+    this.eventList = h("ul", { class: "log-lines table-events" });
     const link = `${location.origin}/t/${encodeURIComponent(this.tableId)}`;
     const linkInput = h("input", { id: "invite-link", readonly: true, value: link, "aria-label": t("table.inviteLabel") });
     const copied = h("span", { class: "hint", role: "status" });
@@ -68,7 +74,7 @@ class TablePage {
       h("div", { class: "table-head" },
         h("h1", {}, this.game.title),
         this.connection),
-      h("div", { class: "status-row" }, this.status, this.timer),
+      h("div", { class: "status-row" }, this.status, this.timer, this.back),
       this.notice,
       this.joinPanel,
       h("div", { class: "table-body" },
@@ -87,7 +93,9 @@ class TablePage {
               }, t("table.copy"))), copied),
           h("section", { class: "panel log", "aria-labelledby": "log-heading" },
             h("h2", { id: "log-heading" }, t("table.logHeading")),
-            h("div", { class: "log-scroll", role: "log", tabindex: "0", "aria-labelledby": "log-heading" }, this.logList)))),
+            h("div", { class: "log-scroll", role: "log", tabindex: "0", "aria-labelledby": "log-heading" }, this.logList),
+            h("h3", { class: "events-heading", id: "events-heading" }, t("table.eventsHeading")),
+            h("div", { role: "log", "aria-labelledby": "events-heading" }, this.eventList)))),
       this.replayBox));
   }
 
@@ -114,6 +122,8 @@ class TablePage {
 
   receive(msg) {
     if (msg.type === "state") {
+      // The timer counts down on this browser's clock from the server's own "now".
+      this.timerEnd = msg.timer ? Date.now() + (msg.timer.deadline_ms - (msg.timer.server_ms ?? Date.now())) : null;
       const wasMyTurn = this.msg && this.msg.to_move === this.msg.seat && this.msg.seat !== null;
       this.msg = msg;
       if (this.pendingSeq !== null && msg.seq > this.pendingSeq) this.pendingSeq = null;
@@ -188,6 +198,7 @@ class TablePage {
     const names = this.names();
     let text;
     if (msg.finished) text = t("table.finished");
+    else if (msg.status === "waiting") text = t("table.waitingForPeople");
     else if (msg.to_move === null || msg.to_move === undefined) text = t("table.waiting");
     else if (msg.seat !== null && msg.to_move === msg.seat) text = t("table.yourTurn");
     else {
@@ -197,24 +208,30 @@ class TablePage {
     if (msg.seat === null) text = `${t("table.watching")} · ${text}`;
     this.status.textContent = text;
     this.status.dataset.mine = String(msg.seat !== null && msg.to_move === msg.seat && !msg.finished);
+    const standIn = msg.seat !== null && msg.seats?.[msg.seat]?.bot_playing && !msg.finished;
+    this.back.hidden = !standIn;
   }
 
   drawTimer() {
     const timer = this.msg?.timer;
     if (!timer || this.msg.finished) { this.timer.hidden = true; return; }
-    const left = Math.max(0, Math.ceil((timer.deadline_ms - Date.now()) / 1000));
+    const left = Math.max(0, Math.ceil((this.timerEnd - Date.now()) / 1000));
     this.timer.hidden = false;
     this.timer.textContent = this.t("table.timer", { name: this.names()[timer.seat], count: left });
     this.timer.dataset.low = String(left <= 10);
   }
 
   drawLog() {
-    const lines = (this.msg.log ?? []).slice(-LOG_LINES);
+    // The game's story comes from the view (the board tells it); the table's
+    // own events (joined, left, timed out) come with the message.
     const names = this.names();
-    this.logList.replaceChildren(...lines.map((line) => h("li", {},
-      line.seat !== null && line.seat !== undefined ? h("strong", {}, `${names[line.seat] ?? ""}: `) : null, line.text)));
+    const story = this.board.module.narrate ? this.board.module.narrate(this.msg, this.boardT, names) : [];
+    this.logList.replaceChildren(...story.slice(-LOG_LINES).map((line) => h("li", {}, line)));
     const scroller = this.logList.parentElement;
     scroller.scrollTop = scroller.scrollHeight;
+    const events = (this.msg.log ?? []).slice(-EVENT_LINES);
+    this.eventList.replaceChildren(...events.map((e) => h("li", {},
+      this.t(`event.${e.event}`, { name: e.name ?? names[e.seat] ?? "", seat: e.seat ?? "" }))));
   }
 
   drawJoin() {
@@ -228,7 +245,7 @@ class TablePage {
       return;
     }
     if (!this.joinPanel.hidden && this.joinPanel.querySelectorAll("[data-seat]").length === free.length) return;
-    const name = h("input", { id: "join-name", autocomplete: "nickname", maxlength: 40, value: savedName(), placeholder: t("lobby.namePlaceholder") });
+    const name = h("input", { id: "join-name", autocomplete: "nickname", maxlength: 32, value: savedName(), placeholder: t("lobby.namePlaceholder") });
     const error = h("p", { class: "error", role: "alert" });
     this.joinPanel.hidden = false;
     this.joinPanel.replaceChildren(
@@ -255,7 +272,8 @@ class TablePage {
   drawEnd() {
     const msg = this.msg;
     if (!msg.finished) { this.endPanel.hidden = true; return; }
-    if (!this.endPanel.hidden && this.endPanel.dataset.seq === String(msg.seq)) return;
+    const drawn = `${msg.seq}:${msg.rematch ?? ""}`;
+    if (!this.endPanel.hidden && this.endPanel.dataset.drawn === drawn) return;
     const t = this.t;
     const names = this.names();
     const order = msg.scores.map((score, seat) => ({ seat, score }))
@@ -263,7 +281,7 @@ class TablePage {
     const saved = savedSeat(this.tableId);
     const error = h("p", { class: "error", role: "alert" });
     this.endPanel.hidden = false;
-    this.endPanel.dataset.seq = String(msg.seq);
+    this.endPanel.dataset.drawn = drawn;
     this.endPanel.replaceChildren(
       h("h2", { id: "end-heading" }, t("end.heading")),
       h("p", { class: "winners" }, t("end.winners", {
@@ -273,8 +291,11 @@ class TablePage {
         class: msg.winners.includes(seat) ? "winner" : "",
       }, h("span", {}, names[seat]), h("span", { class: "score" }, t("end.points", { count: score }))))),
       h("div", { class: "end-actions" },
-        saved ? h("button", { type: "button", class: "primary", id: "rematch", onclick: (e) => this.rematch(e.currentTarget, error) }, t("end.rematch")) : null,
-        msg.rematch ? h("a", { class: "button", href: `/t/${encodeURIComponent(msg.rematch)}`, id: "rematch-link" }, t("end.joinRematch")) : null,
+        saved && !msg.rematch ? h("button", { type: "button", class: "primary", id: "rematch", onclick: (e) => this.rematch(e.currentTarget, error) }, t("end.rematch")) : null,
+        msg.rematch ? h("a", {
+          class: "button primary", href: `/t/${encodeURIComponent(msg.rematch)}`, id: "rematch-link",
+          onclick: () => { if (saved) saveSeat(msg.rematch, saved.seat, saved.token); },
+        }, t("end.joinRematch")) : null,
         h("button", { type: "button", id: "open-replay", onclick: () => this.openReplay() }, t("end.replay")),
         h("a", { class: "button", id: "download-record", href: `/api/tables/${encodeURIComponent(this.tableId)}/record`, download: `cardtable-${this.tableId}.json` }, t("end.download"))),
       error);
@@ -285,7 +306,8 @@ class TablePage {
     button.disabled = true;
     try {
       const next = await api(`/api/tables/${encodeURIComponent(this.tableId)}/rematch`, { method: "POST", body: { token: saved.token } });
-      await joinSeat(next.id, saved.seat, savedName() || this.t("lobby.defaultName"));
+      // The rematch keeps seats, names and tokens (docs/server.md).
+      saveSeat(next.id, saved.seat, saved.token);
       location.assign(`/t/${encodeURIComponent(next.id)}`);
     } catch (err) {
       error.textContent = err.message;

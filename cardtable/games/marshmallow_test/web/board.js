@@ -5,7 +5,7 @@
 // from `refused` ("must follow green", MT-5.3), shown on hover, focus and tap.
 
 export const css = new URL("./board.css", import.meta.url);
-export const i18n = new URL("./i18n/", import.meta.url);
+export const catalog = (lang) => new URL(`./i18n.${lang}.json`, import.meta.url);
 
 const COLOURS = ["red", "yellow", "green", "blue", "purple"]; // MT-1.1 order
 const LETTER_COLOUR = { R: "red", Y: "yellow", G: "green", B: "blue", P: "purple" };
@@ -183,6 +183,35 @@ export function render(root, msg, ctx) {
   parts.push(h("p", { class: "mt-reason", id: "mt-reason", role: "status" }));
   parts.push(scoreTable(view, names, t, h));
   root.replaceChildren(...parts);
+}
+
+/** The game so far in words (the table's log): past rounds, then this round's tricks. */
+export function narrate(msg, t, names) {
+  const view = msg.view;
+  const lines = [];
+  const done = view.finished ? view.round_scores.length - 1 : view.round_number - 1;
+  view.round_scores.slice(0, done).forEach((row, r) => {
+    lines.push(t("log.roundScores", { round: r + 1, scores: row.map((p, s) => `${names[s]} ${p}`).join(", ") }));
+  });
+  if (view.dealer !== null) lines.push(t("log.roundStart", { round: view.round_number, name: names[view.dealer] }));
+  if (view.trump) lines.push(t("log.trump", { name: names[view.dealer], colour: t(`colour.${view.trump}`) }));
+  const need = tricksToGoOut(view.players);
+  const counts = new Array(view.players).fill(0);
+  const points = view.round_scores.at(-1) ?? [];
+  const plays = (trick) => trick.map((p, k) =>
+    t(k === 0 ? "log.led" : "log.played", { name: names[p.seat], card: p.card })).join(", ");
+  view.tricks.forEach((trick, i) => {
+    const winner = view.trick_winners[i];
+    counts[winner] += 1;
+    lines.push(t("log.trick", { plays: plays(trick), name: names[winner] }));
+    if (counts[winner] === need) lines.push(t("log.out", { name: names[winner], count: points[winner] ?? 0 }));
+  });
+  if (view.current_trick.length) lines.push(`${plays(view.current_trick)} …`);
+  if (view.finished) {
+    const winner = view.winners[0];
+    lines.push(t("log.won", { name: names[winner], count: view.scores[winner] }));
+  }
+  return lines;
 }
 
 function tricksToGoOut(players) {

@@ -6,7 +6,7 @@
 // is sorted) before it is sent. Cards show their joker symbols (★, MR-1.2).
 
 export const css = new URL("./board.css", import.meta.url);
-export const i18n = new URL("./i18n/", import.meta.url);
+export const catalog = (lang) => new URL(`./i18n.${lang}.json`, import.meta.url);
 
 const STAR = "★";
 const memory = new WeakMap(); // root -> {seq, gap, side, confirmDeclare}
@@ -172,7 +172,7 @@ export function render(root, msg, ctx) {
     h("div", { class: "mr-middle", role: "group", "aria-label": t("middle.label") }, slots),
     refresh,
     piles,
-    lastTurn(view, names, sym, ctx),
+    lastTurn(view, names, ctx),
     roundOver(view, names, t, h));
   const table = h("div", { class: `felt mr-table players-${n}` },
     h("div", { class: "mr-opponents" }, others.map(seatPlate)),
@@ -356,25 +356,49 @@ function gapKeys(event) {
   event.preventDefault();
 }
 
-function lastTurn(view, names, sym, ctx) {
-  // The round's latest turn in words, from the public history (MR-5.1).
-  const { h, t } = ctx;
-  const history = view.history;
-  if (!history.length) return null;
-  let i = history.length - 1;
-  if ("place" in history[i] && i > 0) i -= 1;
-  const take = history[i];
-  const place = history[i + 1];
-  const who = take.seat === view.seat ? t("log.you") : names[take.seat];
-  let text = take.card === null || take.card === undefined
-    ? t(take.refresh ? "log.refreshTookDown" : "log.tookDown", { who, slot: take.take })
-    : t("log.tookUp", { who, slot: take.take, card: take.card });
-  if (take.reshuffled) text += ` ${t("log.reshuffled")}`;
-  if (place) {
-    text += `, ${t(place.discard === "far" ? "log.placedFar" : "log.placed", { position: place.place, card: place.card })}`;
-    if (place.declare) text += ` ${t("log.declared")}`;
-  } else text += ` ${t("log.pending")}`;
-  return h("p", { class: "mr-last-turn" }, text);
+/** The round's turns in words, one line each, from the public history (MR-5.1). */
+function turnLines(view, names, t) {
+  const lines = [];
+  for (const event of view.history) {
+    if ("take" in event) {
+      const who = event.seat === view.seat ? t("log.you") : names[event.seat];
+      let text = event.card === null || event.card === undefined
+        ? t(event.refresh ? "log.refreshTookDown" : "log.tookDown", { who, slot: event.take })
+        : t("log.tookUp", { who, slot: event.take, card: event.card });
+      if (event.reshuffled) text += ` ${t("log.reshuffled")}`;
+      lines.push(text);
+    } else {
+      let text = `${lines.pop() ?? ""}, ${t(event.discard === "far" ? "log.placedFar" : "log.placed", { position: event.place, card: event.card })}`;
+      if (event.declare) text += ` ${t("log.declared")}`;
+      lines.push(text);
+    }
+  }
+  // A take whose placement is still to come.
+  if (lines.length && "take" in view.history.at(-1)) lines.push(`${lines.pop()} ${t("log.pending")}`);
+  return lines;
+}
+
+function lastTurn(view, names, ctx) {
+  const line = turnLines(view, names, ctx.t).at(-1);
+  return line ? ctx.h("p", { class: "mr-last-turn" }, line) : null;
+}
+
+/** The game so far in words (the table's log): past rounds' scores, then this round's turns. */
+export function narrate(msg, t, names) {
+  const view = msg.view;
+  const lines = [];
+  view.round_scores.forEach((row, r) => {
+    if (r >= view.round - 1 && !view.finished) return;
+    lines.push(t("log.roundScores", { round: r + 1, scores: row.map((p, s) => `${names[s]} ${p}`).join(", ") }));
+  });
+  if (!view.finished) {
+    lines.push(t("log.roundStart", { round: view.round, name: names[view.start_player] }));
+    lines.push(...turnLines(view, names, t));
+  }
+  if (view.finished) {
+    lines.push(t("log.won", { names: view.winners.map((s) => names[s]).join(", "), count: Math.max(...view.scores) }));
+  }
+  return lines;
 }
 
 function roundOver(view, names, t, h) {
