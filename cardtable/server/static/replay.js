@@ -18,7 +18,7 @@ export function showReplay(box, { tableId, t, draw, names, seats, mySeat }) {
   const button = (id, label, delta) => h("button", {
     type: "button", id, "aria-label": label, title: label,
     onclick: () => go(delta === "first" ? 0 : delta === "last" ? steps ?? 0 : step + delta),
-  }, { first: "⏮", last: "⏭" }[delta] ?? (delta < 0 ? "◀" : "▶"));
+  }, { first: "«", last: "»" }[delta] ?? (delta < 0 ? "‹" : "›"));
 
   async function go(target) {
     const next = Math.max(0, steps === null ? target : Math.min(steps, target));

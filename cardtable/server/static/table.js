@@ -185,6 +185,7 @@ class TablePage {
 
   draw() {
     this.drawBoardOnly();
+    this.boardRoot.dataset.seq = String(this.msg.seq); // which state is on screen
     this.drawStatus();
     this.drawTimer();
     this.drawLog();
@@ -232,6 +233,8 @@ class TablePage {
     const events = (this.msg.log ?? []).slice(-EVENT_LINES);
     this.eventList.replaceChildren(...events.map((e) => h("li", {},
       this.t(`event.${e.event}`, { name: e.name ?? names[e.seat] ?? "", seat: e.seat ?? "" }))));
+    this.eventList.parentElement.hidden = !events.length;
+    this.eventList.parentElement.previousElementSibling.hidden = !events.length;
   }
 
   drawJoin() {

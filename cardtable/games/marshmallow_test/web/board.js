@@ -108,7 +108,7 @@ export function render(root, msg, ctx) {
     if (info.bot_playing) badges.push(h("span", { class: "seat-badge away" }, t("seat.away")));
     else if (info.kind === "human" && info.connected === false && info.name) badges.push(h("span", { class: "seat-badge away" }, t("seat.offline")));
     if (view.winners.includes(seat)) badges.push(h("span", { class: "seat-badge" }, t("seat.winner")));
-    const label = [names[seat], seat === me ? t("seat.you") : null].filter(Boolean).join(" ");
+    const label = [names[seat], seat === me && !msg.replay ? t("seat.you") : null].filter(Boolean).join(" ");
     const openHand = hands?.[seat] && seat !== me
       ? h("div", { class: "mt-open-hand", "aria-label": t("seat.openHand", { name: names[seat] }), role: "group" },
         hands[seat].map((c) => tableCard(c, ctx, "card-small")))
@@ -270,14 +270,14 @@ function handView(view, msg, mine, ctx) {
       : why ? t("hand.notPlayable", { card: cardName(card, t), reason: why }) : cardName(card, t);
     return h("button", {
       type: "button",
-      class: `card mt-card mt-${card.colour}${playable ? " is-playable" : ""}`,
+      class: `card mt-card mt-${card.colour}${playable ? " is-playable" : ""}${why ? " is-refused" : ""}`,
       "aria-label": label,
       "aria-disabled": playable ? false : "true",
       title: why ?? (playable ? t("hand.playableShort") : null),
       dataset: { key: `card-${card.name}`, card: card.name, autofocus: card === firstPlayable ? "" : undefined },
       onclick: () => {
         if (playable && !ctx.pending) ctx.send({ play: card.name });
-        else if (why) explain(hand, why, ctx);
+        else explain(hand, why ?? t("hand.notYourTurn"), ctx);
       },
     }, face(card, ctx));
   }))));

@@ -109,7 +109,7 @@ export function render(root, msg, ctx) {
     if (info.bot_playing) badges.push(h("span", { class: "seat-badge away" }, t("seat.away")));
     else if (info.kind === "human" && info.connected === false && info.name) badges.push(h("span", { class: "seat-badge away" }, t("seat.offline")));
     if (view.winners.includes(seat)) badges.push(h("span", { class: "seat-badge" }, t("seat.winner")));
-    const label = seat === me ? `${names[seat]} ${t("seat.you")}` : names[seat];
+    const label = seat === me && !msg.replay ? `${names[seat]} ${t("seat.you")}` : names[seat];
     const open = hands?.[seat] && seat !== me ? hands[seat] : null;
     const row = seat === me && !open ? null : open
       ? h("div", { class: "mr-known", role: "group", "aria-label": t("seat.openHand", { name: names[seat] }) },
