@@ -39,7 +39,9 @@ def _chromium() -> str:
         subprocess.run(["apt-get", "install", "-y", "chromium"], check=False, capture_output=True)
         path = shutil.which("chromium")
     if path is None:
-        pytest.skip("Debian's chromium is missing and cannot be installed here (needs root apt-get)")
+        pytest.skip(
+            "Debian's chromium is missing and cannot be installed here (needs root apt-get)"
+        )
     return path
 
 
@@ -73,14 +75,18 @@ def axe_source() -> str:
     script = cache / "package" / "axe.min.js"
     if not script.is_file():
         if shutil.which("npm") is None:
-            pytest.skip("axe-core is unavailable: pip install axe-playwright-python, or install npm")
+            pytest.skip(
+                "axe-core is unavailable: pip install axe-playwright-python, or install npm"
+            )
         cache.mkdir(parents=True, exist_ok=True)
         packed = subprocess.run(
             ["npm", "pack", "axe-core@4", "--silent"], cwd=cache, capture_output=True, text=True
         )
         if packed.returncode != 0:
             pytest.skip(f"npm pack axe-core failed: {packed.stderr.strip()[:200]}")
-        subprocess.run(["tar", "-xzf", packed.stdout.strip().splitlines()[-1]], cwd=cache, check=True)
+        subprocess.run(
+            ["tar", "-xzf", packed.stdout.strip().splitlines()[-1]], cwd=cache, check=True
+        )
     return script.read_text(encoding="utf-8")
 
 

@@ -21,6 +21,11 @@ from cardtable.core.replay import parse_record
 
 REPO = Path(__file__).resolve().parents[2]
 START_LIMIT_S = 60.0  # a bound on waiting for the server to listen, not a timing check
+# The state on screen and the page's HTML, in one snapshot.
+PAGE_JS = (
+    "() => [Number(document.querySelector('#board').dataset.seq),"
+    " document.querySelector('#main').innerHTML]"
+)
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 900}
 ACTION_TIMEOUT_MS = 20_000  # a bound on each wait, never an assertion about speed
@@ -29,7 +34,7 @@ ACTION_TIMEOUT_MS = 20_000  # a bound on each wait, never an assertion about spe
 STATUS_JS = """() => ({
   seq: Number(document.querySelector('#board')?.dataset.seq ?? -1),
   mine: document.querySelector('#turn-status')?.dataset.mine === 'true',
-  finished: document.querySelector('#end-panel') ? !document.querySelector('#end-panel').hidden : false,
+  finished: document.querySelector('#end-panel')?.hidden === false,
 })"""
 
 
@@ -43,7 +48,9 @@ class Person:
     frames: list[dict[str, Any]] = field(default_factory=list)
 
     @classmethod
-    def open(cls, browser: Any, name: str, viewport: dict[str, int] = DESKTOP, **options: Any) -> Person:
+    def open(
+        cls, browser: Any, name: str, viewport: dict[str, int] = DESKTOP, **options: Any
+    ) -> Person:
         context = browser.new_context(viewport=viewport, **options)
         context.set_default_timeout(ACTION_TIMEOUT_MS)
         page = context.new_page()
@@ -73,16 +80,16 @@ class Person:
 
     def wait_connected(self) -> None:
         self.page.wait_for_selector("#connection[data-state='open']")
-        self.page.wait_for_function("() => Number(document.querySelector('#board')?.dataset.seq ?? -1) >= 0")
+        self.page.wait_for_function(
+            "() => Number(document.querySelector('#board')?.dataset.seq ?? -1) >= 0"
+        )
 
     def join(self, seat: int) -> None:
         """Take ``seat`` from the table page's join panel."""
         self.page.get_by_label("Your name").fill(self.name)
         self.page.locator(f"#join-panel button[data-seat='{seat}']").click()
         self.page.wait_for_selector("#join-panel", state="hidden")
-        self.page.wait_for_function(
-            "() => document.querySelector('#board .is-me') !== null"
-        )
+        self.page.wait_for_function("() => document.querySelector('#board .is-me') !== null")
 
     def states(self) -> list[dict[str, Any]]:
         return [f for f in self.frames if f.get("type") == "state"]
@@ -151,7 +158,10 @@ class Server:
         self.log = db.with_suffix(".log")
 
     def start(self) -> None:
-        env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO), os.environ.get("PYTHONPATH", "")])}
+        env = {
+            **os.environ,
+            "PYTHONPATH": os.pathsep.join([str(REPO), os.environ.get("PYTHONPATH", "")]),
+        }
         command = [
             sys.executable, "-m", "cardtable", "serve",
             "--host", "127.0.0.1", "--port", str(self.port),
@@ -223,6 +233,11 @@ def engine_steps(record: dict[str, Any]) -> dict[int, list[EngineStep]]:
     return steps
 
 
+# Parts of a frame checked on their own (view, refused) or that are identifiers
+# (a table id or game name may hold digits that read like a card).
+NOT_PROSE = ("view", "refused", "type", "table", "game", "status", "rematch")
+
+
 @dataclass(frozen=True)
 class Cards:
     """How to find a game's cards: in a view (what it shows), in a sentence,
@@ -267,10 +282,16 @@ def check_pages_and_frames(
         for frame in states:
             who = frame["seat"]
             assert who in (None, seat)
-            options = [s for s in steps[frame["seq"]] if (s.spectator if who is None else s.views[seat]) == frame["view"]]
-            assert options, f"seat {who} got a view at seq {frame['seq']} the engine never showed it"
+            options = [
+                s
+                for s in steps[frame["seq"]]
+                if (s.spectator if who is None else s.views[seat]) == frame["view"]
+            ]
+            assert options, (
+                f"seat {who} got a view at seq {frame['seq']} the engine never showed it"
+            )
             secret = hidden(options[0], who)
-            rest = {k: v for k, v in frame.items() if k not in ("view", "refused")}
+            rest = {k: v for k, v in frame.items() if k not in NOT_PROSE}
             named = {c for text in strings_in(rest) for c in cards.in_text(text)}
             assert not named & secret, (frame["seq"], named & secret)
             alike = set()

@@ -12,6 +12,7 @@ from typing import Any
 
 from cardtable.core.replay import load_record
 from tests.browser.helpers import (
+    PAGE_JS,
     PHONE,
     Cards,
     Person,
@@ -80,14 +81,13 @@ def play_turn(person: Person, keyboard: bool, notes: dict[str, Any]) -> None:
         page.locator(".mt-hand button.is-playable").first.click()
 
 
-PAGE_JS = "() => [Number(document.querySelector('#board').dataset.seq), document.querySelector('#main').innerHTML]"
-
-
 def test_marshmallow_test_game_in_two_browsers(
     browser: Any, server: Server, axe_source: str, screenshots: Path
 ) -> None:
     ann = Person.open(browser, "Ann")
-    bob = Person.open(browser, "Bob", viewport=PHONE, is_mobile=True, has_touch=True)
+    bob = Person.open(
+        browser, "Bob", viewport=PHONE, is_mobile=True, has_touch=True, color_scheme="dark"
+    )
     page = ann.page
 
     # Ann sets the table up in the lobby: 3 players, target 5, Bob invited, one bot.
@@ -112,7 +112,11 @@ def test_marshmallow_test_game_in_two_browsers(
     bob.wait_connected()
 
     notes: dict[str, Any] = {
-        "pages": [], "trump": 0, "explained": None, "reloaded": False, "seat": {"Ann": 0, "Bob": 1}
+        "pages": [],
+        "trump": 0,
+        "explained": None,
+        "reloaded": False,
+        "seat": {"Ann": 0, "Bob": 1},
     }
 
     def act(person: Person, made: int) -> None:
@@ -125,7 +129,9 @@ def test_marshmallow_test_game_in_two_browsers(
             # Reloading finds the same seat (the token is in localStorage).
             person.page.reload()
             person.wait_connected()
-            assert person.page.locator("#board .is-me .seat-name").inner_text().startswith(person.name)
+            assert (
+                person.page.locator("#board .is-me .seat-name").inner_text().startswith(person.name)
+            )
             notes["reloaded"] = True
             if not person.status()["mine"]:
                 return
@@ -155,9 +161,24 @@ def test_marshmallow_test_game_in_two_browsers(
     page.locator("#open-replay").click()
     page.wait_for_selector("#replay .mt-table")
     page.locator("#replay-next").click()
-    page.wait_for_function("() => document.querySelector('.replay-position').textContent.startsWith('Decision 1 ')")
+    page.wait_for_function(
+        "() => document.querySelector('.replay-position').textContent.startsWith('Decision 1 ')"
+    )
     page.get_by_label("Show").select_option("all")
     page.wait_for_selector("#replay .mt-open-hand")
     shoot(page, screenshots, "marshmallow-test-replay-all-hands")
 
     check_pages_and_frames(record, {0: ann, 1: bob}, notes["pages"], CARDS)
+
+    # Rematch: same seats, same people (their tokens carry over), a new deal.
+    page.locator("#rematch").click()
+    page.wait_for_url(lambda url: not url.endswith(table_id))
+    ann.wait_connected()
+    bob.page.locator("#rematch-link").click()
+    bob.page.wait_for_url(page.url)
+    bob.wait_connected()
+    for person in (ann, bob):
+        assert person.page.locator("#join-panel").is_hidden()
+        me = person.page.locator("#board .is-me .seat-name").inner_text()
+        assert me.startswith(person.name)
+        assert person.page.locator(".mt-hand button.card").count() == 12

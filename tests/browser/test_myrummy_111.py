@@ -14,6 +14,7 @@ from typing import Any
 
 from cardtable.core.replay import load_record
 from tests.browser.helpers import (
+    PAGE_JS,
     PHONE,
     Cards,
     Person,
@@ -22,11 +23,6 @@ from tests.browser.helpers import (
     play_until_finished,
     run_axe,
     shoot,
-)
-
-PAGE_JS = (
-    "() => [Number(document.querySelector('#board').dataset.seq),"
-    " document.querySelector('#main').innerHTML]"
 )
 
 
