@@ -35,13 +35,21 @@ async function load(game, languages) {
 /**
  * Draw msg into root with the board, keeping keyboard focus where it was: boards
  * mark focusable things with data-key; if the focused one is gone (a card just
- * played), focus goes to the element the board marks data-autofocus, if any.
+ * played), focus goes to the element the board marks data-autofocus (the first
+ * playable card, say), else to the board itself, from where it moves on to the
+ * data-autofocus element as soon as one appears.
  */
 export function drawBoard(board, root, msg, ctx) {
   const active = document.activeElement;
-  const hadFocus = active && root.contains(active) && active !== root;
+  const onRoot = active === root;
+  const hadFocus = active && root.contains(active) && !onRoot;
   const key = hadFocus ? active.dataset.key : undefined;
   board.module.render(root, msg, ctx);
+  if (onRoot) {
+    // A keyboard player waiting on the table: when something to do appears, go there.
+    root.querySelector("[data-autofocus]")?.focus({ preventScroll: true });
+    return;
+  }
   if (!hadFocus) return;
   const again = key ? root.querySelector(`[data-key="${CSS.escape(key)}"]`) : null;
   const target = again ?? root.querySelector("[data-autofocus]");

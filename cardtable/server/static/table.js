@@ -227,7 +227,14 @@ class TablePage {
     // own events (joined, left, timed out) come with the message.
     const names = this.names();
     const story = this.board.module.narrate ? this.board.module.narrate(this.msg, this.boardT, names) : [];
-    this.logList.replaceChildren(...story.slice(-LOG_LINES).map((line) => h("li", {}, line)));
+    const lines = story.slice(-LOG_LINES);
+    const shown = [...this.logList.children].map((li) => li.textContent);
+    if (shown.length <= lines.length && shown.every((text, i) => text === lines[i])) {
+      // Only new lines are added, so a screen reader hears what just happened.
+      this.logList.append(...lines.slice(shown.length).map((line) => h("li", {}, line)));
+    } else {
+      this.logList.replaceChildren(...lines.map((line) => h("li", {}, line)));
+    }
     const scroller = this.logList.parentElement;
     scroller.scrollTop = scroller.scrollHeight;
     const events = (this.msg.log ?? []).slice(-EVENT_LINES);

@@ -387,14 +387,12 @@ function lastTurn(view, names, ctx) {
 export function narrate(msg, t, names) {
   const view = msg.view;
   const lines = [];
-  view.round_scores.forEach((row, r) => {
-    if (r >= view.round - 1 && !view.finished) return;
-    lines.push(t("log.roundScores", { round: r + 1, scores: row.map((p, s) => `${names[s]} ${p}`).join(", ") }));
-  });
-  if (!view.finished) {
-    lines.push(t("log.roundStart", { round: view.round, name: names[view.start_player] }));
-    lines.push(...turnLines(view, names, t));
-  }
+  const scored = (row, r) => t("log.roundScores", { round: r + 1, scores: row.map((p, s) => `${names[s]} ${p}`).join(", ") });
+  view.round_scores.slice(0, view.round - 1).forEach((row, r) => lines.push(scored(row, r)));
+  lines.push(t("log.roundStart", { round: view.round, name: names[view.start_player] }));
+  lines.push(...turnLines(view, names, t));
+  const last = view.round_scores[view.round - 1];
+  if (last) lines.push(scored(last, view.round - 1));
   if (view.finished) {
     lines.push(t("log.won", { names: view.winners.map((s) => names[s]).join(", "), count: Math.max(...view.scores) }));
   }
