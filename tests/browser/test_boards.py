@@ -7,6 +7,7 @@ placement preview checked against the engine's own rules for every placement."""
 from __future__ import annotations
 
 import random
+from pathlib import Path
 from typing import Any
 
 from cardtable.core.game import State
@@ -16,7 +17,7 @@ from cardtable.games.myrummy_111.moves import Take, place
 from cardtable.games.myrummy_111.scoring import best_run, is_sorted
 from cardtable.games.myrummy_111.state import hand_after_place
 from cardtable.server.messages import game_part
-from tests.browser.helpers import Person, Server
+from tests.browser.helpers import Person, Server, shoot
 
 RENDER_JS = """async (msg) => {
   const host = await import('/static/board-host.js');
@@ -71,7 +72,7 @@ def sent(page: Any) -> list[dict[str, Any]]:
 
 
 def test_marshmallow_test_dealer_names_trump_by_keyboard_and_refusals_cite_rules(
-    browser: Any, server: Server
+    browser: Any, server: Server, screenshots: Path
 ) -> None:
     game = load("marshmallow-test", players=3)
     state = game.new_game(random.Random(5))
@@ -86,6 +87,7 @@ def test_marshmallow_test_dealer_names_trump_by_keyboard_and_refusals_cite_rules
     person = Person.open(browser, "Ann")
     page = show(person, server, message("marshmallow-test", state, dealer, seq))
     assert "MT-4.2" in page.locator(".mt-prompt").inner_text()
+    shoot(page, screenshots, "marshmallow-test-trump-choice-desktop")
     ended = page.locator(".mt-round-over").inner_text()
     for seat, points in enumerate(state.round_scores[0]):
         assert f"{NAMES[seat]}: {points} point" in ended
@@ -157,7 +159,9 @@ def test_myrummy_111_preview_matches_the_engine_for_every_placement(
     assert person.errors == []
 
 
-def test_myrummy_111_refresh_and_a_sorted_declaration(browser: Any, server: Server) -> None:
+def test_myrummy_111_refresh_and_a_sorted_declaration(
+    browser: Any, server: Server, screenshots: Path
+) -> None:
     game = load("myrummy-111", players=2)
     up = list(range(10, 10 + 12 * 3, 3))  # 10, 13, …, 43: sorted rising
     middle = [44, 60, 61]
@@ -190,6 +194,7 @@ def test_myrummy_111_refresh_and_a_sorted_declaration(browser: Any, server: Serv
         state.apply_as(seat, place(0, "right"))
     assert all(c is not None for c in state.view(1).middle)
     page = show(person, server, message("myrummy-111", state, 1, 6))
+    shoot(page, screenshots, "myrummy-111-refresh-desktop")
     page.get_by_role(
         "button", name="Refresh the middle, then take slot 2 face down (MR-4.1)"
     ).click()

@@ -127,7 +127,8 @@ export function render(root, msg, ctx) {
   // --------------------------------------------------------------- centre
   const trumpText = view.trump
     ? h("span", { class: `mt-trump mt-${view.trump}` }, shape(view.trump, ctx), t("centre.trump", { colour: t(`colour.${view.trump}`) }))
-    : h("span", { class: "mt-trump" }, view.round_number === 1 ? t("centre.noTrumpRound1") : t("centre.trumpPending", { name: names[view.dealer] ?? "" }));
+    : h("span", { class: "mt-trump" }, view.round_number === 1 ? t("centre.noTrumpRound1")
+      : view.dealer === me && !msg.replay ? t("centre.youNameTrump") : t("centre.trumpPending", { name: names[view.dealer] ?? "" }));
   const info = h("div", { class: "mt-info" },
     h("span", {}, t("centre.round", { round: view.round_number })),
     trumpText,
