@@ -127,6 +127,7 @@ def test_marshmallow_test_dealer_names_trump_by_keyboard_and_refusals_cite_rules
     assert page.locator("#mt-reason").inner_text() == reasons[refused]
     assert sent(page) == []
     assert person.errors == []
+    person.close()
 
 
 def test_myrummy_111_preview_matches_the_engine_for_every_placement(
@@ -157,6 +158,7 @@ def test_myrummy_111_preview_matches_the_engine_for_every_placement(
     page.locator("#mr-confirm").click()
     assert sent(page) == [places[-1].to_json()]
     assert person.errors == []
+    person.close()
 
 
 def test_myrummy_111_refresh_and_a_sorted_declaration(
@@ -200,3 +202,4 @@ def test_myrummy_111_refresh_and_a_sorted_declaration(
     ).click()
     assert sent(page)[-1] == {"refresh": True, "take": 2}
     assert person.errors == []
+    person.close()

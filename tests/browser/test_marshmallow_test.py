@@ -182,3 +182,4 @@ def test_marshmallow_test_game_in_two_browsers(
         me = person.page.locator("#board .is-me .seat-name").inner_text()
         assert me.startswith(person.name)
         assert person.page.locator(".mt-hand button.card").count() == 12
+        person.close()

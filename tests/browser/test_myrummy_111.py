@@ -133,6 +133,8 @@ def test_myrummy_111_round_in_two_browsers_with_a_server_kill(
         page = person.page
         if made == 4 and not notes.get("killed"):
             server.kill()  # kill -9 mid-round: every acknowledged move must survive
+            for someone in (ann, bob):
+                someone.page.wait_for_selector("#connection[data-state='reconnecting']")
             server.start()
             for someone in (ann, bob):
                 someone.wait_connected()
@@ -183,3 +185,5 @@ def test_myrummy_111_round_in_two_browsers_with_a_server_kill(
     assert json.loads(json.dumps(record)) == record
 
     check_pages_and_frames(record, {0: ann, 1: bob}, notes["pages"], CARDS)
+    ann.close()
+    bob.close()
