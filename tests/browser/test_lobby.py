@@ -133,3 +133,57 @@ def test_public_table_is_listed_joined_from_the_lobby_and_shows_its_timer(
     for person in (ann, bob):
         assert person.errors == []
         person.close()
+
+
+def test_a_stale_tab_is_refused_by_the_server_with_its_reason_and_nothing_changes(
+    browser: Any, server: Server
+) -> None:
+    ann = Person.open(browser, "Ann")
+    page = ann.page
+    page.goto(server.url + "/")
+    page.get_by_label("Game", exact=True).select_option("marshmallow-test")
+    page.get_by_label("Players", exact=True).select_option("2")
+    page.get_by_label("Seat 1", exact=True).select_option("bot:easy")
+    page.get_by_label("Bot pace", exact=False).fill("0")
+    page.get_by_role("button", name="Create table").click()
+    page.wait_for_url("**/t/*")
+    ann.join(0)
+    ann.wait_connected()
+
+    # A second tab of the same browser (same seat), whose new states we hold back.
+    held = {"on": False}
+    stale = page.context.new_page()
+
+    def relay(ws: Any) -> None:
+        upstream = ws.connect_to_server()
+        ws.on_message(upstream.send)
+
+        def down(message: str | bytes) -> None:
+            if not (held["on"] and '"type":"state"' in str(message).replace(" ", "")):
+                ws.send(message)
+
+        upstream.on_message(down)
+
+    stale.route_web_socket(re.compile(r".*/ws/.*"), relay)
+    stale.goto(page.url)
+    stale.wait_for_selector("#turn-status[data-mine='true']")
+    held["on"] = True
+
+    before = ann.status()["seq"]
+    page.locator(".mt-hand button.is-playable").first.click()
+    ann.page.wait_for_function(
+        f"() => Number(document.querySelector('#board').dataset.seq) >= {before + 2}"
+        " && document.querySelector('#turn-status').dataset.mine === 'true'"
+    )  # Ann led, the bot answered: Ann leads again
+    now = ann.status()["seq"]
+    hand = page.locator(".mt-hand button.card").count()
+
+    stale.locator(".mt-hand button.is-playable").first.click()  # seq is out of date
+    notice = stale.locator("#notice:not(:empty)")
+    notice.wait_for()
+    assert notice.inner_text().startswith(f"Refused: stale move: it was sent at move {before}")
+    assert notice.inner_text().endswith("Nothing changed.")
+    assert ann.status()["seq"] == now
+    assert page.locator(".mt-hand button.card").count() == hand
+    assert ann.errors == []
+    ann.close()
