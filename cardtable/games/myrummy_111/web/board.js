@@ -9,7 +9,7 @@ export const css = new URL("./board.css", import.meta.url);
 export const catalog = (lang) => new URL(`./i18n.${lang}.json`, import.meta.url);
 
 const STAR = "★";
-const memory = new WeakMap(); // root -> {seq, gap, side, confirmDeclare}
+const memory = new WeakMap(); // root -> the placement being chosen: {seq, gap, side, confirmDeclare}
 
 // ------------------------------------------------------------ the rules' sums
 /** The joker symbols of a card, from the table's own symbols option (MR-1.2, MR-9). */
@@ -91,9 +91,8 @@ export function render(root, msg, ctx) {
   const mine = me !== null && msg.to_move === me && !msg.finished && !msg.replay;
   let state = memory.get(root);
   if (!state || state.seq !== msg.seq || state.replay !== Boolean(msg.replay)) {
-    state = { seq: msg.seq, replay: Boolean(msg.replay), gap: null, side: null, confirmDeclare: false, lastTurn: state?.turn };
+    state = { seq: msg.seq, replay: Boolean(msg.replay), gap: null, side: null, confirmDeclare: false };
   }
-  state.turn = view.turns_in_round;
   memory.set(root, state);
   const redraw = () => ctx.redraw();
   const hands = msg.views ? msg.views.map((v) => v?.hand ?? null) : null;
