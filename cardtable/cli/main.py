@@ -24,6 +24,7 @@ from cardtable.cli.game_options import GameCommand, PlayCommand, read_file_optio
 from cardtable.cli.info_cmd import bots_text, default_bots, games_text, rules_text
 from cardtable.cli.play import QuitGame, play_game
 from cardtable.cli.replay_cmd import run_replay
+from cardtable.cli.serve_cmd import serve
 from cardtable.core.errors import CardtableError
 from cardtable.core.registry import game_names, load
 
@@ -227,6 +228,7 @@ def show_rules(
 
 
 app.command(cls=GameCommand)(arena)
+app.command(cls=Command)(serve)
 
 
 def main() -> None:

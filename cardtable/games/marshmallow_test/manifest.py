@@ -43,5 +43,6 @@ MANIFEST = GameManifest(
     determinize="cardtable.bots.marshmallow_test.determinize:determinize",
     observation_encoder="cardtable.adapters.observations:MarshmallowEncoder",
     rules="rules.md",
+    web_client="web/board.js",
     package=_PKG,
 )

@@ -50,5 +50,6 @@ MANIFEST = GameManifest(
     determinize="cardtable.bots.myrummy_111.determinize:determinize",
     observation_encoder="cardtable.adapters.observations:MyRummyEncoder",
     rules="rules.md",
+    web_client="web/board.js",
     package=_PKG,
 )

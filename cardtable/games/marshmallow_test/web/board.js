@@ -1,0 +1,328 @@
+// Marshmallow Test in the browser: draws one "state" message (built by the
+// server from view(seat) only) as a card table, and turns clicks and keys into
+// moves ({"play": "G7"} or {"trump": "green"}). Playable cards are the server's
+// `legal` moves; every other card of the hand carries the engine's own refusal
+// from `refused` ("must follow green", MT-5.3), shown on hover, focus and tap.
+
+export const css = new URL("./board.css", import.meta.url);
+export const catalog = (lang) => new URL(`./i18n.${lang}.json`, import.meta.url);
+
+const COLOURS = ["red", "yellow", "green", "blue", "purple"]; // MT-1.1 order
+const LETTER_COLOUR = { R: "red", Y: "yellow", G: "green", B: "blue", P: "purple" };
+
+// A shape per colour, so the five colours differ without colour vision.
+const SHAPES = {
+  red: '<path d="M5 1 L9.3 9 L0.7 9 Z"/>',
+  yellow: '<circle cx="5" cy="5" r="4.2"/>',
+  green: '<rect x="1.2" y="1.2" width="7.6" height="7.6"/>',
+  blue: '<path d="M5 0.6 L9.4 5 L5 9.4 L0.6 5 Z"/>',
+  purple: '<path d="M5 0.4 L6.3 3.6 L9.7 3.8 L7.1 6 L7.9 9.4 L5 7.6 L2.1 9.4 L2.9 6 L0.3 3.8 L3.7 3.6 Z"/>',
+};
+
+// Where each seat sits, counted clockwise from the one at the bottom (MT-2.1).
+const AREAS = {
+  2: ["bottom", "top"],
+  3: ["bottom", "top-left", "top-right"],
+  4: ["bottom", "left", "top", "right"],
+  5: ["bottom", "left", "top-left", "top-right", "right"],
+};
+// Where a card played from that area flies in from (for the short animation).
+const FROM = {
+  bottom: ["0", "3rem"], top: ["0", "-3rem"], left: ["-3rem", "0"], right: ["3rem", "0"],
+  "top-left": ["-2rem", "-2rem"], "top-right": ["2rem", "-2rem"],
+};
+
+const memory = new WeakMap(); // root -> what the last drawing showed, for animations
+
+export function parseCard(name) {
+  const colour = LETTER_COLOUR[name[0]];
+  return { name, letter: name[0], colour, number: Number(name.slice(1)) };
+}
+
+/** The (seat, card) now winning a trick (MT-5.6): highest trump, else highest of the lead colour. */
+export function winningPlay(trick, trump) {
+  if (!trick.length) return null;
+  const lead = parseCard(trick[0].card).colour;
+  const strength = ({ card }) => {
+    const c = parseCard(card);
+    if (trump && c.colour === trump) return 100 + c.number;
+    return c.colour === lead ? c.number : -1;
+  };
+  return trick.reduce((best, play) => (strength(play) > strength(best) ? play : best));
+}
+
+function shape(colour, ctx) {
+  const span = ctx.h("span", { class: "mt-shape", "aria-hidden": "true" });
+  span.innerHTML = `<svg viewBox="0 0 10 10" focusable="false">${SHAPES[colour]}</svg>`;
+  return span;
+}
+
+function face(card, ctx) {
+  return [
+    ctx.h("span", { class: "mt-corner", "aria-hidden": "true" }, card.letter, shape(card.colour, ctx)),
+    ctx.h("span", { class: "mt-number", "aria-hidden": "true" }, String(card.number)),
+    ctx.h("span", { class: "mt-corner mt-corner-low", "aria-hidden": "true" }, shape(card.colour, ctx), card.letter),
+  ];
+}
+
+function cardName(card, t) {
+  return t("card", { colour: t(`colour.${card.colour}`), number: card.number });
+}
+
+/** A face-up card that is not a button (on the table). */
+function tableCard(name, ctx, extra = "") {
+  const card = parseCard(name);
+  return ctx.h("span", { class: `card mt-card mt-${card.colour} ${extra}`, role: "img", "aria-label": cardName(card, ctx.t) }, face(card, ctx));
+}
+
+export function render(root, msg, ctx) {
+  const { h, t } = ctx;
+  const view = msg.view;
+  const n = view.players;
+  const me = view.seat;
+  const bottom = me ?? 0;
+  const areas = AREAS[n];
+  const areaOf = (seat) => areas[(seat - bottom + n) % n];
+  const names = ctx.names;
+  const mine = me !== null && msg.to_move === me && !msg.finished && !msg.replay;
+  const before = memory.get(root);
+  const now = {
+    round: view.round_number, tricks: view.tricks.length, current: view.current_trick.length, seq: msg.seq,
+  };
+  memory.set(root, now);
+  const sameRound = before && before.round === now.round;
+  const trumpDue = !view.finished && view.round_number >= 2 && view.trump === null && view.to_move !== null;
+
+  // ---------------------------------------------------------------- seats
+  const hands = msg.views ? msg.views.map((v) => v?.hand ?? null) : null;
+  const seats = Array.from({ length: n }, (_, seat) => {
+    const info = msg.seats?.[seat] ?? {};
+    const facts = [];
+    if (view.out[seat]) facts.push(h("span", { class: "mt-out" }, t("seat.out", { count: view.round_scores.at(-1)?.[seat] ?? 0 })));
+    else facts.push(h("span", {}, t("seat.cards", { count: view.hand_sizes[seat] })));
+    facts.push(h("span", {}, t("seat.tricks", { count: view.trick_counts[seat], need: tricksToGoOut(n) })));
+    facts.push(h("span", { class: "mt-total" }, t("seat.score", { count: view.scores[seat] })));
+    const badges = [];
+    if (view.dealer === seat) badges.push(h("span", { class: "seat-badge", title: t("seat.dealerLong") }, t("seat.dealer")));
+    if (info.kind === "bot") badges.push(h("span", { class: "seat-badge" }, t("seat.bot")));
+    if (info.bot_playing) badges.push(h("span", { class: "seat-badge away" }, t("seat.away")));
+    else if (info.kind === "human" && info.connected === false && info.name) badges.push(h("span", { class: "seat-badge away" }, t("seat.offline")));
+    if (view.winners.includes(seat)) badges.push(h("span", { class: "seat-badge" }, t("seat.winner")));
+    const label = [names[seat], seat === me && !msg.replay ? t("seat.you") : null].filter(Boolean).join(" ");
+    const openHand = hands?.[seat] && seat !== me
+      ? h("div", { class: "mt-open-hand", "aria-label": t("seat.openHand", { name: names[seat] }), role: "group" },
+        hands[seat].map((c) => tableCard(c, ctx, "card-small")))
+      : null;
+    return h("section", {
+      class: `seat mt-seat area-${areaOf(seat)}${seat === view.to_move && !view.finished ? " is-to-move" : ""}${seat === me ? " is-me" : ""}${view.out[seat] ? " is-out" : ""}`,
+      "aria-label": t("seat.label", { name: label }),
+      dataset: { seat },
+    },
+    h("span", { class: "seat-name" }, label),
+    badges.length ? h("span", { class: "mt-badges" }, badges) : null,
+    h("span", { class: "seat-facts" }, facts),
+    openHand);
+  });
+
+  // --------------------------------------------------------------- centre
+  const trumpText = view.trump
+    ? h("span", { class: `mt-trump mt-${view.trump}` }, shape(view.trump, ctx), t("centre.trump", { colour: t(`colour.${view.trump}`) }))
+    : h("span", { class: "mt-trump" }, view.round_number === 1 ? t("centre.noTrumpRound1")
+      : view.dealer === me && !msg.replay ? t("centre.youNameTrump") : t("centre.trumpPending", { name: names[view.dealer] ?? "" }));
+  const info = h("div", { class: "mt-info" },
+    h("span", {}, t("centre.round", { round: view.round_number })),
+    trumpText,
+    h("span", { class: "muted" }, t("centre.target", { target: view.target })));
+
+  let trickCards = view.current_trick;
+  let trickTitle = null;
+  let taken = false;
+  if (!trickCards.length && view.tricks.length) {
+    trickCards = view.tricks.at(-1);
+    taken = true;
+    trickTitle = t("centre.tookTrick", { name: names[view.trick_winners.at(-1)] });
+  }
+  const winning = taken
+    ? trickCards.find((p) => p.seat === view.trick_winners.at(-1))
+    : winningPlay(trickCards, view.trump);
+  const justTaken = taken && sameRound && before.tricks < now.tricks;
+  const trick = h("div", {
+    class: `mt-trick${taken ? " is-taken" : ""}`,
+    role: "group",
+    "aria-label": taken ? trickTitle : t("centre.trickLabel"),
+  }, trickCards.map((play, i) => {
+    const isNew = !taken && sameRound && before.tricks === now.tricks && i >= before.current;
+    const cls = [
+      play === winning ? "is-winning" : "",
+      isNew || justTaken ? "anim-in" : "",
+      justTaken && play === winning ? "anim-pulse" : "",
+    ].join(" ");
+    const [fx, fy] = FROM[areaOf(play.seat)];
+    return h("figure", {
+      class: `mt-played area-${areaOf(play.seat)}`,
+      style: { "--from-x": fx, "--from-y": fy },
+    },
+    tableCard(play.card, ctx, cls),
+    h("figcaption", {},
+      names[play.seat],
+      play === winning ? h("strong", { class: "mt-winning-tag" }, taken ? t("centre.took") : t("centre.winning")) : null));
+  }));
+  const roundOver = roundSummary(view, names, t, h);
+  const centre = h("div", { class: "mt-centre" },
+    info,
+    trickTitle ? h("p", { class: "mt-trick-title" }, trickTitle) : null,
+    trick,
+    roundOver,
+    view.finished ? h("p", { class: "mt-final" }, t("centre.gameOver", { names: view.winners.map((s) => names[s]).join(", ") })) : null);
+  const table = h("div", { class: `felt mt-table players-${n}` }, seats, centre);
+
+  // ---------------------------------------------------------- own hand
+  const parts = [table];
+  parts.push(h("p", { class: "mt-prompt", id: "mt-prompt" }, prompt(view, msg, mine, trumpDue, names, t)));
+  if (mine && trumpDue) parts.push(trumpChooser(msg, ctx));
+  if (me !== null && view.hand.length) parts.push(handView(view, msg, mine && !trumpDue, ctx));
+  parts.push(h("p", { class: "mt-reason", id: "mt-reason", role: "status" }));
+  parts.push(scoreTable(view, names, t, h));
+  root.replaceChildren(...parts);
+}
+
+/** The game so far in words (the table's log): past rounds, then this round's tricks. */
+export function narrate(msg, t, names) {
+  const view = msg.view;
+  const lines = [];
+  const done = view.finished ? view.round_scores.length - 1 : view.round_number - 1;
+  view.round_scores.slice(0, done).forEach((row, r) => {
+    lines.push(t("log.roundScores", { round: r + 1, scores: row.map((p, s) => `${names[s]} ${p}`).join(", ") }));
+  });
+  if (view.dealer !== null) lines.push(t("log.roundStart", { round: view.round_number, name: names[view.dealer] }));
+  if (view.trump) lines.push(t("log.trump", { name: names[view.dealer], colour: t(`colour.${view.trump}`) }));
+  const need = tricksToGoOut(view.players);
+  const counts = new Array(view.players).fill(0);
+  const points = view.round_scores.at(-1) ?? [];
+  const plays = (trick) => trick.map((p, k) =>
+    t(k === 0 ? "log.led" : "log.played", { name: names[p.seat], card: p.card })).join(", ");
+  view.tricks.forEach((trick, i) => {
+    const winner = view.trick_winners[i];
+    counts[winner] += 1;
+    lines.push(t("log.trick", { plays: plays(trick), name: names[winner] }));
+    if (counts[winner] === need) lines.push(t("log.out", { name: names[winner], count: points[winner] ?? 0 }));
+  });
+  if (view.current_trick.length) lines.push(`${plays(view.current_trick)} …`);
+  if (view.finished) {
+    const winner = view.winners[0];
+    lines.push(t("log.won", { name: names[winner], count: view.scores[winner] }));
+  }
+  return lines;
+}
+
+function tricksToGoOut(players) {
+  return { 2: 6, 3: 4, 4: 3, 5: 3 }[players]; // MT-6.1
+}
+
+function prompt(view, msg, mine, trumpDue, names, t) {
+  if (msg.replay) return "";
+  if (view.finished) return t("prompt.finished");
+  if (msg.to_move === null || msg.to_move === undefined) return "";
+  if (!mine) {
+    if (view.seat === null) return "";
+    return trumpDue ? t("prompt.dealerChoosing", { name: names[view.dealer] }) : t("prompt.wait", { name: names[msg.to_move] });
+  }
+  if (trumpDue) return t("prompt.nameTrump");
+  if (!view.current_trick.length) return t("prompt.lead");
+  const lead = parseCard(view.current_trick[0].card).colour;
+  const colours = new Set(msg.legal.filter((m) => m.play).map((m) => parseCard(m.play).colour));
+  if (colours.size === 1 && colours.has(lead)) return t("prompt.follow", { colour: t(`colour.${lead}`) });
+  return t("prompt.any");
+}
+
+function trumpChooser(msg, ctx) {
+  const { h, t } = ctx;
+  const choices = msg.legal.filter((m) => m.trump);
+  return h("div", { class: "mt-trump-choice", role: "group", "aria-labelledby": "mt-prompt" },
+    choices.map((move, i) => h("button", {
+      type: "button", class: `mt-trump-button mt-${move.trump}`,
+      dataset: { key: `trump-${move.trump}`, autofocus: i === 0 ? "" : undefined },
+      disabled: ctx.pending,
+      onclick: () => ctx.send(move),
+    }, shape(move.trump, ctx), t(`colour.${move.trump}`))));
+}
+
+function handView(view, msg, mine, ctx) {
+  const { h, t } = ctx;
+  const legal = new Set(msg.legal.filter((m) => m.play).map((m) => m.play));
+  const refused = new Map(msg.refused.filter((r) => r.move.play).map((r) => [r.move.play, r]));
+  const reasonOf = (name) => {
+    const r = refused.get(name);
+    return r ? t("hand.refused", { reason: r.reason, rule: r.rule }) : t("hand.notYourTurn");
+  };
+  const cards = view.hand.map(parseCard);
+  const firstPlayable = cards.find((c) => legal.has(c.name));
+  const groups = COLOURS.map((colour) => cards.filter((c) => c.colour === colour)).filter((g) => g.length);
+  const hand = h("div", {
+    class: "mt-hand", role: "group", "aria-label": t("hand.label", { count: cards.length }),
+    onkeydown: (event) => moveFocus(event, hand),
+  }, groups.map((group) => h("div", {
+    class: "mt-colour-group", role: "group", "aria-label": t(`colour.${group[0].colour}`),
+  }, group.map((card) => {
+    const playable = mine && legal.has(card.name);
+    const why = playable ? null : mine ? reasonOf(card.name) : null;
+    const label = playable
+      ? t("hand.playable", { card: cardName(card, t) })
+      : why ? t("hand.notPlayable", { card: cardName(card, t), reason: why }) : cardName(card, t);
+    return h("button", {
+      type: "button",
+      class: `card mt-card mt-${card.colour}${playable ? " is-playable" : ""}${why ? " is-refused" : ""}`,
+      "aria-label": label,
+      "aria-disabled": playable ? false : "true",
+      title: why ?? (playable ? t("hand.playableShort") : null),
+      dataset: { key: `card-${card.name}`, card: card.name, autofocus: card === firstPlayable ? "" : undefined },
+      onclick: () => {
+        if (playable && !ctx.pending) ctx.send({ play: card.name });
+        else explain(hand, why ?? t("hand.notYourTurn"), ctx);
+      },
+    }, face(card, ctx));
+  }))));
+  return hand;
+}
+
+function explain(hand, text, ctx) {
+  const box = hand.parentElement?.querySelector(".mt-reason");
+  if (box) box.textContent = text;
+  ctx.announce?.(text);
+}
+
+/** Arrow keys walk the hand; Home/End jump to its ends. */
+function moveFocus(event, hand) {
+  const keys = { ArrowLeft: -1, ArrowUp: -1, ArrowRight: 1, ArrowDown: 1, Home: "first", End: "last" };
+  if (!(event.key in keys)) return;
+  const buttons = [...hand.querySelectorAll("button.card")];
+  const i = buttons.indexOf(document.activeElement);
+  if (i < 0) return;
+  const step = keys[event.key];
+  const next = step === "first" ? 0 : step === "last" ? buttons.length - 1 : (i + step + buttons.length) % buttons.length;
+  buttons[next].focus();
+  event.preventDefault();
+}
+
+function roundSummary(view, names, t, h) {
+  // Right after a new deal, say what the round that just ended gave each seat.
+  if (view.round_number < 2 || view.tricks.length || view.current_trick.length || view.finished) return null;
+  const last = view.round_scores[view.round_number - 2];
+  if (!last) return null;
+  return h("div", { class: "mt-round-over" },
+    h("strong", {}, t("centre.roundOver", { round: view.round_number - 1 })),
+    h("ul", {}, last.map((points, seat) => h("li", {}, t("centre.roundPoints", { name: names[seat], count: points })))));
+}
+
+function scoreTable(view, names, t, h) {
+  const rows = view.round_scores.map((row, r) => h("tr", {},
+    h("th", { scope: "row" }, t("scores.round", { round: r + 1 })),
+    row.map((points) => h("td", {}, String(points)))));
+  return h("details", { class: "mt-scores", open: true },
+    h("summary", {}, t("scores.heading", { target: view.target })),
+    h("div", { class: "mt-scores-scroll" },
+      h("table", {},
+        h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("scores.roundCol")), names.map((name) => h("th", { scope: "col" }, name)))),
+        h("tbody", {}, rows),
+        h("tfoot", {}, h("tr", {}, h("th", { scope: "row" }, t("scores.total")), view.scores.map((s) => h("td", {}, String(s))))))));
+}

@@ -1,0 +1,423 @@
+// MyRummy 111 in the browser: draws one "state" message (built by the server
+// from view(seat) only) as a card table and turns clicks and keys into moves:
+// {"take": S}, {"refresh": true, "take": S}, {"place": P, "discard": side, "declare"?: true}.
+// A placement is chosen in two steps — a numbered gap of the hand, then which
+// card leaves — with a preview of the hand it leaves (its best run, whether it
+// is sorted) before it is sent. Cards show their joker symbols (★, MR-1.2).
+
+export const css = new URL("./board.css", import.meta.url);
+export const catalog = (lang) => new URL(`./i18n.${lang}.json`, import.meta.url);
+
+const STAR = "★";
+const memory = new WeakMap(); // root -> the placement being chosen: {seq, gap, side, confirmDeclare}
+
+// ------------------------------------------------------------ the rules' sums
+/** The joker symbols of a card, from the table's own symbols option (MR-1.2, MR-9). */
+export function symbolsOf(view) {
+  const table = view.options.symbols;
+  return (card) => table[card - 2];
+}
+
+/** MR-6.1: strictly rising or strictly falling, gaps allowed. */
+export function isSorted(hand) {
+  const up = hand.every((c, i) => i === 0 || hand[i - 1] < c);
+  const down = hand.every((c, i) => i === 0 || hand[i - 1] > c);
+  return up || down;
+}
+
+/** The maximal sorted blocks as {first, last, rising} (neighbouring blocks share a card). */
+export function sortedBlocks(hand) {
+  const blocks = [];
+  for (let i = 0; i < hand.length - 1; i += 1) {
+    const rising = hand[i] < hand[i + 1];
+    const open = blocks.at(-1);
+    if (open && open.last === i && open.rising === rising) open.last = i + 1;
+    else blocks.push({ first: i, last: i + 1, rising });
+  }
+  return blocks;
+}
+
+/** MR-6.3: the first block with the most symbols, as {first, last, value}. */
+export function bestRun(hand, sym) {
+  if (hand.length === 1) return { first: 0, last: 0, value: sym(hand[0]) };
+  let best = null;
+  for (const block of sortedBlocks(hand)) {
+    let value = 0;
+    for (let i = block.first; i <= block.last; i += 1) value += sym(hand[i]);
+    if (!best || value > best.value) best = { first: block.first, last: block.last, value };
+  }
+  return best;
+}
+
+/** The hand a placement leaves and the card that leaves it (MR-4.3/4.4). */
+export function placeResult(hand, card, position, discard) {
+  const after = [...hand];
+  let gone;
+  if (discard === "left") { gone = after[position - 1]; after[position - 1] = card; }
+  else if (discard === "right") { gone = after[position]; after[position] = card; }
+  else if (position === 0) { gone = after.pop(); after.unshift(card); }
+  else { gone = after.shift(); after.push(card); }
+  return { hand: after, gone, newAt: after.indexOf(card) };
+}
+
+// ---------------------------------------------------------------- drawing
+function stars(count) {
+  return STAR.repeat(count);
+}
+
+function cardLabel(card, sym, t) {
+  return t("card", { number: card, count: sym(card) });
+}
+
+/** A face-up card that is not a button. */
+function faceCard(card, sym, ctx, extra = "") {
+  const { h, t } = ctx;
+  return h("span", { class: `card mr-card ${extra}`, role: "img", "aria-label": cardLabel(card, sym, t) },
+    h("span", { class: "mr-number", "aria-hidden": "true" }, String(card)),
+    h("span", { class: "mr-stars", "aria-hidden": "true" }, stars(sym(card))));
+}
+
+function backCard(ctx, label, extra = "") {
+  return ctx.h("span", { class: `card card-back ${extra}`, role: "img", "aria-label": label });
+}
+
+export function render(root, msg, ctx) {
+  const { h, t } = ctx;
+  const view = msg.view;
+  const sym = symbolsOf(view);
+  const names = ctx.names;
+  const n = view.options.players;
+  const me = view.seat;
+  const mine = me !== null && msg.to_move === me && !msg.finished && !msg.replay;
+  let state = memory.get(root);
+  if (!state || state.seq !== msg.seq || state.replay !== Boolean(msg.replay)) {
+    state = { seq: msg.seq, replay: Boolean(msg.replay), gap: null, side: null, confirmDeclare: false };
+  }
+  memory.set(root, state);
+  const redraw = () => ctx.redraw();
+  const hands = msg.views ? msg.views.map((v) => v?.hand ?? null) : null;
+
+  // ------------------------------------------------------------ seats
+  const bottom = me ?? 0;
+  const others = Array.from({ length: n - 1 }, (_, k) => (bottom + 1 + k) % n);
+  const seatPlate = (seat) => {
+    const info = msg.seats?.[seat] ?? {};
+    const badges = [];
+    if (seat === view.start_player) badges.push(h("span", { class: "seat-badge", title: t("seat.startsLong") }, t("seat.starts")));
+    if (info.kind === "bot") badges.push(h("span", { class: "seat-badge" }, t("seat.bot")));
+    if (info.bot_playing) badges.push(h("span", { class: "seat-badge away" }, t("seat.away")));
+    else if (info.kind === "human" && info.connected === false && info.name) badges.push(h("span", { class: "seat-badge away" }, t("seat.offline")));
+    if (view.winners.includes(seat)) badges.push(h("span", { class: "seat-badge" }, t("seat.winner")));
+    const label = seat === me && !msg.replay ? `${names[seat]} ${t("seat.you")}` : names[seat];
+    const open = hands?.[seat] && seat !== me ? hands[seat] : null;
+    const row = seat === me && !open ? null : open
+      ? h("div", { class: "mr-known", role: "group", "aria-label": t("seat.openHand", { name: names[seat] }) },
+        open.map((c) => faceCard(c, sym, ctx, "card-small")))
+      : knownRow(view.known[seat], seat, sym, ctx);
+    return h("section", {
+      class: `seat mr-seat${seat === view.to_move && !view.finished ? " is-to-move" : ""}${seat === me ? " is-me" : ""}`,
+      "aria-label": label, dataset: { seat },
+    },
+    h("span", { class: "seat-name" }, label),
+    badges.length ? h("span", { class: "mr-badges" }, badges) : null,
+    h("span", { class: "seat-facts" },
+      h("span", {}, t("seat.cards", { count: view.hand_sizes[seat] })),
+      h("strong", {}, t("seat.score", { count: view.scores[seat] }))),
+    row);
+  };
+
+  // ----------------------------------------------------------- centre
+  const takeMoves = mine && view.phase === "take" ? msg.legal.filter((m) => "take" in m) : [];
+  const plainTake = new Set(takeMoves.filter((m) => !m.refresh).map((m) => m.take));
+  const refreshTake = takeMoves.filter((m) => m.refresh);
+  const slots = view.middle.map((card, slot) => {
+    const taken = slot === view.taken_slot && view.phase === "place";
+    const label = taken ? t("middle.taken", { slot }) : card === null ? t("middle.faceDown", { slot }) : t("middle.faceUp", { slot, card: cardLabel(card, sym, t) });
+    const inner = taken ? h("span", { class: "card card-slot-empty", "aria-hidden": "true" }, "—")
+      : card === null ? backCard(ctx, label) : faceCard(card, sym, ctx);
+    const slotBox = plainTake.has(slot)
+      ? h("button", {
+        type: "button", class: "mr-slot mr-take", dataset: { key: `take-${slot}`, autofocus: slot === 0 ? "" : undefined },
+        "aria-label": t("middle.take", { what: label }), disabled: ctx.pending,
+        onclick: () => ctx.send({ take: slot }),
+      }, inner, h("span", { class: "mr-slot-label", "aria-hidden": "true" }, t("middle.takeShort", { slot })))
+      : h("div", { class: "mr-slot", role: "group", "aria-label": label }, inner, h("span", { class: "mr-slot-label", "aria-hidden": "true" }, t("middle.slot", { slot })));
+    return slotBox;
+  });
+  const refresh = refreshTake.length
+    ? h("div", { class: "mr-refresh", role: "group", "aria-labelledby": "mr-refresh-label" },
+      h("span", { id: "mr-refresh-label" }, t("middle.refreshLabel")),
+      refreshTake.map((m) => h("button", {
+        type: "button", dataset: { key: `refresh-${m.take}` }, disabled: ctx.pending,
+        "aria-label": t("middle.refreshTake", { slot: m.take }), onclick: () => ctx.send(m),
+      }, t("middle.refreshShort", { slot: m.take }))))
+    : null;
+  const top = view.discard_pile[0];
+  const piles = h("div", { class: "mr-piles" },
+    h("div", { class: "mr-pile" }, backCard(ctx, t("piles.draw", { count: view.draw_size }), "card-small"),
+      h("span", {}, t("piles.draw", { count: view.draw_size }))),
+    h("div", { class: "mr-pile" },
+      top === undefined ? h("span", { class: "card card-small card-slot-empty", "aria-hidden": "true" }) : faceCard(top, sym, ctx, "card-small"),
+      h("span", {}, t("piles.discard", { count: view.discard_pile.length }))));
+  const opts = view.options;
+  const info = h("div", { class: "mr-info" },
+    h("span", {}, opts.rounds ? t("centre.roundOf", { round: view.round, rounds: opts.rounds }) : t("centre.round", { round: view.round })),
+    opts.rounds ? null : h("span", { class: "muted" }, t("centre.target", { target: opts.target })),
+    h("span", {}, opts.turn_limit
+      ? t("centre.turnOf", { turn: Math.min(view.turns_in_round + 1, opts.turn_limit), limit: opts.turn_limit })
+      : t("centre.turn", { turn: view.turns_in_round + 1 })));
+  const centre = h("div", { class: "mr-centre" },
+    info,
+    h("div", { class: "mr-middle", role: "group", "aria-label": t("middle.label") }, slots),
+    refresh,
+    piles,
+    lastTurn(view, names, ctx),
+    roundOver(view, names, t, h));
+  const table = h("div", { class: `felt mr-table players-${n}` },
+    h("div", { class: "mr-opponents" }, others.map(seatPlate)),
+    centre,
+    me === null ? null : seatPlate(me));
+
+  // ---------------------------------------------------------- own hand
+  const parts = [table, h("p", { class: "mr-prompt", id: "mr-prompt" }, promptText(view, msg, mine, names, sym, t))];
+  if (me !== null && view.hand) {
+    if (mine && view.phase === "place" && view.taken_card !== null) parts.push(...placing(view, msg, state, sym, ctx, redraw));
+    else parts.push(handRow(view.hand, sym, ctx, { label: t("hand.label", { count: view.hand.length }), numbered: true }), verdict(view.hand, sym, t, h));
+  }
+  parts.push(scoreTable(view, names, t, h));
+  root.replaceChildren(...parts);
+}
+
+function knownRow(known, seat, sym, ctx) {
+  const { h, t } = ctx;
+  const count = known.filter((c) => c !== null).length;
+  return h("div", {
+    class: "mr-known", role: "group",
+    "aria-label": t("seat.known", { count, total: known.length }),
+  }, known.map((card, position) => card === null
+    ? h("span", { class: "card card-back card-small", "aria-hidden": "true", title: t("seat.unknownAt", { position }) })
+    : faceCard(card, sym, ctx, "card-small mr-known-card")));
+}
+
+function promptText(view, msg, mine, names, sym, t) {
+  if (msg.replay) return "";
+  if (view.finished) return t("prompt.finished");
+  if (msg.to_move === null || msg.to_move === undefined) return "";
+  if (!mine) return view.seat === null ? "" : t("prompt.wait", { name: names[msg.to_move] });
+  if (view.phase === "take") return t("prompt.take");
+  const slot = view.taken_slot;
+  const faceUp = view.history.at(-1)?.card !== null && view.history.at(-1)?.card !== undefined;
+  const card = t("cardShort", { number: view.taken_card, stars: stars(sym(view.taken_card)) });
+  return t(faceUp ? "prompt.placeUp" : "prompt.placeDown", { card, slot });
+}
+
+/**
+ * One row of the hand: cards with their joker symbols, maximal sorted blocks of
+ * three or more tinted, the best run framed; with `gaps`, numbered buttons
+ * between the cards choose where the taken card goes.
+ */
+function handRow(hand, sym, ctx, { label, gaps = null, numbered = false, newAt = null, goneIndex = null, extra = "" }) {
+  const { h, t } = ctx;
+  const best = bestRun(hand, sym);
+  const tint = new Array(hand.length).fill(0);
+  sortedBlocks(hand).filter((b) => b.last - b.first >= 2).forEach((b, k) => {
+    for (let i = b.first; i <= b.last; i += 1) tint[i] = tint[i] || (k % 2) + 1;
+  });
+  const items = [];
+  hand.forEach((card, i) => {
+    if (gaps) items.push(gaps(i));
+    else if (numbered) items.push(gapNumber(i, h));
+    const classes = [
+      "mr-in-hand",
+      tint[i] ? `mr-block-${tint[i]}` : "",
+      i >= best.first && i <= best.last ? "mr-best" : "",
+      i === best.first ? "mr-best-first" : "",
+      i === best.last ? "mr-best-last" : "",
+      i === newAt ? "mr-new" : "",
+      i === goneIndex ? "mr-gone" : "",
+    ].join(" ");
+    const words = [cardLabel(card, sym, t)];
+    if (i >= best.first && i <= best.last) words.push(t("hand.inBestRun"));
+    if (i === newAt) words.push(t("hand.newCard"));
+    if (i === goneIndex) words.push(t("hand.leaving"));
+    items.push(h("span", { class: `mr-cell ${classes}` },
+      h("span", { class: "card mr-card", role: "img", "aria-label": words.join(", ") },
+        h("span", { class: "mr-number", "aria-hidden": "true" }, String(card)),
+        h("span", { class: "mr-stars", "aria-hidden": "true" }, stars(sym(card)))),
+      i === newAt ? h("span", { class: "mr-tag", "aria-hidden": "true" }, t("hand.newTag")) : null,
+      i === goneIndex ? h("span", { class: "mr-tag mr-tag-gone", "aria-hidden": "true" }, t("hand.goneTag")) : null));
+  });
+  if (gaps) items.push(gaps(hand.length));
+  else if (numbered) items.push(gapNumber(hand.length, h));
+  return h("div", { class: `mr-hand ${extra}`, role: "group", "aria-label": label }, items);
+}
+
+/** The insertion position between cards (MR-4.3), shown even when not placing. */
+function gapNumber(position, h) {
+  return h("span", { class: "mr-gap-number", "aria-hidden": "true" }, String(position));
+}
+
+function verdict(hand, sym, t, h) {
+  const best = bestRun(hand, sym);
+  if (isSorted(hand)) {
+    const total = hand.reduce((s, c) => s + sym(c), 0) + 5;
+    return h("p", { class: "mr-verdict is-sorted" }, t(hand[0] < hand.at(-1) ? "verdict.sortedUp" : "verdict.sortedDown", { total }));
+  }
+  return h("p", { class: "mr-verdict" }, t("verdict.best", {
+    value: best.value, from: hand[best.first], to: hand[best.last], count: best.last - best.first + 1,
+  }));
+}
+
+/** The place phase: choose a gap, then which card leaves; preview; confirm or declare. */
+function placing(view, msg, state, sym, ctx, redraw) {
+  const { h, t } = ctx;
+  const hand = view.hand;
+  const card = view.taken_card;
+  const legal = msg.legal.filter((m) => "place" in m && !m.declare);
+  const sidesAt = (p) => legal.filter((m) => m.place === p).map((m) => m.discard);
+  if (state.gap !== null && !sidesAt(state.gap).length) state.gap = null;
+  if (state.gap !== null && !sidesAt(state.gap).includes(state.side)) state.side = sidesAt(state.gap)[0];
+
+  const gapButton = (p) => {
+    const chosen = state.gap === p;
+    const left = hand[p - 1];
+    const right = hand[p];
+    const where = left === undefined ? t("gap.start", { card: right }) : right === undefined ? t("gap.end", { card: left }) : t("gap.between", { left, right });
+    return h("button", {
+      type: "button", class: `mr-gap${chosen ? " is-chosen" : ""}`,
+      "aria-pressed": String(chosen), dataset: { key: `gap-${p}`, autofocus: p === 0 && state.gap === null ? "" : undefined },
+      "aria-label": t("gap.label", { card, position: p, where }),
+      disabled: !sidesAt(p).length,
+      onclick: () => { state.gap = p; state.side = sidesAt(p)[0]; state.confirmDeclare = false; redraw(); },
+      onkeydown: (event) => gapKeys(event),
+    }, String(p));
+  };
+  const p = state.gap;
+  const goneAt = p === null ? null
+    : state.side === "left" ? p - 1 : state.side === "right" ? p : p === 0 ? hand.length - 1 : 0;
+  const taken = h("div", { class: "mr-taken" },
+    h("span", {}, t("place.taken")), faceCard(card, sym, ctx, "mr-new"));
+  const parts = [taken, handRow(hand, sym, ctx, {
+    label: t("hand.labelPlacing", { count: hand.length, card }), gaps: gapButton, goneIndex: goneAt, extra: "is-placing",
+  }), verdict(hand, sym, t, h)];
+  if (p === null) {
+    parts.push(h("p", { class: "hint mr-hint" }, t("place.chooseGap")));
+    return parts;
+  }
+  const result = placeResult(hand, card, p, state.side);
+  const choices = h("div", { class: "mr-discards", role: "group", "aria-labelledby": "mr-discard-label" },
+    h("span", { id: "mr-discard-label" }, t("place.whichLeaves")),
+    sidesAt(p).map((side) => {
+      const gone = placeResult(hand, card, p, side).gone;
+      return h("button", {
+        type: "button", class: `mr-discard${state.side === side ? " is-chosen" : ""}`,
+        "aria-pressed": String(state.side === side), dataset: { key: `discard-${side}` },
+        onclick: () => { state.side = side; state.confirmDeclare = false; redraw(); },
+      }, t(`place.side.${side}`, { card: gone }));
+    }));
+  const sorted = isSorted(result.hand);
+  const best = bestRun(result.hand, sym);
+  const total = result.hand.reduce((s, c) => s + sym(c), 0) + 5;
+  const move = { place: p, discard: state.side };
+  const declareMove = { ...move, declare: true };
+  const canDeclare = msg.legal.some((m) => m.place === p && m.discard === state.side && m.declare);
+  const warning = !sorted && state.confirmDeclare
+    ? h("p", { class: "mr-warning", role: "alert" }, t("place.declareWarning"))
+    : null;
+  parts.push(h("section", { class: "mr-preview", "aria-labelledby": "mr-preview-heading" },
+    h("h3", { id: "mr-preview-heading" }, t("place.previewHeading")),
+    choices,
+    h("p", { class: "mr-leaves" }, t("place.leaves", { gone: result.gone, slot: view.taken_slot })),
+    handRow(result.hand, sym, ctx, { label: t("hand.labelPreview"), newAt: result.newAt, extra: "is-preview" }),
+    h("p", { class: `mr-verdict${sorted ? " is-sorted" : ""}` }, sorted
+      ? t("place.afterSorted", { total })
+      : t("place.afterBest", { value: best.value, from: result.hand[best.first], to: result.hand[best.last] })),
+    h("div", { class: "mr-confirm" },
+      h("button", { type: "button", class: "primary", id: "mr-confirm", dataset: { key: "confirm" }, disabled: ctx.pending, onclick: () => ctx.send(move) }, t("place.confirm")),
+      canDeclare ? h("button", {
+        type: "button", id: "mr-declare", class: sorted ? "primary" : "mr-risky", dataset: { key: "declare" }, disabled: ctx.pending,
+        onclick: () => {
+          if (sorted || state.confirmDeclare) ctx.send(declareMove);
+          else { state.confirmDeclare = true; redraw(); }
+        },
+      }, sorted ? t("place.declareSorted", { total }) : state.confirmDeclare ? t("place.declareAnyway") : t("place.declare")) : null),
+    warning));
+  return parts;
+}
+
+/** Arrow keys walk the gaps of the hand. */
+function gapKeys(event) {
+  const step = { ArrowLeft: -1, ArrowRight: 1, ArrowUp: -1, ArrowDown: 1 }[event.key];
+  if (!step) return;
+  const gaps = [...event.currentTarget.closest(".mr-hand").querySelectorAll("button.mr-gap:not(:disabled)")];
+  const i = gaps.indexOf(event.currentTarget);
+  gaps[(i + step + gaps.length) % gaps.length]?.focus();
+  event.preventDefault();
+}
+
+/** The round's turns in words, one line each, from the public history (MR-5.1). */
+function turnLines(view, names, t) {
+  const lines = [];
+  for (const event of view.history) {
+    if ("take" in event) {
+      const who = event.seat === view.seat ? t("log.you") : names[event.seat];
+      let text = event.card === null || event.card === undefined
+        ? t(event.refresh ? "log.refreshTookDown" : "log.tookDown", { who, slot: event.take })
+        : t("log.tookUp", { who, slot: event.take, card: event.card });
+      if (event.reshuffled) text += ` ${t("log.reshuffled")}`;
+      lines.push(text);
+    } else {
+      let text = `${lines.pop() ?? ""}, ${t(event.discard === "far" ? "log.placedFar" : "log.placed", { position: event.place, card: event.card })}`;
+      if (event.declare) text += ` ${t("log.declared")}`;
+      lines.push(text);
+    }
+  }
+  // A take whose placement is still to come.
+  if (lines.length && "take" in view.history.at(-1)) lines.push(`${lines.pop()} ${t("log.pending")}`);
+  return lines;
+}
+
+function lastTurn(view, names, ctx) {
+  const line = turnLines(view, names, ctx.t).at(-1);
+  return line ? ctx.h("p", { class: "mr-last-turn" }, line) : null;
+}
+
+/** The game so far in words (the table's log): past rounds' scores, then this round's turns. */
+export function narrate(msg, t, names) {
+  const view = msg.view;
+  const lines = [];
+  const scored = (row, r) => t("log.roundScores", { round: r + 1, scores: row.map((p, s) => `${names[s]} ${p}`).join(", ") });
+  view.round_scores.slice(0, view.round - 1).forEach((row, r) => lines.push(scored(row, r)));
+  lines.push(t("log.roundStart", { round: view.round, name: names[view.start_player] }));
+  lines.push(...turnLines(view, names, t));
+  const last = view.round_scores[view.round - 1];
+  if (last) lines.push(scored(last, view.round - 1));
+  if (view.finished) {
+    lines.push(t("log.won", { names: view.winners.map((s) => names[s]).join(", "), count: Math.max(...view.scores) }));
+  }
+  return lines;
+}
+
+function roundOver(view, names, t, h) {
+  // Right after a new deal, what the round that just ended gave each seat.
+  if (view.round < 2 || view.history.length || view.finished) return null;
+  const last = view.round_scores[view.round - 2];
+  if (!last) return null;
+  return h("div", { class: "mr-round-over" },
+    h("strong", {}, t("centre.roundOver", { round: view.round - 1 })),
+    h("ul", {}, last.map((points, seat) => h("li", {}, t("centre.roundPoints", { name: names[seat], count: points })))));
+}
+
+function scoreTable(view, names, t, h) {
+  const rows = view.round_scores.map((row, r) => h("tr", {},
+    h("th", { scope: "row" }, String(r + 1)),
+    row.map((points) => h("td", {}, String(points)))));
+  const opts = view.options;
+  return h("details", { class: "mr-scores", open: true },
+    h("summary", {}, opts.rounds ? t("scores.headingRounds", { count: opts.rounds }) : t("scores.heading", { target: opts.target })),
+    h("div", { class: "mr-scores-scroll" },
+      h("table", {},
+        h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("scores.roundCol")), names.map((name) => h("th", { scope: "col" }, name)))),
+        h("tbody", {}, rows),
+        h("tfoot", {}, h("tr", {}, h("th", { scope: "row" }, t("scores.total")), view.scores.map((s) => h("td", {}, String(s))))))));
+}

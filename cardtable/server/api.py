@@ -1,0 +1,175 @@
+"""The HTTP routes: lobby JSON, joining, records, replays, rematches, pages.
+
+Every fault is an HTTP 4xx with ``{"error": "one sentence"}``
+(:func:`error_response`); bodies are read with a size limit and parsed with
+:func:`cardtable.server.wire.parse_json`.
+"""
+
+from __future__ import annotations
+
+import re
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import BaseRoute, Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from cardtable.core.errors import CardtableError
+from cardtable.core.registry import game_names, manifest
+from cardtable.server.hub import Hub
+from cardtable.server.lobby import games_json, parse_create, title
+from cardtable.server.messages import table_info
+from cardtable.server.play import Play
+from cardtable.server.replay import Seat, replay_step
+from cardtable.server.wire import (
+    BadInput,
+    expect_object,
+    get_int,
+    get_name,
+    only_keys,
+    parse_json,
+)
+
+MAX_BODY = 16 * 1024
+FILE_NAME = r"[A-Za-z0-9_-][A-Za-z0-9_.-]{0,63}"
+
+
+def error_response(request: Request, exc: Exception) -> Response:
+    if isinstance(exc, BadInput):
+        return JSONResponse({"error": str(exc)}, status_code=exc.status)
+    if isinstance(exc, HTTPException):
+        return JSONResponse({"error": f"{request.url.path}: {exc.detail}"}, exc.status_code)
+    raise exc
+
+
+async def read_json(request: Request) -> dict[str, Any]:
+    """The request's JSON object, at most :data:`MAX_BODY` bytes."""
+    body = bytearray()
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > MAX_BODY:
+            raise BadInput(f"the request body is over {MAX_BODY} bytes", 413)
+    return expect_object(parse_json(bytes(body), MAX_BODY, "request"), "request")
+
+
+def _number(text: str | None, what: str) -> int:
+    if text is None or not text.isdigit() or len(text) > 12:
+        raise BadInput(f"{what} must be a whole number, e.g. {what}=0")
+    return int(text)
+
+
+def routes(hub: Hub, play: Play, static: Path) -> list[BaseRoute]:
+    async def list_games(request: Request) -> Response:
+        return JSONResponse(games_json())
+
+    async def list_tables(request: Request) -> Response:
+        return JSONResponse(
+            [{**table_info(t), "title": title(t.row.game)} for t in hub.public_tables()]
+        )
+
+    async def create_table(request: Request) -> Response:
+        table = await hub.create(parse_create(await read_json(request)))
+        play.changed(table)
+        return JSONResponse({"id": table.id, "url": f"/t/{table.id}"}, status_code=201)
+
+    async def get_table(request: Request) -> Response:
+        table = await hub.get(request.path_params["table_id"])
+        return JSONResponse({**table_info(table), "title": title(table.row.game)})
+
+    async def join(request: Request) -> Response:
+        table = await hub.get(request.path_params["table_id"])
+        body = await read_json(request)
+        only_keys(body, ("seat", "name"), "request")
+        seat = get_int(body, "seat", "request", 0, 99)
+        token = await hub.join(table, seat, get_name(body, "name", "request"))
+        play.changed(table)
+        return JSONResponse({"seat": seat, "token": token})
+
+    async def record(request: Request) -> Response:
+        table = await hub.get(request.path_params["table_id"])
+        if table.status != "finished":
+            raise BadInput("the record is offered once the game is over", 409)
+        filename = f"cardtable-{table.id}.json"
+        return JSONResponse(
+            table.state.record(table.names()),
+            headers={"Content-Disposition": f'attachment; filename="{filename}"'},
+        )
+
+    async def replay(request: Request) -> Response:
+        table = await hub.get(request.path_params["table_id"])
+        step = _number(request.query_params.get("step", "0"), "step")
+        raw = request.query_params.get("seat")
+        seat: Seat = raw if raw in (None, "all") else _number(raw, "seat")
+        return JSONResponse(replay_step(table, step, seat))
+
+    async def rematch(request: Request) -> Response:
+        old = await hub.get(request.path_params["table_id"])
+        body = await read_json(request)
+        only_keys(body, ("token",), "request")
+        token = body.get("token")
+        if not isinstance(token, str):
+            raise BadInput("request.token must be your seat's token", 403)
+        table = await hub.rematch(old, token)
+        play.changed(old)
+        play.changed(table)
+        return JSONResponse({"id": table.id, "url": f"/t/{table.id}"})
+
+    async def board(request: Request) -> Response:
+        name, file = request.path_params["game"], request.path_params["file"]
+        if not re.fullmatch(FILE_NAME, file):
+            raise BadInput(f"there is no file {file[:40]!r}", 404)
+        if name not in game_names():
+            raise BadInput(f"there is no game {name[:40]!r}", 404)
+        m = manifest(name)
+        if m.web_client is None or m.package is None:
+            raise BadInput(f"{name} offers no browser drawing", 404)
+        # board.js is the manifest's web_client; other files sit beside it.
+        folder, _, module = m.web_client.rpartition("/")
+        where = resources.files(m.package).joinpath(folder or ".")
+        where = where.joinpath(module if file == "board.js" else file)
+        try:
+            body = where.read_bytes()
+        except (OSError, CardtableError):
+            raise BadInput(f"{name} has no file {file!r}", 404) from None
+        kind = "text/javascript" if file.endswith(".js") else _media_type(file)
+        return Response(body, media_type=kind)
+
+    def page(name: str) -> Any:
+        async def serve(request: Request) -> Response:
+            for candidate in (name, "index.html"):
+                if (static / candidate).is_file():
+                    return FileResponse(static / candidate, media_type="text/html")
+            raise BadInput("the browser client is not installed (cardtable/server/static)", 404)
+
+        return serve
+
+    t = "/api/tables/{table_id}"
+    return [
+        Route("/", page("index.html")),
+        Route("/t/{table_id}", page("table.html")),
+        Route("/api/games", list_games),
+        Route("/api/tables", list_tables, methods=["GET"]),
+        Route("/api/tables", create_table, methods=["POST"]),
+        Route(t, get_table),
+        Route(t + "/join", join, methods=["POST"]),
+        Route(t + "/record", record),
+        Route(t + "/replay", replay),
+        Route(t + "/rematch", rematch, methods=["POST"]),
+        Route("/games/{game}/{file:str}", board),
+        Mount("/static", StaticFiles(directory=static, check_dir=False), name="static"),
+    ]
+
+
+def _media_type(file: str) -> str:
+    for suffix, kind in (
+        (".css", "text/css"),
+        (".json", "application/json"),
+        (".svg", "image/svg+xml"),
+    ):
+        if file.endswith(suffix):
+            return kind
+    return "application/octet-stream"

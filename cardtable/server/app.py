@@ -1,0 +1,52 @@
+"""The ASGI application: ``create_app(settings)`` for uvicorn or a test client."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.routing import WebSocketRoute
+
+from cardtable.server import api, ws
+from cardtable.server.bots import BotPool
+from cardtable.server.hub import Hub, Settings
+from cardtable.server.play import Play
+from cardtable.server.storage import Storage
+from cardtable.server.wire import BadInput
+
+STATIC = Path(__file__).parent / "static"
+
+
+def create_app(settings: Settings) -> Starlette:
+    """The server: migrations run and unfinished tables come back at start."""
+    storage = Storage(settings.db_url)
+    pool = BotPool(settings.bot_workers)
+    hub = Hub(storage, settings, pool)
+    play = Play(hub)
+
+    @asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        await storage.open()
+        play.start(await hub.load_live())
+        try:
+            yield
+        finally:
+            await play.stop()
+            pool.close()
+            await storage.close()
+
+    static = Path(settings.static_dir) if settings.static_dir else STATIC
+    app = Starlette(
+        routes=[
+            *api.routes(hub, play, static),
+            WebSocketRoute("/ws/{table_id}", ws.endpoint(hub, play)),
+        ],
+        lifespan=lifespan,
+        exception_handlers={BadInput: api.error_response, HTTPException: api.error_response},
+    )
+    app.state.hub = hub
+    app.state.play = play
+    return app

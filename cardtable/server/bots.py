@@ -1,0 +1,90 @@
+"""Bots at server tables: quick ones inline, search bots in worker processes.
+
+A bot decision is a :class:`BotJob`: plain, picklable data (game name and
+options, the bot's name, the seat, ``view(seat)`` as JSON, the legal moves by
+index, a seed). :func:`think` rebuilds the game and the view from it and asks
+``make_bot(...).choose`` — so a bot sees only its seat's view, in a worker as
+inline. Bots the manifest marks ``search`` (levels ``medium``/``hard``) and bots
+that need an extra run in a :class:`~concurrent.futures.ProcessPoolExecutor`;
+the event loop never waits on them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import multiprocessing
+import random
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+from cardtable.bots import LEVELS, bot_entries, make_bot
+from cardtable.core.game import Game
+from cardtable.core.registry import load, manifest
+
+
+@dataclass(frozen=True, slots=True)
+class BotJob:
+    game: str
+    options: str  # the options as canonical JSON text: hashable, one cached game per table kind
+    bot: str
+    seat: int
+    view: dict[str, Any]
+    legal: tuple[int, ...]
+    seed: int
+
+
+@cache
+def _game(name: str, options: str) -> Game:
+    return load(name, **json.loads(options))
+
+
+def think(job: BotJob) -> int:
+    """The index of the move the bot chooses (runs in a worker or inline)."""
+    game = _game(job.game, job.options)
+    view = game.view_from_json(job.view)
+    legal = [game.move_from_index(i) for i in job.legal]
+    bot = make_bot(job.bot, game, job.seat, random.Random(job.seed))
+    return bot.choose(view, legal).index
+
+
+def runs_inline(game: str, bot: str) -> bool:
+    """Whether ``bot`` answers fast enough for the event loop: not a search
+    bot (nor a level seating one) and needing no extra."""
+    if bot in LEVELS:
+        level = LEVELS[bot].bot
+        bot = level if level is not None else (manifest(game).search_bot or "")
+    entry = bot_entries(game).get(bot)
+    return entry is not None and not entry.search and entry.extra is None
+
+
+class BotPool:
+    """Where bots think: the pool's processes start with ``spawn`` (safe
+    beside an event loop's threads) on first use."""
+
+    def __init__(self, workers: int) -> None:
+        self.workers = workers
+        self._pool: ProcessPoolExecutor | None = None
+
+    async def choose(self, job: BotJob) -> int:
+        if runs_inline(job.game, job.bot):
+            return think(job)
+        if self._pool is None:
+            self._pool = ProcessPoolExecutor(
+                self.workers, mp_context=multiprocessing.get_context("spawn")
+            )
+        try:
+            return await asyncio.get_running_loop().run_in_executor(self._pool, think, job)
+        except BrokenProcessPool:
+            self._pool = (
+                None  # a worker died (killed, out of memory): the next job starts a new pool
+            )
+            raise
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None

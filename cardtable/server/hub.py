@@ -1,0 +1,177 @@
+"""The tables of one server process: creating, joining, loading and rematching.
+
+:class:`Hub` keeps every table that is waiting or playing in memory (and
+finished ones while someone looks at them). At start it rebuilds each
+unfinished table from its stored record, so a restart continues from the last
+acknowledged move. What happens at a table once it runs — moves, bots,
+timers, stand-ins — is :class:`cardtable.server.play.Play`'s job.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import re
+import secrets
+from dataclasses import dataclass
+
+from cardtable.core.errors import CardtableError
+from cardtable.core.registry import load
+from cardtable.core.replay import load_record
+from cardtable.server.bots import BotPool
+from cardtable.server.journal import Journal, record_of
+from cardtable.server.lobby import NewTable
+from cardtable.server.storage import SeatRow, Storage, TableRow
+from cardtable.server.table import Refused, Table, build_table, new_token, now_ms
+from cardtable.server.wire import BadInput
+
+log = logging.getLogger(__name__)
+
+TABLE_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
+
+
+@dataclass(frozen=True)
+class Settings:
+    """What ``cardtable serve`` configures."""
+
+    db_url: str
+    grace_seconds: float = 30.0  # a player who left gets a stand-in after this
+    bot_workers: int = 1  # processes for search bots
+    max_tables: int = 5000  # tables waiting or playing at once
+    static_dir: str | None = None  # where the browser shell lives (default: the package's)
+
+
+class NotFound(BadInput):
+    def __init__(self, table_id: str) -> None:
+        super().__init__(f"there is no table {table_id[:40]!r}; check the link", 404)
+
+
+class Hub:
+    """Every table of this process, and the ways to make and find them."""
+
+    def __init__(self, storage: Storage, settings: Settings, pool: BotPool) -> None:
+        self.storage = storage
+        self.settings = settings
+        self.pool = pool
+        self.tables: dict[str, Table] = {}
+
+    async def load_live(self) -> list[Table]:
+        """Rebuild every waiting or playing table from the database."""
+        revived = []
+        for row in await self.storage.load_live():
+            try:
+                table = self._revive(row)
+            except CardtableError as exc:
+                log.error("table %s cannot be rebuilt from its record: %s", row.id, exc)
+                continue
+            pending = table.journal.pending(table.state)
+            if pending:  # the record stopped at the end of a round: store the new deal
+                await self.storage.append(table.id, len(table.journal.events), pending)
+                table.journal.commit(pending)
+            self.tables[table.id] = table
+            revived.append(table)
+        return revived
+
+    def _revive(self, row: TableRow) -> Table:
+        events, row.events = row.events, []
+        record = record_of(row.game, row.options, events)
+        live = row.status != "finished"
+        state = load_record(record, random.Random(secrets.randbits(64)) if live else None)
+        if row.status == "waiting" and all(s.kind == "bot" or s.token_hash for s in row.seats):
+            row.status = "playing"  # the last join's status write did not land; its seat did
+        return build_table(row, load(row.game, **row.options), state, Journal(events))
+
+    async def get(self, table_id: str) -> Table:
+        """The table ``table_id``, from memory or (a finished one) from the database."""
+        table = self.tables.get(table_id)
+        if table is not None:
+            return table
+        if not TABLE_ID.fullmatch(table_id):
+            raise NotFound(table_id)
+        row = await self.storage.load(table_id)
+        if row is None:
+            raise NotFound(table_id)
+        return self.tables.setdefault(table_id, self._revive(row))
+
+    def forget_if_idle(self, table: Table) -> None:
+        """Drop a finished table nobody looks at from memory (it stays on disk)."""
+        if table.status == "finished" and not table.clients:
+            self.tables.pop(table.id, None)
+
+    def public_tables(self) -> list[Table]:
+        return [t for t in self.tables.values() if not t.row.private and t.status != "finished"]
+
+    async def create(self, new: NewTable, rematch_of: str | None = None) -> Table:
+        live = sum(1 for t in self.tables.values() if t.status != "finished")
+        if live >= self.settings.max_tables:
+            raise BadInput(f"this server holds {live} open tables, its limit; try again later", 503)
+        state = new.game.new_game(random.Random(secrets.randbits(64)))
+        journal = Journal()
+        deal = journal.new_events(state)
+        waiting = any(s.kind == "human" and s.token_hash is None for s in new.seats)
+        row = TableRow(
+            id=secrets.token_urlsafe(9),
+            game=new.game.name,
+            options=new.game.options_json,
+            private=new.private,
+            turn_seconds=new.turn_seconds,
+            bot_delay_ms=new.bot_delay_ms,
+            stand_in=new.stand_in,
+            status="waiting" if waiting else "playing",
+            created_ms=now_ms(),
+            seats=new.seats,
+            events=deal,
+            rematch_of=rematch_of,
+        )
+        await self.storage.create(row)
+        row.events = []
+        table = build_table(row, new.game, state, journal)
+        self.tables[table.id] = table
+        return table
+
+    async def join(self, table: Table, seat: int, name: str) -> str:
+        """Seat a person at a free human seat; the seat's new secret token."""
+        async with table.lock:
+            if table.status == "finished":
+                raise Refused("the game is over; no seat can be taken")
+            n = len(table.seats)
+            if not 0 <= seat < n:
+                raise Refused(f"there is no seat {seat}: seats are 0 to {n - 1}")
+            s = table.seats[seat]
+            if not s.human:
+                raise Refused(f"seat {seat} is a bot's seat")
+            if s.taken:
+                raise Refused(f"seat {seat} is taken; choose a free seat or watch")
+            token, digest = new_token()
+            full = all(o.taken for o in table.seats if o is not s)
+            status = "playing" if full else None
+            await self.storage.set_seat(table.id, seat, name, digest, status)
+            s.row.name, s.row.token_hash = name, digest
+            if status is not None:
+                table.row.status = status
+            table.note("joined", seat)
+        return token
+
+    async def rematch(self, old: Table, token: str) -> Table:
+        """The table of the rematch (made on the first ask): same game,
+        options, seats, names and tokens."""
+        async with old.lock:
+            if old.status != "finished":
+                raise Refused("a rematch can start only when the game is over")
+            if old.seat_for_token(token) is None:
+                raise BadInput(f"this token belongs to no seat of table {old.id}", 403)
+            if old.row.rematch_id is not None:
+                return await self.get(old.row.rematch_id)
+            seats = [SeatRow(s.seat, s.kind, s.bot, s.name, s.token_hash) for s in old.row.seats]
+            new = NewTable(
+                old.game,
+                seats,
+                old.row.private,
+                old.row.turn_seconds,
+                old.row.bot_delay_ms,
+                old.row.stand_in,
+            )
+            table = await self.create(new, rematch_of=old.id)
+            await self.storage.set_table(old.id, rematch_id=table.id)
+            old.row.rematch_id = table.id
+            return table

@@ -1,0 +1,93 @@
+"""A game as an append-only list of events, and back.
+
+The server stores a table's game as the events of its record, one per deal
+and per move, in order: ``("deal", deal_json)`` or ``("move", move_json)``
+(the move as the record writes it, with ``seat`` and chance outcomes). After
+each change the :class:`Journal` asks the state for its record and returns
+only what is new, so any game's record format works unchanged.
+
+>>> import random, cardtable
+>>> game = cardtable.load("marshmallow-test", players=3)
+>>> state = game.new_game(random.Random(1))
+>>> journal = Journal()
+>>> [kind for kind, _ in journal.new_events(state)]
+['deal']
+>>> state.apply(state.legal_moves()[0])
+>>> [kind for kind, _ in journal.new_events(state)], journal.moves
+(['move'], 1)
+>>> record = record_of(game.name, game.options_json, journal.events)
+>>> cardtable.load_record(record).view(0) == state.view(0)
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from cardtable.core.game import JSON, State
+from cardtable.core.records import FORMAT
+
+Event = tuple[str, dict[str, Any]]  # ("deal" | "move", its record JSON)
+
+
+class Journal:
+    """The events written so far, and where they end in the record."""
+
+    def __init__(self, events: Iterable[Event] = ()) -> None:
+        self.events: list[Event] = []
+        self.rounds = 0  # rounds with a deal written
+        self.moves_in_round = 0  # moves written in the last of them
+        self.moves = 0  # moves written in all
+        self._add(list(events))
+
+    def _add(self, new: Sequence[Event]) -> None:
+        for kind, _ in new:
+            if kind == "deal":
+                self.rounds += 1
+                self.moves_in_round = 0
+            else:
+                self.moves_in_round += 1
+                self.moves += 1
+        self.events.extend(new)
+
+    def pending(self, state: State) -> list[Event]:
+        """The events ``state`` holds beyond those written, without writing them."""
+        rounds = state.record()["rounds"]
+        new: list[Event] = []
+        for r in range(max(self.rounds - 1, 0), len(rounds)):
+            if r >= self.rounds:
+                new.append(("deal", rounds[r]["deal"]))
+            done = self.moves_in_round if r == self.rounds - 1 else 0
+            new.extend(("move", move) for move in rounds[r]["moves"][done:])
+        return new
+
+    def new_events(self, state: State) -> list[Event]:
+        """:meth:`pending`, now counted as written."""
+        new = self.pending(state)
+        self._add(new)
+        return new
+
+    def commit(self, new: Sequence[Event]) -> None:
+        """Count ``new`` (from :meth:`pending`) as written."""
+        self._add(new)
+
+
+def record_of(
+    game: str,
+    options: dict[str, JSON],
+    events: Iterable[Event],
+    players: Sequence[str] | None = None,
+) -> dict[str, JSON]:
+    """The ``cardtable-record/1`` document that ``events`` describe."""
+    rounds: list[dict[str, Any]] = []
+    for kind, data in events:
+        if kind == "deal":
+            rounds.append({"deal": data, "moves": []})
+        else:
+            rounds[-1]["moves"].append(data)
+    record: dict[str, JSON] = {"format": FORMAT, "game": game, "options": options}
+    if players is not None:
+        record["players"] = list(players)
+    record["rounds"] = rounds
+    return record

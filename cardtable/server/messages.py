@@ -1,0 +1,120 @@
+"""What the server says to a client, built only from views and public table facts.
+
+:func:`game_part` is everything that depends on the game: the seat's
+``view(seat)``, and for the seat to move its legal moves and the engine's
+refusal of each other move of the game's action space. It reads the state
+only through ``view``, ``legal_moves`` and ``apply_as`` on a clone, so a
+state whose unseen cards are swapped gives the same message (the tests
+check this for every message of many random games).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+from typing import Any
+
+from cardtable.core.errors import IllegalMoveError
+from cardtable.core.game import Game, State
+from cardtable.server.table import Table
+
+
+def dumps(message: dict[str, Any]) -> str:
+    return json.dumps(message, separators=(",", ":"), ensure_ascii=False)
+
+
+def error(message: str, rule: str | None = None) -> str:
+    return dumps({"type": "error", "message": message, "rule": rule or None})
+
+
+def game_part(game: Game, state: State, seat: int | None) -> dict[str, Any]:
+    """The view-derived part of a ``state`` message for ``seat``."""
+    view = state.view(seat).to_json()
+    to_move = state.to_move
+    legal: list[dict[str, Any]] = []
+    refused: list[dict[str, Any]] = []
+    if seat is not None and seat == to_move:
+        moves = state.legal_moves()
+        legal = [m.to_json() for m in moves]
+        allowed = {m.index for m in moves}
+        for index in range(game.num_actions):
+            if index in allowed:
+                continue
+            move = game.move_from_index(index)
+            trial = state.clone(random.Random(0))  # a spare generator: the table's stays untouched
+            try:
+                trial.apply_as(seat, move)
+            except IllegalMoveError as exc:
+                refused.append({"move": move.to_json(), "reason": exc.reason, "rule": exc.rule})
+    return {
+        "seat": seat,
+        "view": view,
+        "to_move": to_move,
+        "legal": legal,
+        "refused": refused,
+        "finished": state.finished,
+        "scores": list(state.scores),
+        "winners": list(state.winners),
+    }
+
+
+def seats_json(table: Table) -> list[dict[str, Any]]:
+    return [
+        {
+            "seat": i,
+            "kind": s.row.kind,
+            "bot": s.row.bot,
+            "name": s.row.name,
+            "taken": s.taken,
+            "connected": s.connections > 0,
+            "bot_playing": s.stand_in is not None,
+        }
+        for i, s in enumerate(table.seats)
+    ]
+
+
+def state_message(table: Table, seat: int | None) -> str:
+    """The ``state`` message for a client at ``seat`` (``None``: a spectator)."""
+    timer = table.timer
+    message: dict[str, Any] = {
+        "type": "state",
+        "table": table.id,
+        "game": table.game.name,
+        "status": table.status,
+        "seq": table.seq,
+        **game_part(table.game, table.state, seat),
+        "seats": seats_json(table),
+        "spectators": table.spectators,
+        "timer": None
+        if timer is None
+        else {
+            "seat": timer.seat,
+            "deadline_ms": timer.deadline_ms,
+            "server_ms": int(time.time() * 1000),
+        },
+        "log": list(table.log),
+        "rematch": table.row.rematch_id,
+    }
+    return dumps(message)
+
+
+def table_info(table: Table) -> dict[str, Any]:
+    """``GET /api/tables/{id}``: the public facts of a table (no view, no token)."""
+    row = table.row
+    return {
+        "id": table.id,
+        "game": row.game,
+        "options": table.game.options_json,
+        "status": table.status,
+        "private": row.private,
+        "turn_seconds": row.turn_seconds,
+        "bot_delay_ms": row.bot_delay_ms,
+        "stand_in": row.stand_in,
+        "seq": table.seq,
+        "seats": seats_json(table),
+        "spectators": table.spectators,
+        "rematch": row.rematch_id,
+        "rematch_of": row.rematch_of,
+        "url": f"/t/{table.id}",
+    }

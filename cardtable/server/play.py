@@ -1,0 +1,257 @@
+"""A running table: clients' messages, moves stored before they are
+acknowledged, bots, turn timers and stand-ins.
+
+After anything changes at a table, :meth:`Play.review` decides what happens
+next: a bot (or a stand-in for an absent or timed-out player) starts
+thinking, or the person to move gets a turn timer. A table with human seats
+moves only while at least one of its people is connected.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import secrets
+from collections.abc import Coroutine
+from typing import Any
+
+from cardtable.core.game import Move
+from cardtable.server.bots import BotJob
+from cardtable.server.hub import Hub
+from cardtable.server.messages import dumps, error, state_message
+from cardtable.server.table import Client, Refused, Table, Timer, now_ms
+from cardtable.server.wire import BadInput, expect_object, only_keys, parse_json
+
+log = logging.getLogger(__name__)
+
+MAX_MESSAGE = 4096  # bytes of one client message
+PONG = dumps({"type": "pong"})
+
+
+class Play:
+    """What happens at the hub's tables while they run."""
+
+    def __init__(self, hub: Hub) -> None:
+        self.hub = hub
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    def start(self, tables: list[Table]) -> None:
+        loop = asyncio.get_running_loop()
+        for table in tables:
+            for seat in table.seats:  # nobody is connected after a restart
+                seat.left_at = loop.time()
+            self.review(table)
+
+    async def stop(self) -> None:
+        for task in list(self._tasks):
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+
+    # --- clients ---------------------------------------------------------------
+    def connect(self, table: Table, client: Client) -> None:
+        table.clients.add(client)
+        if client.seat is not None:
+            seat = table.seats[client.seat]
+            seat.connections += 1
+            seat.left_at = None
+            if seat.stand_in is not None:  # coming back ends the stand-in
+                self._take_back(table, client.seat)
+        self.changed(table)
+
+    def disconnect(self, table: Table, client: Client) -> None:
+        table.clients.discard(client)
+        if client.seat is not None:
+            seat = table.seats[client.seat]
+            seat.connections -= 1
+            if seat.connections == 0 and table.status == "playing":
+                seat.left_at = asyncio.get_running_loop().time()
+                table.note("left", client.seat)
+                self._spawn(self._review_later(table, self.hub.settings.grace_seconds))
+        self.changed(table)
+        self.hub.forget_if_idle(table)
+
+    async def handle(self, table: Table, client: Client, text: str) -> None:
+        """One message from ``client``; a fault goes back to that client only."""
+        try:
+            msg = expect_object(parse_json(text, MAX_MESSAGE, "message"), "message")
+            kind = msg.get("type")
+            if kind == "move":
+                only_keys(msg, ("type", "seq", "move"), "message")
+                await self._human_move(table, client, msg.get("seq"), msg.get("move"))
+            elif kind == "back":
+                self._back(table, client)
+            elif kind == "ping":
+                client.send(PONG)
+            else:
+                raise BadInput("message.type must be 'move', 'back' or 'ping'")
+        except Refused as exc:
+            client.send(error(str(exc), exc.rule))
+        except BadInput as exc:
+            client.send(error(str(exc)))
+
+    def _back(self, table: Table, client: Client) -> None:
+        if client.seat is None:
+            raise BadInput("spectators have no seat to take back")
+        if table.seats[client.seat].stand_in is None:
+            raise BadInput("your seat is yours already: no bot is playing it")
+        self._take_back(table, client.seat)
+        self.changed(table)
+
+    def _take_back(self, table: Table, seat: int) -> None:
+        table.seats[seat].stand_in = None
+        table.note("back", seat)
+        if table.timer is not None and table.timer.seat == seat:
+            self._stop_timer(table)  # a fresh turn for the player who came back
+
+    # --- moves -----------------------------------------------------------------
+    async def _human_move(self, table: Table, client: Client, seq: Any, move: Any) -> None:
+        async with table.lock:
+            parsed = table.check_move(client.seat, seq, move)
+            assert client.seat is not None
+            if table.seats[client.seat].stand_in is not None:
+                self._take_back(table, client.seat)
+            await self._commit(table, client.seat, parsed)
+            client.send(dumps({"type": "ack", "seq": table.seq}))
+        self.changed(table)
+
+    async def _commit(self, table: Table, seat: int, move: Move) -> None:
+        """Store ``move`` and only then make it the table's (call under the lock)."""
+        after, new = table.prepare(seat, move)
+        status = "finished" if after.finished else None
+        try:
+            await self.hub.storage.append(table.id, len(table.journal.events), new, status)
+        except Exception:
+            log.exception("table %s: storing a move failed", table.id)
+            raise Refused(
+                "the server could not store this move; nothing changed, try again"
+            ) from None
+        table.adopt(after, new)
+
+    # --- what happens next -------------------------------------------------------
+    def changed(self, table: Table) -> None:
+        """Tell every client, then start what should happen next."""
+        self.broadcast(table)
+        self.review(table)
+
+    def broadcast(self, table: Table) -> None:
+        """Each client its own ``state`` message (built once per seat)."""
+        built: dict[int | None, str] = {}
+        for client in list(table.clients):
+            text = built.get(client.seat)
+            if text is None:
+                text = built[client.seat] = state_message(table, client.seat)
+            client.send(text)
+
+    def review(self, table: Table) -> None:
+        if table.status != "playing" or (table.has_humans and not table.humans_present):
+            self._cancel_auto(table)
+            self._stop_timer(table)
+            return
+        if self._stand_in_for_absent(table):
+            self.broadcast(table)
+        seat = table.state.to_move
+        if seat is None:
+            return
+        bot = table.controller(seat)
+        if bot is None:
+            self._cancel_auto(table)
+            self._start_timer(table, seat)
+            return
+        self._stop_timer(table)
+        key = (table.seq, seat, bot)
+        if table.auto is not None and table.auto[0] == key and not table.auto[1].done():
+            return
+        self._cancel_auto(table)
+        table.auto = (key, self._spawn(self._auto_move(table, key)))
+
+    def _stand_in_for_absent(self, table: Table) -> bool:
+        now = asyncio.get_running_loop().time()
+        grace = self.hub.settings.grace_seconds
+        changed = False
+        for i, seat in enumerate(table.seats):
+            gone = seat.human and seat.connections == 0 and seat.left_at is not None
+            if gone and seat.stand_in is None and now - seat.left_at >= grace:  # type: ignore[operator]
+                seat.stand_in = "left"
+                table.note("stand_in", i)
+                changed = True
+        return changed
+
+    async def _review_later(self, table: Table, delay: float) -> None:
+        await asyncio.sleep(delay)
+        self.review(table)
+
+    def _cancel_auto(self, table: Table) -> None:
+        if table.auto is not None and table.auto[1] is not asyncio.current_task():
+            table.auto[1].cancel()
+        table.auto = None
+
+    async def _auto_move(self, table: Table, key: tuple[int, int, str]) -> None:
+        seq, seat, bot = key
+        state = table.state
+        legal = tuple(m.index for m in state.legal_moves())
+        job = BotJob(
+            game=table.game.name,
+            options=json.dumps(table.game.options_json, sort_keys=True),
+            bot=bot,
+            seat=seat,
+            view=state.view(seat).to_json(),
+            legal=legal,
+            seed=secrets.randbits(64),
+        )
+        loop = asyncio.get_running_loop()
+        started = loop.time()
+        try:
+            index = await self.hub.pool.choose(job)
+        except Exception:
+            log.exception("table %s: bot %s failed; it plays its first legal move", table.id, bot)
+            index = legal[0]
+        pause = table.row.bot_delay_ms / 1000 - (loop.time() - started)
+        if pause > 0:
+            await asyncio.sleep(pause)
+        async with table.lock:
+            if table.seq != seq or table.controller(seat) != bot or table.status != "playing":
+                return  # the game moved on (the player came back, a restart…)
+            try:
+                await self._commit(table, seat, table.game.move_from_index(index))
+            except Refused:
+                self._spawn(self._review_later(table, 1.0))  # storage trouble: try again soon
+                return
+        self.changed(table)
+
+    # --- turn timers -------------------------------------------------------------
+    def _start_timer(self, table: Table, seat: int) -> None:
+        seconds = table.row.turn_seconds
+        timer = table.timer
+        if seconds is None or (timer is not None and (timer.seq, timer.seat) == (table.seq, seat)):
+            return
+        self._stop_timer(table)
+        timer = Timer(table.seq, seat, now_ms() + seconds * 1000)
+        table.timer = timer
+        timer.task = self._spawn(self._expire(table, timer, seconds))
+
+    def _stop_timer(self, table: Table) -> None:
+        if table.timer is not None and table.timer.task is not None:
+            table.timer.task.cancel()
+        table.timer = None
+
+    async def _expire(self, table: Table, timer: Timer, seconds: float) -> None:
+        await asyncio.sleep(seconds)
+        if table.timer is not timer:
+            return
+        table.timer = None
+        table.seats[timer.seat].stand_in = "timeout"
+        table.note("timeout", timer.seat)
+        self.changed(table)
+
+    # --- tasks -----------------------------------------------------------------
+    def _spawn(self, work: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
+        task = asyncio.create_task(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._done)
+        return task
+
+    def _done(self, task: asyncio.Task[None]) -> None:
+        self._tasks.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.error("table task failed", exc_info=task.exception())

@@ -1,0 +1,61 @@
+"""The database tables: a game table is its record (events) plus seats and settings.
+
+``ct_events`` is append-only: one row per deal and per move, in order, each
+the JSON a ``cardtable-record/1`` writes for it (a move with its ``seat`` and
+any chance outcome). Replaying the events rebuilds the game exactly.
+Migrations in ``migrations/versions`` create these tables; this module is
+what the code queries.
+"""
+
+from __future__ import annotations
+
+from sqlalchemy import (
+    BigInteger,
+    Boolean,
+    Column,
+    ForeignKey,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+)
+
+metadata = MetaData()
+
+tables = Table(
+    "ct_tables",
+    metadata,
+    Column("id", String(32), primary_key=True),
+    Column("game", String(64), nullable=False),
+    Column("options", Text, nullable=False),  # the options as JSON
+    Column("private", Boolean, nullable=False),
+    Column("turn_seconds", Integer, nullable=True),
+    Column("bot_delay_ms", Integer, nullable=False),
+    Column("stand_in", String(16), nullable=False),
+    Column("status", String(16), nullable=False, index=True),
+    Column("created_ms", BigInteger, nullable=False),
+    Column("rematch_of", String(32), nullable=True),
+    Column("rematch_id", String(32), nullable=True),
+)
+
+seats = Table(
+    "ct_seats",
+    metadata,
+    Column("table_id", String(32), ForeignKey("ct_tables.id"), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("kind", String(8), nullable=False),  # "human" or "bot"
+    Column("bot", String(64), nullable=True),
+    Column("name", String(64), nullable=True),
+    # The SHA-256 of the seat's token, in hex: the token itself is never stored.
+    Column("token_hash", String(64), nullable=True),
+)
+
+events = Table(
+    "ct_events",
+    metadata,
+    Column("table_id", String(32), ForeignKey("ct_tables.id"), primary_key=True),
+    Column("n", Integer, primary_key=True),  # 0, 1, 2… in game order
+    Column("kind", String(8), nullable=False),  # "deal" or "move"
+    Column("data", Text, nullable=False),
+)

@@ -1,0 +1,48 @@
+// Building DOM without a framework: h("button", {class: "card", onclick}, "G7").
+// Boards get this as ctx.h, so they never import from the shell's URL.
+
+/**
+ * Create an element. Props: "class", "text", "dataset" (object; null/undefined/false entries are left
+ * out), "style" (object),
+ * "on<event>" (listener), booleans (true = present attribute, false/null = absent),
+ * anything else as an attribute. Children: nodes, strings, numbers, arrays, null.
+ */
+export function h(tag, props = {}, ...children) {
+  const el = document.createElement(tag);
+  for (const [key, value] of Object.entries(props ?? {})) {
+    if (value === null || value === undefined || value === false) continue;
+    if (key === "class") el.className = value;
+    else if (key === "text") el.textContent = String(value);
+    else if (key === "dataset") {
+      for (const [name, data] of Object.entries(value)) {
+        if (data !== null && data !== undefined && data !== false) el.dataset[name] = String(data);
+      }
+    }
+    else if (key === "style" && typeof value === "object") {
+      for (const [name, css] of Object.entries(value)) el.style.setProperty(name, css);
+    }
+    else if (key.startsWith("on") && typeof value === "function") {
+      el.addEventListener(key.slice(2).toLowerCase(), value);
+    } else el.setAttribute(key, value === true ? "" : String(value));
+  }
+  append(el, children);
+  return el;
+}
+
+function append(el, children) {
+  for (const child of children) {
+    if (child === null || child === undefined || child === false) continue;
+    if (Array.isArray(child)) append(el, child);
+    else if (child instanceof Node) el.append(child);
+    else el.append(document.createTextNode(String(child)));
+  }
+}
+
+/** Say something to screen readers through the page's live region. */
+export function announce(text) {
+  const region = document.getElementById("announcer");
+  if (!region) return;
+  region.textContent = "";
+  // A fresh text node after clearing makes repeated identical messages heard again.
+  requestAnimationFrame(() => { region.textContent = text; });
+}

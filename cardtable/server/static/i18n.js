@@ -1,0 +1,58 @@
+// Interface text. Every string shown to people lives in a catalog file, one per
+// language: the shell's i18n/<language>.json, each board's i18n.<language>.json
+// beside its module. English is complete; another language is one more file,
+// and a key it lacks falls back to English.
+
+/** The person's languages as primary subtags ("de-AT" -> "de"), best first, English last. */
+export function preferredLanguages() {
+  const seen = [];
+  for (const tag of navigator.languages?.length ? navigator.languages : [navigator.language]) {
+    const primary = String(tag || "").toLowerCase().split("-")[0];
+    if (primary && !seen.includes(primary)) seen.push(primary);
+  }
+  if (!seen.includes("en")) seen.push("en");
+  return seen;
+}
+
+async function fetchCatalog(url) {
+  const response = await fetch(url);
+  if (!response.ok) return null;
+  return response.json();
+}
+
+/**
+ * The strings of a catalog for the best available language, English filling gaps.
+ * `urlOf(lang)` names the catalog file of a language. Returns {lang, strings}.
+ */
+export async function loadCatalog(urlOf, languages = preferredLanguages()) {
+  const english = (await fetchCatalog(urlOf("en"))) ?? {};
+  for (const lang of languages) {
+    if (lang === "en") break;
+    const strings = await fetchCatalog(urlOf(lang)).catch(() => null);
+    if (strings) return { lang, strings: { ...english, ...strings } };
+  }
+  return { lang: "en", strings: english };
+}
+
+/**
+ * A translate function over catalogs searched in order. A value is a string with
+ * {placeholders}, or an object of plural forms ({"one": …, "other": …}) chosen by vars.count.
+ */
+export function translator(lang, ...catalogs) {
+  const plural = new Intl.PluralRules(lang);
+  return function t(key, vars = {}) {
+    let value;
+    for (const catalog of catalogs) {
+      if (catalog && Object.hasOwn(catalog, key)) { value = catalog[key]; break; }
+    }
+    if (value === undefined) {
+      console.warn(`cardtable: no text for "${key}"`);
+      return key;
+    }
+    if (typeof value === "object") {
+      value = value[plural.select(Number(vars.count ?? 0))] ?? value.other;
+    }
+    return value.replace(/\{(\w+)\}/g, (whole, name) =>
+      Object.hasOwn(vars, name) ? String(vars[name]) : whole);
+  };
+}

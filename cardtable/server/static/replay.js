@@ -1,0 +1,65 @@
+// Step-by-step replay of a finished game, as one seat saw it or with all hands
+// open, drawn by the game's own board from GET /api/tables/{id}/replay.
+
+import { api } from "./api.js";
+import { h } from "./dom.js";
+
+export function showReplay(box, { tableId, t, draw, names, seats, mySeat }) {
+  let step = 0;
+  let steps = null;
+  const who = h("select", { id: "replay-seat" },
+    names.map((name, seat) => h("option", { value: String(seat), selected: seat === mySeat }, t("replay.seatView", { name }))),
+    h("option", { value: "all", selected: mySeat === null }, t("replay.allHands")));
+  const range = h("input", { type: "range", id: "replay-step", min: 0, max: 0, value: 0, "aria-label": t("replay.stepLabel") });
+  const position = h("p", { class: "replay-position", role: "status" });
+  const root = h("div", { class: "board replay-board", tabindex: "-1" });
+  const error = h("p", { class: "error", role: "alert" });
+
+  const button = (id, label, delta) => h("button", {
+    type: "button", id, "aria-label": label, title: label,
+    onclick: () => go(delta === "first" ? 0 : delta === "last" ? steps ?? 0 : step + delta),
+  }, { first: "«", last: "»" }[delta] ?? (delta < 0 ? "‹" : "›"));
+
+  async function go(target) {
+    const next = Math.max(0, steps === null ? target : Math.min(steps, target));
+    try {
+      const data = await api(`/api/tables/${encodeURIComponent(tableId)}/replay?step=${next}&seat=${who.value}`);
+      step = data.step ?? next;
+      steps = data.steps ?? steps;
+      range.max = String(steps ?? step);
+      range.value = String(step);
+      position.textContent = t("replay.position", { step, steps: steps ?? "?" });
+      error.textContent = "";
+      const view = data.view ?? data.views?.[0];
+      draw(root, {
+        type: "state", replay: true, seq: step,
+        seat: who.value === "all" ? null : Number(who.value),
+        view, views: data.views ?? null, to_move: data.to_move ?? view?.to_move ?? null,
+        legal: [], refused: [], seats, timer: null, log: [],
+        finished: Boolean(data.finished ?? view?.finished),
+        scores: view?.scores ?? [], winners: view?.winners ?? [],
+      });
+    } catch (err) {
+      error.textContent = err.message;
+    }
+  }
+
+  who.addEventListener("change", () => go(step));
+  range.addEventListener("input", () => go(Number(range.value)));
+  box.addEventListener("keydown", (event) => {
+    if (event.target === range || event.target === who) return;
+    if (event.key === "ArrowRight") { go(step + 1); event.preventDefault(); }
+    if (event.key === "ArrowLeft") { go(step - 1); event.preventDefault(); }
+  });
+  box.replaceChildren(
+    h("h2", { id: "replay-heading" }, t("replay.heading")),
+    h("div", { class: "replay-controls" },
+      h("label", { for: "replay-seat" }, t("replay.whose")), who,
+      button("replay-first", t("replay.first"), "first"),
+      button("replay-back", t("replay.back"), -1),
+      button("replay-next", t("replay.next"), 1),
+      button("replay-last", t("replay.last"), "last"),
+      range, position),
+    error, root);
+  go(0);
+}

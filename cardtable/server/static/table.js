@@ -1,0 +1,350 @@
+// One table: joining a seat, the live connection, and everything around the
+// board (whose turn, the timer, the log, refusals, the end of the game). The
+// board itself is drawn by the game's own module (board-host.js).
+
+import { api, forgetSeat, joinSeat, saveSeat, savedName, savedSeat } from "./api.js";
+import { drawBoard, loadBoard } from "./board-host.js";
+import { announce, h } from "./dom.js";
+import { translator } from "./i18n.js";
+import { showReplay } from "./replay.js";
+import { TableSocket } from "./socket.js";
+
+const LOG_LINES = 80;
+const EVENT_LINES = 8;
+
+export async function showTable(main, tableId, env) {
+  const { t } = env;
+  let info;
+  let games;
+  try {
+    [info, games] = await Promise.all([api(`/api/tables/${encodeURIComponent(tableId)}`), api("/api/games")]);
+  } catch (error) {
+    main.replaceChildren(h("h1", {}, t("table.unavailable")),
+      h("p", { class: "error", role: "alert" }, error.message),
+      h("p", {}, h("a", { href: "/" }, t("table.backToLobby"))));
+    return;
+  }
+  const game = games.find((g) => g.name === info.game) ?? { name: info.game, title: info.game };
+  document.title = t("table.pageTitle", { game: game.title });
+  let board;
+  try {
+    board = await loadBoard(info.game, env.languages);
+  } catch (error) {
+    main.replaceChildren(h("p", { class: "error", role: "alert" }, t("table.noBoard", { game: game.title, reason: error.message })));
+    return;
+  }
+  new TablePage(main, tableId, info, game, board, env).start();
+}
+
+class TablePage {
+  constructor(main, tableId, info, game, board, env) {
+    this.main = main;
+    this.tableId = tableId;
+    this.info = info;
+    this.game = game;
+    this.board = board;
+    this.t = env.t;
+    this.boardT = translator(env.lang, board.strings, env.strings);
+    this.msg = null;
+    this.pendingSeq = null;
+    this.reducedMotion = matchMedia("(prefers-reduced-motion: reduce)");
+    this.build();
+  }
+
+  build() {
+    const t = this.t;
+    this.status = h("p", { class: "turn-status", role: "status", id: "turn-status" });
+    this.timer = h("p", { class: "turn-timer", id: "turn-timer", hidden: true });
+    this.back = h("button", {
+      type: "button", class: "primary", id: "take-back", hidden: true,
+      onclick: () => this.socket.send({ type: "back" }),
+    }, t("table.takeBack"));
+    this.connection = h("span", { class: "connection", id: "connection" });
+    this.notice = h("div", { class: "notice", id: "notice", role: "alert" });
+    this.joinPanel = h("section", { class: "panel join", id: "join-panel", hidden: true, "aria-labelledby": "join-heading" });
+    this.boardRoot = h("div", { class: "board", id: "board", tabindex: "-1", role: "region", "aria-label": t("table.boardLabel") });
+    this.endPanel = h("section", { class: "panel end", id: "end-panel", hidden: true, "aria-labelledby": "end-heading" });
+    this.replayBox = h("section", { class: "panel replay", id: "replay", hidden: true, "aria-labelledby": "replay-heading" });
+    this.logList = h("ol", { class: "log-lines" });
+    this.eventList = h("ul", { class: "log-lines table-events" });
+    const link = `${location.origin}/t/${encodeURIComponent(this.tableId)}`;
+    const linkInput = h("input", { id: "invite-link", readonly: true, value: link, "aria-label": t("table.inviteLabel") });
+    const copied = h("span", { class: "hint", role: "status" });
+    this.main.replaceChildren(h("div", { class: "table-page" },
+      h("div", { class: "table-head" },
+        h("h1", {}, this.game.title),
+        this.connection),
+      h("div", { class: "status-row" }, this.status, this.timer, this.back),
+      this.notice,
+      this.joinPanel,
+      h("div", { class: "table-body" },
+        this.boardRoot,
+        h("aside", { class: "side" },
+          this.endPanel,
+          h("section", { class: "panel invite", "aria-labelledby": "invite-heading" },
+            h("h2", { id: "invite-heading" }, t("table.inviteHeading")),
+            h("div", { class: "invite-row" }, linkInput,
+              h("button", {
+                type: "button", id: "copy-invite",
+                onclick: async () => {
+                  linkInput.select();
+                  try { await navigator.clipboard.writeText(link); copied.textContent = t("table.copied"); } catch { copied.textContent = t("table.copyByHand"); }
+                },
+              }, t("table.copy"))), copied),
+          h("section", { class: "panel log", "aria-labelledby": "log-heading" },
+            h("h2", { id: "log-heading" }, t("table.logHeading")),
+            h("div", { class: "log-scroll", role: "log", tabindex: "0", "aria-labelledby": "log-heading" }, this.logList),
+            h("h3", { class: "events-heading", id: "events-heading" }, t("table.eventsHeading")),
+            h("div", { role: "log", "aria-labelledby": "events-heading" }, this.eventList)))),
+      this.replayBox));
+  }
+
+  start() {
+    this.socket = new TableSocket(this.tableId, {
+      token: () => savedSeat(this.tableId)?.token,
+      onMessage: (msg) => this.receive(msg),
+      onState: (state) => this.showConnection(state),
+      onRejected: () => this.tokenRejected(),
+    });
+    this.socket.open();
+    this.timerTick = setInterval(() => this.drawTimer(), 1000);
+    this.drawJoin();
+  }
+
+  names() {
+    const seats = this.msg?.seats ?? this.info.seats ?? [];
+    return seats.map((s, i) => seatName(s, i, this.t));
+  }
+
+  mySeat() {
+    return this.msg ? this.msg.seat : savedSeat(this.tableId)?.seat ?? null;
+  }
+
+  receive(msg) {
+    if (msg.type === "state") {
+      // The timer counts down on this browser's clock from the server's own "now".
+      this.timerEnd = msg.timer ? Date.now() + (msg.timer.deadline_ms - (msg.timer.server_ms ?? Date.now())) : null;
+      const wasMyTurn = this.msg && this.msg.to_move === this.msg.seat && this.msg.seat !== null;
+      this.msg = msg;
+      if (this.pendingSeq !== null && msg.seq > this.pendingSeq) this.pendingSeq = null;
+      this.draw();
+      const myTurn = msg.seat !== null && msg.to_move === msg.seat && !msg.finished;
+      if (myTurn && !wasMyTurn) announce(this.t("table.yourTurn"));
+    } else if (msg.type === "ack") {
+      if (this.pendingSeq !== null && msg.seq > this.pendingSeq) this.pendingSeq = null;
+    } else if (msg.type === "error") {
+      this.pendingSeq = null;
+      this.showNotice(msg.rule ? this.t("table.refusedRule", { reason: msg.message, rule: msg.rule }) : this.t("table.refused", { reason: msg.message }));
+      if (this.msg) this.draw();
+    }
+  }
+
+  send(move) {
+    if (!this.msg || this.pendingSeq !== null) return false;
+    this.notice.textContent = "";
+    this.pendingSeq = this.msg.seq;
+    if (!this.socket.send({ type: "move", seq: this.msg.seq, move })) {
+      this.pendingSeq = null;
+      this.showNotice(this.t("table.notConnected"));
+      return false;
+    }
+    return true;
+  }
+
+  showNotice(text) {
+    this.notice.textContent = text;
+  }
+
+  showConnection(state) {
+    this.connection.textContent = this.t(`connection.${state}`);
+    this.connection.dataset.state = state;
+  }
+
+  tokenRejected() {
+    forgetSeat(this.tableId);
+    this.showNotice(this.t("table.seatLost"));
+    this.drawJoin();
+  }
+
+  context() {
+    return {
+      t: this.boardT,
+      h,
+      send: (move) => this.send(move),
+      names: this.names(),
+      reducedMotion: this.reducedMotion.matches,
+      pending: this.pendingSeq !== null,
+      announce,
+      redraw: () => this.drawBoardOnly(),
+    };
+  }
+
+  drawBoardOnly() {
+    if (this.msg) drawBoard(this.board, this.boardRoot, this.msg, this.context());
+  }
+
+  draw() {
+    this.drawBoardOnly();
+    this.boardRoot.dataset.seq = String(this.msg.seq); // which state is on screen
+    this.drawStatus();
+    this.drawTimer();
+    this.drawLog();
+    this.drawJoin();
+    this.drawEnd();
+  }
+
+  drawStatus() {
+    const msg = this.msg;
+    const t = this.t;
+    const names = this.names();
+    let text;
+    if (msg.finished) text = t("table.finished");
+    else if (msg.status === "waiting") text = t("table.waitingForPeople");
+    else if (msg.to_move === null || msg.to_move === undefined) text = t("table.waiting");
+    else if (msg.seat !== null && msg.to_move === msg.seat) text = t("table.yourTurn");
+    else {
+      const seat = msg.seats?.[msg.to_move];
+      text = t(seat?.bot_playing ? "table.botFor" : "table.turnOf", { name: names[msg.to_move] });
+    }
+    if (msg.seat === null) text = `${t("table.watching")} · ${text}`;
+    this.status.textContent = text;
+    this.status.dataset.mine = String(msg.seat !== null && msg.to_move === msg.seat && !msg.finished);
+    const standIn = msg.seat !== null && msg.seats?.[msg.seat]?.bot_playing && !msg.finished;
+    this.back.hidden = !standIn;
+  }
+
+  drawTimer() {
+    const timer = this.msg?.timer;
+    if (!timer || this.msg.finished) { this.timer.hidden = true; return; }
+    const left = Math.max(0, Math.ceil((this.timerEnd - Date.now()) / 1000));
+    this.timer.hidden = false;
+    this.timer.textContent = this.t("table.timer", { name: this.names()[timer.seat], count: left });
+    this.timer.dataset.low = String(left <= 10);
+  }
+
+  drawLog() {
+    // The game's story comes from the view (the board tells it); the table's
+    // own events (joined, left, timed out) come with the message.
+    const names = this.names();
+    const story = this.board.module.narrate ? this.board.module.narrate(this.msg, this.boardT, names) : [];
+    const lines = story.slice(-LOG_LINES);
+    const shown = [...this.logList.children].map((li) => li.textContent);
+    if (shown.length <= lines.length && shown.every((text, i) => text === lines[i])) {
+      // Only new lines are added, so a screen reader hears what just happened.
+      this.logList.append(...lines.slice(shown.length).map((line) => h("li", {}, line)));
+    } else {
+      this.logList.replaceChildren(...lines.map((line) => h("li", {}, line)));
+    }
+    const scroller = this.logList.parentElement;
+    scroller.scrollTop = scroller.scrollHeight;
+    const events = (this.msg.log ?? []).slice(-EVENT_LINES);
+    this.eventList.replaceChildren(...events.map((e) => h("li", {},
+      this.t(`event.${e.event}`, { name: e.name ?? names[e.seat] ?? "", seat: e.seat ?? "" }))));
+    this.eventList.parentElement.hidden = !events.length;
+    this.eventList.parentElement.previousElementSibling.hidden = !events.length;
+  }
+
+  drawJoin() {
+    const t = this.t;
+    const seats = this.msg?.seats ?? this.info.seats ?? [];
+    const finished = this.msg ? this.msg.finished : this.info.status === "finished";
+    const free = seats.filter((s) => s.kind === "human" && !isTaken(s));
+    if (savedSeat(this.tableId) || finished || !free.length) {
+      this.joinPanel.hidden = true;
+      this.joinPanel.replaceChildren();
+      return;
+    }
+    if (!this.joinPanel.hidden && this.joinPanel.querySelectorAll("[data-seat]").length === free.length) return;
+    const name = h("input", { id: "join-name", autocomplete: "nickname", maxlength: 32, value: savedName(), placeholder: t("lobby.namePlaceholder") });
+    const error = h("p", { class: "error", role: "alert" });
+    this.joinPanel.hidden = false;
+    this.joinPanel.replaceChildren(
+      h("h2", { id: "join-heading" }, t("table.joinHeading")),
+      h("div", { class: "field" }, h("label", { for: "join-name" }, t("lobby.yourName")), name),
+      h("div", { class: "join-seats" }, free.map((s) => h("button", {
+        type: "button", class: "primary", dataset: { seat: s.seat },
+        onclick: async (event) => {
+          event.currentTarget.disabled = true;
+          try {
+            await joinSeat(this.tableId, s.seat, name.value.trim() || t("lobby.defaultName"));
+            this.joinPanel.hidden = true;
+            this.socket.reopen();
+          } catch (err) {
+            error.textContent = err.message;
+            event.currentTarget.disabled = false;
+          }
+        },
+      }, t("table.takeSeat", { seat: s.seat })))),
+      error,
+      h("p", { class: "hint" }, t("table.watchHint")));
+  }
+
+  drawEnd() {
+    const msg = this.msg;
+    if (!msg.finished) { this.endPanel.hidden = true; return; }
+    const drawn = `${msg.seq}:${msg.rematch ?? ""}`;
+    if (!this.endPanel.hidden && this.endPanel.dataset.drawn === drawn) return;
+    const t = this.t;
+    const names = this.names();
+    const order = msg.scores.map((score, seat) => ({ seat, score }))
+      .sort((a, b) => b.score - a.score || a.seat - b.seat);
+    const saved = savedSeat(this.tableId);
+    const error = h("p", { class: "error", role: "alert" });
+    this.endPanel.hidden = false;
+    this.endPanel.dataset.drawn = drawn;
+    this.endPanel.replaceChildren(
+      h("h2", { id: "end-heading" }, t("end.heading")),
+      h("p", { class: "winners" }, t("end.winners", {
+        count: msg.winners.length, names: msg.winners.map((s) => names[s]).join(t("end.and")),
+      })),
+      h("ol", { class: "standings" }, order.map(({ seat, score }) => h("li", {
+        class: msg.winners.includes(seat) ? "winner" : "",
+      }, h("span", {}, names[seat]), h("span", { class: "score" }, t("end.points", { count: score }))))),
+      h("div", { class: "end-actions" },
+        saved && !msg.rematch ? h("button", { type: "button", class: "primary", id: "rematch", onclick: (e) => this.rematch(e.currentTarget, error) }, t("end.rematch")) : null,
+        msg.rematch ? h("a", {
+          class: "button primary", href: `/t/${encodeURIComponent(msg.rematch)}`, id: "rematch-link",
+          onclick: () => { if (saved) saveSeat(msg.rematch, saved.seat, saved.token); },
+        }, t("end.joinRematch")) : null,
+        h("button", { type: "button", id: "open-replay", onclick: () => this.openReplay() }, t("end.replay")),
+        h("a", { class: "button", id: "download-record", href: `/api/tables/${encodeURIComponent(this.tableId)}/record`, download: `cardtable-${this.tableId}.json` }, t("end.download"))),
+      error);
+  }
+
+  async rematch(button, error) {
+    const saved = savedSeat(this.tableId);
+    button.disabled = true;
+    try {
+      const next = await api(`/api/tables/${encodeURIComponent(this.tableId)}/rematch`, { method: "POST", body: { token: saved.token } });
+      // The rematch keeps seats, names and tokens (docs/server.md).
+      saveSeat(next.id, saved.seat, saved.token);
+      location.assign(`/t/${encodeURIComponent(next.id)}`);
+    } catch (err) {
+      error.textContent = err.message;
+      button.disabled = false;
+    }
+  }
+
+  openReplay() {
+    this.replayBox.hidden = false;
+    showReplay(this.replayBox, {
+      tableId: this.tableId,
+      t: this.t,
+      draw: (root, msg) => drawBoard(this.board, root, msg, { ...this.context(), send: () => false, names: this.names() }),
+      names: this.names(),
+      seats: this.msg.seats,
+      mySeat: this.mySeat(),
+    });
+    this.replayBox.scrollIntoView({ block: "start" });
+  }
+}
+
+function isTaken(seat) {
+  return seat.taken ?? Boolean(seat.name);
+}
+
+function seatName(seat, index, t) {
+  if (seat.name) return seat.name;
+  if (seat.kind === "bot") return t("table.botName", { seat: index, bot: seat.bot ?? "" });
+  return t("table.freeSeat", { seat: index });
+}

@@ -1,0 +1,312 @@
+"""Where tables live on disk: SQLAlchemy 2 async over SQLite or PostgreSQL.
+
+Every write goes through one writer task. It takes whatever writes are queued
+and commits them in one transaction (group commit), then answers each
+caller; a move is acknowledged only after its commit returned. Should a
+batch fail, its writes are retried one by one so that one bad write does not
+sink the others. Reads use their own connections.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from alembic import command
+from alembic.config import Config
+from sqlalchemy import Connection, event, insert, select, update
+from sqlalchemy.engine import Engine
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
+
+from cardtable.server.journal import Event
+from cardtable.server.schema import events, seats, tables
+
+log = logging.getLogger(__name__)
+
+LIVE = ("waiting", "playing")
+
+
+@dataclass(slots=True)
+class SeatRow:
+    seat: int
+    kind: str  # "human" or "bot"
+    bot: str | None = None
+    name: str | None = None
+    token_hash: str | None = None
+
+
+@dataclass(slots=True)
+class TableRow:
+    """A table as stored: settings, seats and its events in order."""
+
+    id: str
+    game: str
+    options: dict[str, Any]
+    private: bool
+    turn_seconds: int | None
+    bot_delay_ms: int
+    stand_in: str
+    status: str
+    created_ms: int
+    seats: list[SeatRow]
+    events: list[Event] = field(default_factory=list)
+    rematch_of: str | None = None
+    rematch_id: str | None = None
+
+
+# --- writes: small values the writer turns into statements -----------------
+
+
+@dataclass(slots=True)
+class _Create:
+    row: TableRow
+
+
+@dataclass(slots=True)
+class _Append:
+    table_id: str
+    first: int  # the number of the first new event
+    new: Sequence[Event]
+    status: str | None  # a new status written in the same transaction
+
+
+@dataclass(slots=True)
+class _Seat:
+    table_id: str
+    seat: int
+    name: str
+    token_hash: str
+    status: str | None  # a new status written in the same transaction
+
+
+@dataclass(slots=True)
+class _Table:
+    table_id: str
+    values: dict[str, Any]
+
+
+_Write = _Create | _Append | _Seat | _Table
+
+
+def _migrate(connection: Connection) -> None:
+    config = Config()
+    config.set_main_option("script_location", "cardtable.server:migrations")
+    config.attributes["connection"] = connection
+    command.upgrade(config, "head")
+
+
+def _sqlite_pragmas(engine: Engine) -> None:
+    # WAL: readers never block the writer. synchronous=NORMAL: a commit is in
+    # the WAL file before it returns, so it survives the process being killed.
+    @event.listens_for(engine, "connect")
+    def pragmas(dbapi_connection: Any, _record: Any) -> None:
+        cursor = dbapi_connection.cursor()
+        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute("PRAGMA synchronous=NORMAL")
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.close()
+
+
+class Storage:
+    """The database of one server process."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.engine: AsyncEngine = create_async_engine(url)
+        if self.engine.dialect.name == "sqlite":
+            _sqlite_pragmas(self.engine.sync_engine)
+        self._queue: asyncio.Queue[tuple[_Write, asyncio.Future[None]]] = asyncio.Queue()
+        self._writer: asyncio.Task[None] | None = None
+
+    async def open(self) -> None:
+        """Migrate the schema to the newest version and start the writer."""
+        async with self.engine.begin() as conn:
+            await conn.run_sync(_migrate)
+        self._writer = asyncio.create_task(self._write_loop(), name="storage-writer")
+
+    async def close(self) -> None:
+        if self._writer is not None:
+            self._writer.cancel()
+            await asyncio.gather(self._writer, return_exceptions=True)
+        await self.engine.dispose()
+
+    # --- writes -------------------------------------------------------------
+    async def create(self, row: TableRow) -> None:
+        await self._submit(_Create(row))
+
+    async def append(
+        self, table_id: str, first: int, new: Sequence[Event], status: str | None = None
+    ) -> None:
+        await self._submit(_Append(table_id, first, new, status))
+
+    async def set_seat(
+        self, table_id: str, seat: int, name: str, token_hash: str, status: str | None = None
+    ) -> None:
+        await self._submit(_Seat(table_id, seat, name, token_hash, status))
+
+    async def set_table(self, table_id: str, **values: Any) -> None:
+        await self._submit(_Table(table_id, values))
+
+    async def _submit(self, write: _Write) -> None:
+        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        await self._queue.put((write, done))
+        await done
+
+    async def _write_loop(self) -> None:
+        while True:
+            batch = [await self._queue.get()]
+            while not self._queue.empty() and len(batch) < 1000:
+                batch.append(self._queue.get_nowait())
+            try:
+                await self._commit([w for w, _ in batch])
+                failed: list[BaseException | None] = [None] * len(batch)
+            except Exception:
+                failed = [await self._commit_alone(w) for w, _ in batch]
+            for (_, done), error in zip(batch, failed, strict=True):
+                if done.done():
+                    continue
+                if error is None:
+                    done.set_result(None)
+                else:
+                    done.set_exception(error)
+
+    async def _commit_alone(self, write: _Write) -> BaseException | None:
+        try:
+            await self._commit([write])
+        except Exception as exc:
+            log.exception("storing %s failed", type(write).__name__)
+            return exc
+        return None
+
+    async def _commit(self, writes: list[_Write]) -> None:
+        async with self.engine.begin() as conn:
+            event_rows: list[dict[str, Any]] = []
+            for write in writes:
+                if isinstance(write, _Append):
+                    event_rows.extend(_event_rows(write.table_id, write.first, write.new))
+                    if write.status is not None:
+                        await _flush(conn, event_rows)
+                        await conn.execute(
+                            update(tables)
+                            .where(tables.c.id == write.table_id)
+                            .values(status=write.status)
+                        )
+                    continue
+                await _flush(conn, event_rows)
+                await _execute(conn, write)
+            await _flush(conn, event_rows)
+
+    # --- reads --------------------------------------------------------------
+    async def load(self, table_id: str) -> TableRow | None:
+        rows = await self._load(tables.c.id == table_id)
+        return rows[0] if rows else None
+
+    async def load_live(self) -> list[TableRow]:
+        """Every table still waiting or playing: what a restart brings back."""
+        return await self._load(tables.c.status.in_(LIVE))
+
+    async def _load(self, where: Any) -> list[TableRow]:
+        async with self.engine.connect() as conn:
+            found = (await conn.execute(select(tables).where(where))).mappings().all()
+            ids = [r["id"] for r in found]
+            if not ids:
+                return []
+            seat_rows = (
+                await conn.execute(
+                    select(seats).where(seats.c.table_id.in_(ids)).order_by(seats.c.seat)
+                )
+            ).mappings()
+            event_rows = (
+                await conn.execute(
+                    select(events).where(events.c.table_id.in_(ids)).order_by(events.c.n)
+                )
+            ).mappings()
+            by_id = {r["id"]: _table_row(r) for r in found}
+            for s in seat_rows:
+                by_id[s["table_id"]].seats.append(
+                    SeatRow(s["seat"], s["kind"], s["bot"], s["name"], s["token_hash"])
+                )
+            for e in event_rows:
+                by_id[e["table_id"]].events.append((e["kind"], json.loads(e["data"])))
+        return list(by_id.values())
+
+
+def _table_row(r: Any) -> TableRow:
+    return TableRow(
+        id=r["id"],
+        game=r["game"],
+        options=json.loads(r["options"]),
+        private=bool(r["private"]),
+        turn_seconds=r["turn_seconds"],
+        bot_delay_ms=r["bot_delay_ms"],
+        stand_in=r["stand_in"],
+        status=r["status"],
+        created_ms=r["created_ms"],
+        seats=[],
+        rematch_of=r["rematch_of"],
+        rematch_id=r["rematch_id"],
+    )
+
+
+def _event_rows(table_id: str, first: int, new: Sequence[Event]) -> list[dict[str, Any]]:
+    return [
+        {"table_id": table_id, "n": first + i, "kind": kind, "data": json.dumps(data)}
+        for i, (kind, data) in enumerate(new)
+    ]
+
+
+async def _flush(conn: AsyncConnection, rows: list[dict[str, Any]]) -> None:
+    if rows:
+        await conn.execute(insert(events), rows)
+        rows.clear()
+
+
+async def _execute(conn: AsyncConnection, write: _Write) -> None:
+    if isinstance(write, _Create):
+        row = write.row
+        await conn.execute(
+            insert(tables).values(
+                id=row.id,
+                game=row.game,
+                options=json.dumps(row.options),
+                private=row.private,
+                turn_seconds=row.turn_seconds,
+                bot_delay_ms=row.bot_delay_ms,
+                stand_in=row.stand_in,
+                status=row.status,
+                created_ms=row.created_ms,
+                rematch_of=row.rematch_of,
+                rematch_id=row.rematch_id,
+            )
+        )
+        await conn.execute(
+            insert(seats),
+            [
+                {
+                    "table_id": row.id,
+                    "seat": s.seat,
+                    "kind": s.kind,
+                    "bot": s.bot,
+                    "name": s.name,
+                    "token_hash": s.token_hash,
+                }
+                for s in row.seats
+            ],
+        )
+        await _flush(conn, _event_rows(row.id, 0, row.events))
+    elif isinstance(write, _Seat):
+        await conn.execute(
+            update(seats)
+            .where(seats.c.table_id == write.table_id, seats.c.seat == write.seat)
+            .values(name=write.name, token_hash=write.token_hash)
+        )
+        if write.status is not None:
+            await conn.execute(
+                update(tables).where(tables.c.id == write.table_id).values(status=write.status)
+            )
+    elif isinstance(write, _Table):
+        await conn.execute(update(tables).where(tables.c.id == write.table_id).values(write.values))

@@ -1,0 +1,207 @@
+"""One game table in memory: the authoritative state, its seats and clients.
+
+A :class:`Table` knows nothing of sockets or databases. It checks a move
+(:meth:`Table.check_move`) and prepares it on a clone
+(:meth:`Table.prepare`); the caller stores the new events and only then
+adopts the clone (:meth:`Table.adopt`), so no client ever sees a move that
+is not on disk.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import hmac
+import random
+import secrets
+import time
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from cardtable.core.errors import IllegalMoveError, RecordError
+from cardtable.core.game import Game, Move, State
+from cardtable.server.journal import Event, Journal
+from cardtable.server.storage import SeatRow, TableRow
+from cardtable.server.wire import BadInput
+
+LOG_LENGTH = 50
+
+
+def now_ms() -> int:
+    return int(time.time() * 1000)
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8", "replace")).hexdigest()
+
+
+def new_token() -> tuple[str, str]:
+    """A seat's secret token and the hash that is stored in its place."""
+    token = secrets.token_urlsafe(24)
+    return token, hash_token(token)
+
+
+class Refused(BadInput):
+    """A message the table will not act on; ``rule`` when the engine refused it."""
+
+    def __init__(self, message: str, rule: str | None = None) -> None:
+        self.rule = rule
+        super().__init__(message, 409)
+
+
+@dataclass(eq=False)
+class Client:
+    """One open connection: the seat it acts for (``None``: a spectator) and
+    its outbound queue, drained by the connection's own sender task."""
+
+    seat: int | None
+    send: Callable[[str], None]
+
+
+@dataclass
+class Seat:
+    row: SeatRow
+    connections: int = 0
+    stand_in: str | None = None  # why a bot plays this human seat: "timeout" or "left"
+    left_at: float | None = None  # loop time the last connection closed
+
+    @property
+    def human(self) -> bool:
+        return self.row.kind == "human"
+
+    @property
+    def taken(self) -> bool:
+        return not self.human or self.row.token_hash is not None
+
+
+@dataclass(eq=False)
+class Timer:
+    seq: int
+    seat: int
+    deadline_ms: int
+    task: asyncio.Task[None] | None = None
+
+
+@dataclass(eq=False)
+class Table:
+    """A table: settings, seats, the game and who is connected."""
+
+    row: TableRow
+    game: Game
+    state: State
+    journal: Journal
+    seats: list[Seat]
+    clients: set[Client] = field(default_factory=set)
+    log: deque[dict[str, Any]] = field(default_factory=lambda: deque(maxlen=LOG_LENGTH))
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    timer: Timer | None = None
+    auto: tuple[tuple[int, int, str], asyncio.Task[None]] | None = None  # (seq, seat, bot)
+
+    @property
+    def id(self) -> str:
+        return self.row.id
+
+    @property
+    def status(self) -> str:
+        return self.row.status
+
+    @property
+    def seq(self) -> int:
+        """Moves applied (and stored) so far."""
+        return self.journal.moves
+
+    @property
+    def spectators(self) -> int:
+        return sum(1 for c in self.clients if c.seat is None)
+
+    @property
+    def humans_present(self) -> bool:
+        return any(s.human and s.connections for s in self.seats)
+
+    @property
+    def has_humans(self) -> bool:
+        return any(s.human for s in self.seats)
+
+    def names(self) -> list[str]:
+        """A name per seat, as a record's ``players`` lists them."""
+        return [
+            s.row.name or (f"bot:{s.row.bot}" if not s.human else f"seat {i}")
+            for i, s in enumerate(self.seats)
+        ]
+
+    def seat_for_token(self, token: str) -> int | None:
+        digest = hash_token(token)
+        found = None
+        for i, seat in enumerate(self.seats):  # compare with every seat: constant time
+            if seat.row.token_hash is not None and hmac.compare_digest(seat.row.token_hash, digest):
+                found = i
+        return found
+
+    def controller(self, seat: int) -> str | None:
+        """The bot that plays ``seat`` now (a bot seat's own, or the stand-in), or ``None``."""
+        s = self.seats[seat]
+        if not s.human:
+            return s.row.bot
+        return self.row.stand_in if s.stand_in is not None else None
+
+    def note(self, event: str, seat: int | None) -> None:
+        name = None if seat is None else self.seats[seat].row.name
+        self.log.append({"seq": self.seq, "seat": seat, "event": event, "name": name})
+
+    # --- moves ----------------------------------------------------------------
+    def check_move(self, seat: int | None, seq: Any, move: Any) -> Move:
+        """The move a client asks for, or :class:`Refused` saying why not."""
+        if seat is None:
+            raise Refused("spectators cannot move; join a free seat to play")
+        if self.status != "playing":
+            why = "the game is over" if self.status == "finished" else "players are still joining"
+            raise Refused(f"no move now: {why}")
+        if isinstance(seq, bool) or not isinstance(seq, int):
+            raise Refused("message.seq must be the number of moves played so far")
+        if seq != self.seq:
+            raise Refused(f"stale move: it was sent at move {seq}, the table is at move {self.seq}")
+        if not isinstance(move, dict):
+            raise Refused("message.move must be a JSON object, e.g. a move as the record writes it")
+        if "seat" in move:
+            raise Refused("message.move has no 'seat': the server knows yours")
+        to_move = self.state.to_move
+        if seat != to_move:
+            raise Refused(f"it is seat {to_move}'s turn, not yours (seat {seat})")
+        try:
+            _, parsed, chance = self.game.move_from_json({**move, "seat": seat}, "message.move")
+        except RecordError as exc:
+            raise Refused(str(exc)) from None
+        if chance:
+            raise Refused(f"message.move: {', '.join(chance)} is drawn by the server, not sent")
+        if all(parsed.index != legal.index for legal in self.state.legal_moves()):
+            reason = self.refusal(seat, parsed)
+            raise Refused(str(reason), reason.rule or None)
+        return parsed
+
+    def refusal(self, seat: int, move: Move) -> IllegalMoveError:
+        """The engine's own reason for refusing ``move`` (on a clone with a spare generator)."""
+        trial = self.state.clone(random.Random(0))
+        try:
+            trial.apply_as(seat, move)
+        except IllegalMoveError as exc:
+            return exc
+        return IllegalMoveError(f"{move} is not a legal move now", "")
+
+    def prepare(self, seat: int, move: Move) -> tuple[State, list[Event]]:
+        """The state after ``move`` (a clone) and the events to store for it."""
+        after = self.state.clone()
+        after.apply_as(seat, move)
+        return after, self.journal.pending(after)
+
+    def adopt(self, after: State, new: list[Event]) -> None:
+        """Make ``after`` the table's state, its events having been stored."""
+        self.state = after
+        self.journal.commit(new)
+        if after.finished:
+            self.row.status = "finished"
+
+
+def build_table(row: TableRow, game: Game, state: State, journal: Journal) -> Table:
+    return Table(row, game, state, journal, [Seat(s) for s in row.seats])

@@ -1,0 +1,84 @@
+"""The WebSocket of a table: ``/ws/{table_id}?token=T`` (no token: a spectator).
+
+Each connection has a queue drained by its own sender task, so a slow
+browser never holds up a broadcast; one that falls too far behind is
+disconnected (it reconnects and gets the current state).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import Awaitable, Callable
+
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from cardtable.server.hub import Hub
+from cardtable.server.messages import error
+from cardtable.server.play import Play
+from cardtable.server.table import Client
+from cardtable.server.wire import BadInput
+
+MAX_QUEUE = 256  # unsent messages before a client counts as gone
+CLOSE_UNKNOWN_TABLE = 4404
+CLOSE_BAD_TOKEN = 4403
+CLOSE_TOO_SLOW = 4408
+
+
+async def _refuse(ws: WebSocket, message: str, code: int) -> None:
+    await ws.send_text(error(message))
+    await ws.close(code)
+
+
+def endpoint(hub: Hub, play: Play) -> Callable[[WebSocket], Awaitable[None]]:
+    async def table_socket(ws: WebSocket) -> None:
+        await ws.accept()
+        try:
+            table = await hub.get(ws.path_params["table_id"])
+        except BadInput as exc:
+            await _refuse(ws, str(exc), CLOSE_UNKNOWN_TABLE)
+            return
+        token = ws.query_params.get("token")
+        seat = None
+        if token:
+            seat = table.seat_for_token(token)
+            if seat is None:
+                await _refuse(
+                    ws, f"this token belongs to no seat of table {table.id}", CLOSE_BAD_TOKEN
+                )
+                return
+        queue: asyncio.Queue[str | None] = asyncio.Queue()
+
+        def send(text: str) -> None:
+            if queue.qsize() < MAX_QUEUE:
+                queue.put_nowait(text)
+            else:
+                queue.put_nowait(None)  # too far behind: the sender closes the socket
+
+        async def pump() -> None:
+            while (text := await queue.get()) is not None:
+                await ws.send_text(text)
+            await ws.close(CLOSE_TOO_SLOW)
+
+        client = Client(seat, send)
+        sender = asyncio.create_task(pump())
+        play.connect(table, client)
+        try:
+            while True:
+                message = await ws.receive()
+                if message["type"] == "websocket.disconnect":
+                    break
+                text = message.get("text")
+                if text is None:
+                    send(error("send JSON as text frames, not binary"))
+                    continue
+                await play.handle(table, client, text)
+        except WebSocketDisconnect:
+            pass
+        finally:
+            play.disconnect(table, client)
+            sender.cancel()
+            with contextlib.suppress(BaseException):
+                await sender
+
+    return table_socket

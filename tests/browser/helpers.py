@@ -1,0 +1,317 @@
+"""What the browser tests share: a person at a browser page (with every
+WebSocket frame it received), waiting on the page's own state, axe-core, and
+the engine's views of a finished table to check frames and pages against."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from cardtable.core.replay import parse_record
+
+REPO = Path(__file__).resolve().parents[2]
+START_LIMIT_S = 60.0  # a bound on waiting for the server to listen, not a timing check
+# The state on screen and the page's HTML, in one snapshot.
+PAGE_JS = (
+    "() => [Number(document.querySelector('#board').dataset.seq),"
+    " document.querySelector('#main').innerHTML]"
+)
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 900}
+ACTION_TIMEOUT_MS = 20_000  # a bound on each wait, never an assertion about speed
+
+# What the page shows: the state on screen, whether it is this person's turn, the end.
+STATUS_JS = """() => ({
+  seq: Number(document.querySelector('#board')?.dataset.seq ?? -1),
+  mine: document.querySelector('#turn-status')?.dataset.mine === 'true',
+  finished: document.querySelector('#end-panel')?.hidden === false,
+})"""
+
+
+@dataclass
+class Person:
+    """One person: a browser context of their own (their own localStorage, so
+    their own seat token) and the frames their page received."""
+
+    name: str
+    page: Any
+    frames: list[dict[str, Any]] = field(default_factory=list)
+
+    @classmethod
+    def open(
+        cls, browser: Any, name: str, viewport: dict[str, int] = DESKTOP, **options: Any
+    ) -> Person:
+        context = browser.new_context(viewport=viewport, **options)
+        context.set_default_timeout(ACTION_TIMEOUT_MS)
+        page = context.new_page()
+        person = cls(name, page)
+        page.on("websocket", person._listen)
+        page.on("pageerror", lambda error: person.errors.append(str(error)))
+        return person
+
+    def __post_init__(self) -> None:
+        self.errors: list[str] = []
+
+    def _listen(self, ws: Any) -> None:
+        def received(payload: str | bytes) -> None:
+            self.frames.append(json.loads(payload))
+
+        ws.on("framereceived", received)
+
+    def status(self) -> dict[str, Any]:
+        result: dict[str, Any] = self.page.evaluate(STATUS_JS)
+        return result
+
+    def wait_past(self, seq: int) -> None:
+        """Until the page shows a state after ``seq`` (or the game's end)."""
+        self.page.wait_for_function(
+            f"() => {{ const s = ({STATUS_JS})(); return s.seq > {seq} || s.finished; }}"
+        )
+
+    def wait_connected(self) -> None:
+        self.page.wait_for_selector("#connection[data-state='open']")
+        self.page.wait_for_function(
+            "() => Number(document.querySelector('#board')?.dataset.seq ?? -1) >= 0"
+        )
+
+    def join(self, seat: int) -> None:
+        """Take ``seat`` from the table page's join panel."""
+        self.page.get_by_label("Your name").fill(self.name)
+        self.page.locator(f"#join-panel button[data-seat='{seat}']").click()
+        self.page.wait_for_selector("#join-panel", state="hidden")
+        self.page.wait_for_function("() => document.querySelector('#board .is-me') !== null")
+
+    def states(self) -> list[dict[str, Any]]:
+        return [f for f in self.frames if f.get("type") == "state"]
+
+    def close(self) -> None:
+        self.page.context.close()
+
+
+def play_until_finished(
+    people: list[Person], act: Callable[[Person, int], None], limit: int = 2000
+) -> int:
+    """Let each person act whenever their page says it is their turn, until
+    every page shows the end; returns how many moves the people made."""
+    made = 0
+    for _ in range(limit):
+        states = [p.status() for p in people]
+        if all(s["finished"] for s in states):
+            return made
+        acted = False
+        for person, state in zip(people, states, strict=True):
+            if state["mine"] and not state["finished"]:
+                act(person, made)
+                person.wait_past(state["seq"])
+                made += 1
+                acted = True
+                break
+        if not acted:  # a bot is thinking or a state is on its way
+            waiting = next(p for p, s in zip(people, states, strict=True) if not s["finished"])
+            waiting.wait_past(min(s["seq"] for s in states))
+    raise AssertionError(f"the game did not end within {limit} turns")
+
+
+def run_axe(page: Any, axe_source: str) -> list[dict[str, Any]]:
+    """axe-core's serious and critical violations on the page as it is now."""
+    if not page.evaluate("() => typeof window.axe === 'object'"):
+        page.add_script_tag(content=axe_source)
+    result = page.evaluate("async () => (await axe.run(document)).violations")
+    return [
+        {"id": v["id"], "impact": v["impact"], "help": v["help"],
+         "nodes": [n["target"] for n in v["nodes"]][:5]}
+        for v in result
+        if v["impact"] in ("serious", "critical")
+    ]  # fmt: skip
+
+
+def shoot(page: Any, folder: Path, name: str) -> Path:
+    path = folder / f"{name}.png"
+    page.screenshot(path=str(path), full_page=True, animations="disabled")
+    return path
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class Server:
+    """``cardtable serve`` as a user runs it, on one port and one database file."""
+
+    def __init__(self, db: Path) -> None:
+        self.db = db
+        self.port = _free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.process: subprocess.Popen[bytes] | None = None
+        self.log = db.with_suffix(".log")
+
+    def start(self) -> None:
+        env = {
+            **os.environ,
+            "PYTHONPATH": os.pathsep.join([str(REPO), os.environ.get("PYTHONPATH", "")]),
+        }
+        command = [
+            sys.executable, "-m", "cardtable", "serve",
+            "--host", "127.0.0.1", "--port", str(self.port),
+            "--db", f"sqlite:///{self.db}", "--bot-workers", "1",
+        ]  # fmt: skip
+        with self.log.open("ab") as log:
+            self.process = subprocess.Popen(command, env=env, stdout=log, stderr=log)
+        deadline = time.monotonic() + START_LIMIT_S
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"cardtable serve exited: {self.log.read_text()[-2000:]}")
+            try:
+                with urllib.request.urlopen(self.url + "/api/games", timeout=2) as response:
+                    if response.status == 200:
+                        return
+            except OSError:
+                time.sleep(0.1)
+        raise RuntimeError(f"cardtable serve did not listen within {START_LIMIT_S} s")
+
+    def kill(self) -> None:
+        """``kill -9``: no shutdown handler runs."""
+        assert self.process is not None
+        self.process.send_signal(signal.SIGKILL)
+        self.process.wait()
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+
+# --------------------------------------------------------- the engine's side
+@dataclass
+class EngineStep:
+    """After ``seq`` moves (and the deal that follows a round's last move):
+    each seat's view as JSON, each seat's own hand, the spectator's view."""
+
+    views: list[dict[str, Any]]
+    hands: list[list[Any]]
+    spectator: dict[str, Any]
+
+
+def engine_steps(record: dict[str, Any]) -> dict[int, list[EngineStep]]:
+    """The engine's views after every number of moves of a finished game's
+    record. After a round's last move there are two: before and after the next
+    deal (a client may see either)."""
+    parsed = parse_record(record)
+    game = parsed.game
+    state = game.new_state()
+    n = game.num_players
+    steps: dict[int, list[EngineStep]] = {}
+    seq = 0
+
+    def snapshot() -> None:
+        views = [state.view(s).to_json() for s in range(n)]
+        hands = [list(v["hand"] or []) for v in views]
+        steps.setdefault(seq, []).append(EngineStep(views, hands, state.view(None).to_json()))
+
+    for round_ in parsed.rounds:
+        state.deal(round_.deal)
+        snapshot()
+        for seat, move, chance in round_.moves:
+            state.apply_as(seat, move, **chance)
+            seq += 1
+            snapshot()
+    return steps
+
+
+# Parts of a frame checked on their own (view, refused) or that are identifiers
+# (a table id or game name may hold digits that read like a card).
+NOT_PROSE = ("view", "refused", "type", "table", "game", "status", "rematch")
+
+
+@dataclass(frozen=True)
+class Cards:
+    """How to find a game's cards: in a view (what it shows), in a sentence,
+    on a page (its HTML), and in a move (``None`` for a move naming none)."""
+
+    visible: Callable[[dict[str, Any]], set[Any]]
+    in_text: Callable[[str], set[Any]]
+    on_page: Callable[[str], set[Any]]
+    in_move: Callable[[dict[str, Any]], Any]
+
+
+def check_pages_and_frames(
+    record: dict[str, Any],
+    seats: dict[int, Person],
+    pages: list[tuple[int, int, str]],
+    cards: Cards,
+) -> None:
+    """Against the engine's replay of the finished game:
+
+    - every page snapshot ``(seat, seq, html)`` draws only cards its seat's view holds;
+    - every state frame's view is exactly the engine's ``view(seat)`` (``view(None)``
+      before the person sat down) at that ``seq``;
+    - nothing else in a frame names a card another seat holds unseen, and the
+      refusals of cards the seat cannot see all read alike (they tell nothing).
+    """
+    steps = engine_steps(record)
+
+    def hidden(step: EngineStep, seat: int | None) -> set[Any]:
+        held = {c for s, hand in enumerate(step.hands) if s != seat for c in hand}
+        view = step.spectator if seat is None else step.views[seat]
+        return held - cards.visible(view)
+
+    assert pages
+    for seat, seq, html in pages:
+        shown = cards.on_page(html)
+        assert any(shown <= cards.visible(s.views[seat]) for s in steps[seq]), (seat, seq)
+        assert not shown & hidden(steps[seq][0], seat), (seat, seq)
+
+    for seat, person in seats.items():
+        states = person.states()
+        assert states, f"seat {seat} received no state"
+        for frame in states:
+            who = frame["seat"]
+            assert who in (None, seat)
+            options = [
+                s
+                for s in steps[frame["seq"]]
+                if (s.spectator if who is None else s.views[seat]) == frame["view"]
+            ]
+            assert options, (
+                f"seat {who} got a view at seq {frame['seq']} the engine never showed it"
+            )
+            secret = hidden(options[0], who)
+            rest = {k: v for k, v in frame.items() if k not in NOT_PROSE}
+            named = {c for text in strings_in(rest) for c in cards.in_text(text)}
+            assert not named & secret, (frame["seq"], named & secret)
+            alike = set()
+            for refusal in frame["refused"]:
+                card = cards.in_move(refusal["move"])
+                view = frame["view"]
+                if card is not None and card not in cards.visible(view):
+                    alike.add((refusal["reason"].replace(str(card), "<card>"), refusal["rule"]))
+                else:
+                    assert not cards.in_text(refusal["reason"]) & secret, refusal
+            assert len(alike) <= 1, alike
+
+
+def strings_in(obj: Any) -> Iterable[str]:
+    """Every string inside a JSON value."""
+    if isinstance(obj, str):
+        yield obj
+    elif isinstance(obj, dict):
+        for value in obj.values():
+            yield from strings_in(value)
+    elif isinstance(obj, list):
+        for value in obj:
+            yield from strings_in(value)

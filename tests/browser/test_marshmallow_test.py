@@ -1,0 +1,185 @@
+"""A whole Marshmallow Test game in the browser: two people (one at a desktop
+using the keyboard, one on a phone tapping) and a bot, set up in the lobby and
+joined by the invite link; a page reloaded mid-game; afterwards replay and the
+record. No card a seat may not see (MT-9) reaches its page or its socket."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+from cardtable.core.replay import load_record
+from tests.browser.helpers import (
+    PAGE_JS,
+    PHONE,
+    Cards,
+    Person,
+    Server,
+    check_pages_and_frames,
+    play_until_finished,
+    run_axe,
+    shoot,
+)
+
+CARD = r"\b[RYGBP](?:1[0-2]|[1-9])\b"
+COLOUR_WORDS = {"Red": "R", "Yellow": "Y", "Green": "G", "Blue": "B", "Purple": "P"}
+SPOKEN_CARD = r"\b(Red|Yellow|Green|Blue|Purple) (1[0-2]|[1-9])\b"
+
+
+def visible(view: dict[str, Any]) -> set[str]:
+    """The cards a view shows (MT-9.1): own hand and every card played this round."""
+    cards = set(view["hand"])
+    for trick in [*view["tricks"], view["current_trick"]]:
+        cards.update(play["card"] for play in trick)
+    return cards
+
+
+def cards_on_page(html: str) -> set[str]:
+    spoken = {COLOUR_WORDS[c] + n for c, n in re.findall(SPOKEN_CARD, html)}
+    return spoken | set(re.findall(CARD, html))
+
+
+CARDS = Cards(
+    visible=visible,
+    in_text=lambda text: set(re.findall(CARD, text)),
+    on_page=cards_on_page,
+    in_move=lambda move: move.get("play"),
+)
+
+
+def play_turn(person: Person, keyboard: bool, notes: dict[str, Any]) -> None:
+    """One decision, by keys (arrows + Enter) or by taps."""
+    page = person.page
+    notes["pages"].append((notes["seat"][person.name], *page.evaluate(PAGE_JS)))
+    if page.locator(".mt-trump-choice").count():
+        first = page.locator(".mt-trump-choice button").first
+        if keyboard:
+            first.focus()
+            page.keyboard.press("Enter")
+        else:
+            first.click()
+        notes["trump"] += 1
+        return
+    refused = page.locator(".mt-hand button[aria-disabled='true']")
+    if not notes["explained"] and refused.count():
+        # A card that may not be played says why, citing the rule (MT-5.3/5.4).
+        refused.first.click(force=True)
+        reason = page.locator("#mt-reason").inner_text()
+        assert re.search(r"\(MT-5\.\d\)$", reason), reason
+        assert reason in (refused.first.get_attribute("aria-label") or "")
+        notes["explained"] = reason
+    if keyboard:
+        page.locator(".mt-hand button.card").first.focus()
+        for _ in range(12):
+            if page.evaluate("() => document.activeElement.classList.contains('is-playable')"):
+                break
+            page.keyboard.press("ArrowRight")
+        page.keyboard.press("Enter")
+    else:
+        page.locator(".mt-hand button.is-playable").first.click()
+
+
+def test_marshmallow_test_game_in_two_browsers(
+    browser: Any, server: Server, axe_source: str, screenshots: Path
+) -> None:
+    ann = Person.open(browser, "Ann")
+    bob = Person.open(
+        browser, "Bob", viewport=PHONE, is_mobile=True, has_touch=True, color_scheme="dark"
+    )
+    page = ann.page
+
+    # Ann sets the table up in the lobby: 3 players, target 5, Bob invited, one bot.
+    page.goto(server.url + "/")
+    page.get_by_label("Game", exact=True).select_option(label="Marshmallow Test")
+    page.get_by_label("Players", exact=True).select_option("3")
+    page.get_by_label("target").fill("5")
+    page.get_by_label("trump_after_ruff").fill("may")
+    page.get_by_label("Seat 0").select_option("human")
+    page.get_by_label("Seat 1").select_option("human")
+    page.get_by_label("Seat 2").select_option("bot:easy")
+    page.get_by_label("Bot pace", exact=False).fill("0")
+    page.get_by_role("button", name="Create table").click()
+    page.wait_for_url("**/t/*")
+    table_id = page.url.rsplit("/", 1)[1]
+    ann.join(0)
+    invite = page.locator("#invite-link").input_value()
+    assert invite.endswith(f"/t/{table_id}")
+    bob.page.goto(invite)
+    bob.join(1)
+    ann.wait_connected()
+    bob.wait_connected()
+
+    notes: dict[str, Any] = {
+        "pages": [],
+        "trump": 0,
+        "explained": None,
+        "reloaded": False,
+        "seat": {"Ann": 0, "Bob": 1},
+    }
+
+    def act(person: Person, made: int) -> None:
+        if made == 2:
+            shoot(ann.page, screenshots, "marshmallow-test-desktop")
+            shoot(bob.page, screenshots, "marshmallow-test-phone")
+            assert run_axe(ann.page, axe_source) == []
+            assert run_axe(bob.page, axe_source) == []
+        if made == 7 and not notes["reloaded"]:
+            # Reloading finds the same seat (the token is in localStorage).
+            person.page.reload()
+            person.wait_connected()
+            assert (
+                person.page.locator("#board .is-me .seat-name").inner_text().startswith(person.name)
+            )
+            notes["reloaded"] = True
+            if not person.status()["mine"]:
+                return
+        play_turn(person, keyboard=person is ann, notes=notes)
+
+    moves = play_until_finished([ann, bob], act)
+    assert moves > 10 and notes["reloaded"]
+    assert notes["explained"], "no turn offered a card that must not be played"
+    for person in (ann, bob):
+        assert person.errors == []
+        assert person.page.locator("#end-panel .standings li").count() == 3
+    winners = ann.page.locator("#end-panel .winners").inner_text()
+    shoot(ann.page, screenshots, "marshmallow-test-final-desktop")
+    shoot(bob.page, screenshots, "marshmallow-test-final-phone")
+
+    # The record: downloaded from the page, replayable by the engine.
+    with page.expect_download() as download:
+        page.locator("#download-record").click()
+    record = json.loads(Path(download.value.path()).read_text())
+    assert record["format"] == "cardtable-record/1"
+    final = load_record(record)
+    assert final.finished
+    shown = {0: "Ann", 1: "Bob", 2: "Bot 2 (easy)"}
+    assert winners.endswith(" and ".join(shown[s] for s in final.winners))
+
+    # Step-by-step replay, with all hands open.
+    page.locator("#open-replay").click()
+    page.wait_for_selector("#replay .mt-table")
+    page.locator("#replay-next").click()
+    page.wait_for_function(
+        "() => document.querySelector('.replay-position').textContent.startsWith('Decision 1 ')"
+    )
+    page.get_by_label("Show").select_option("all")
+    page.wait_for_selector("#replay .mt-open-hand")
+    shoot(page, screenshots, "marshmallow-test-replay-all-hands")
+
+    check_pages_and_frames(record, {0: ann, 1: bob}, notes["pages"], CARDS)
+
+    # Rematch: same seats, same people (their tokens carry over), a new deal.
+    page.locator("#rematch").click()
+    page.wait_for_url(lambda url: not url.endswith(table_id))
+    ann.wait_connected()
+    bob.page.locator("#rematch-link").click()
+    bob.page.wait_for_url(page.url)
+    bob.wait_connected()
+    for person in (ann, bob):
+        assert person.page.locator("#join-panel").is_hidden()
+        me = person.page.locator("#board .is-me .seat-name").inner_text()
+        assert me.startswith(person.name)
+        assert person.page.locator(".mt-hand button.card").count() == 12
+        person.close()
