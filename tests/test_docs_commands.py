@@ -22,7 +22,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
-PROGRAMS = ("cardtable", "python3", "pip")
+PROGRAMS = ("cardtable", "python3", "pip", "bash")
 SHELL = ("sh", "bash", "shell", "console")
 
 #: Commands not run, by what they contain, and why.
@@ -30,6 +30,7 @@ SKIPPED = {
     "pip install": "installs packages into the environment the suite runs in",
     "-m pytest": "runs this test suite itself",
     "benchmarks/": "a benchmark: minutes of measurement against its peers",
+    "cardtable serve": "a server that runs until stopped: tests/server and tests/browser start it",
 }
 #: Commands run in a reduced form (see :func:`reduce`), and why.
 REDUCED = {

@@ -60,7 +60,7 @@ def serve(
     except ModuleNotFoundError as exc:
         raise fail(
             f"cardtable serve needs the web extra ({exc.name} is missing):"
-            ' pip install "cardtable[web]"'
+            ' python3 -m pip install -e ".[web]"'
         ) from None
     if not 0 < port < 65536:
         raise fail(f"--port {port}: choose a port from 1 to 65535")
