@@ -4,7 +4,9 @@ The state is compact for speed: hands are 60-bit masks, legal moves come from
 precomputed tuples of move singletons (one table per colour, indexed by that
 colour's 12-bit mask) and ``apply`` validates with bit tests. History is kept
 as tuples shared between clones, so ``clone`` copies only a few short lists.
-Rule numbers (``MT-5.4``) refer to ``shared/spec/marshmallow-test.md``.
+Trick strength and the words of a refusal come from :mod:`.tricks`, where
+each trick rule is defined once. Rule numbers (``MT-5.4``) refer to
+``shared/spec/marshmallow-test.md``.
 """
 
 from __future__ import annotations
@@ -48,8 +50,6 @@ def _colour_table(colour: int) -> tuple[tuple[Play, ...], ...]:
 
 _T = tuple(_colour_table(c) for c in range(5))
 _T0, _T1, _T2, _T3, _T4 = _T
-_CMASK = COLOUR_MASKS
-_SHIFT = COLOUR_SHIFT
 
 
 def _full_hand(hand: int) -> tuple[Play, ...]:
@@ -235,7 +235,7 @@ class MarshmallowState:
         if lead >= 0:
             if self._ruffed:
                 return self._legal_after_ruff(hand, lead)
-            follow = (hand >> _SHIFT[lead]) & 0xFFF
+            follow = (hand >> COLOUR_SHIFT[lead]) & 0xFFF
             if follow:  # MT-5.3: must follow the lead colour
                 return _T[lead][follow]
         # MT-5.2 leader, or MT-5.3 void in the lead colour: any card.
@@ -243,11 +243,11 @@ class MarshmallowState:
 
     def _legal_after_ruff(self, hand: int, lead: int) -> tuple[Play, ...]:
         trump = self._trump
-        trumps = (hand >> _SHIFT[trump]) & 0xFFF
+        trumps = (hand >> COLOUR_SHIFT[trump]) & 0xFFF
         if self._must:
             # MT-5.4 [variant must]: whoever holds a trump must play one; else anything.
             return _T[trump][trumps] if trumps else _full_hand(hand)
-        follow = (hand >> _SHIFT[lead]) & 0xFFF
+        follow = (hand >> COLOUR_SHIFT[lead]) & 0xFFF
         if not follow:
             return _full_hand(hand)
         if not trumps:
@@ -279,11 +279,11 @@ class MarshmallowState:
             if self._ruffed:
                 if self._must:
                     # MT-5.4 [variant must]: holding a trump, a later player must play one.
-                    if colour != trump and hand & _CMASK[trump]:
+                    if colour != trump and hand & COLOUR_MASKS[trump]:
                         self._refuse(hand)
-                elif colour != lead and colour != trump and hand & _CMASK[lead]:
+                elif colour != lead and colour != trump and hand & COLOUR_MASKS[lead]:
                     self._refuse(hand)  # MT-5.4: after a ruff, follow or trump in
-            elif colour != lead and hand & _CMASK[lead]:
+            elif colour != lead and hand & COLOUR_MASKS[lead]:
                 self._refuse(hand)  # MT-5.3: must follow the lead colour
             if colour == trump and lead != trump:
                 self._ruffed = True  # MT-5.4: a trump in a non-trump trick is a ruff
