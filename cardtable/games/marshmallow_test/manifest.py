@@ -33,8 +33,7 @@ MANIFEST = GameManifest(
         ),
         "ismcts": BotEntry(
             f"{_PKG}.bots.pimc:PIMCBot",
-            "deprecated alias of pimc (it was never a tree search); removed in the next release",
-            strength="as pimc",
+            "deprecated alias of pimc (it was never a tree search), for one release",
             time_per_move="as pimc",
             deprecated_alias_of="pimc",
         ),
