@@ -14,10 +14,10 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from cardtable.bots.marshmallow_test.determinize import determinize as mt_determinize
 from cardtable.bots.myrummy_111.determinize import determinize as mr_determinize
 from cardtable.core.game import Game, State, View
 from cardtable.games.marshmallow_test import MarshmallowTest, MarshmallowView
+from cardtable.games.marshmallow_test.determinize import determinize as mt_determinize
 from cardtable.games.myrummy_111 import MyRummy111, MyRummyView
 
 __all__ = ["determinize"]

@@ -15,10 +15,10 @@ from typing import Any
 import pytest
 
 import cardtable
-from cardtable.bots import Budget, bot_names, make_bot
-from cardtable.bots.marshmallow_test.determinize import determinize as mt_determinize
+from cardtable.bots import Budget, make_bot
 from cardtable.bots.myrummy_111.determinize import determinize as mr_determinize
 from cardtable.core.game import State
+from cardtable.games.marshmallow_test.determinize import determinize as mt_determinize
 
 OPTIONS: dict[str, dict[str, Any]] = {
     "marshmallow-test": {"target": 12},
@@ -30,7 +30,9 @@ SLOW = {"openspiel-ismcts"}  # Python ISMCTS through pyspiel: a few games only
 
 
 def ladder(name: str) -> list[str]:
-    return [b for b in bot_names(name) if b not in cardtable.bots.LEVELS]
+    """The game's bots, without levels and deprecated aliases (same classes)."""
+    entries = cardtable.bots.bot_entries(name)
+    return [b for b in entries if entries[b].deprecated_alias_of is None]
 
 
 def random_position(name: str, players: int, seed: int, moves: int) -> State:

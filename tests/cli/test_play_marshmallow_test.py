@@ -22,11 +22,11 @@ from typer.testing import CliRunner
 import cardtable
 from cardtable.cli.main import app
 from cardtable.cli.play import QuitGame
-from cardtable.cli.ui_marshmallow_test import MarshmallowTestUI
 from cardtable.core.game import Move
 from cardtable.games.marshmallow_test import MarshmallowView
 from cardtable.games.marshmallow_test.cards import CARD_NAMES, parse_card
 from cardtable.games.marshmallow_test.moves import PLAYS, TRUMPS, NameTrump, Play
+from cardtable.games.marshmallow_test.terminal import MarshmallowTestUI
 
 runner = CliRunner()
 NAMES = ["You", "Bob", "Cleo", "Dev"]
@@ -201,10 +201,39 @@ def test_an_unplayable_card_is_explained_from_the_view() -> None:
     )
     may = (*legal, PLAYS[parse_card("P7")])
     _, out = ask(ruffed, may, "g2", "p7")
-    assert "you must follow red or trump in with purple (MT-5.3, MT-5.4): R4, R9, P7" in out
+    assert "you must follow red or trump in with purple (MT-5.4): R4, R9, P7" in out
     must = dataclasses.replace(ruffed, trump_after_ruff="must")
     _, out = ask(must, (PLAYS[parse_card("P7")],), "r4", "p7")
-    assert "must play a trump (MT-5.4, variant must): P7" in out
+    assert "you must play a trump after the ruff (MT-5.4): P7" in out
+
+
+def test_after_a_ruff_a_player_without_trump_is_told_only_to_follow() -> None:
+    """The reported case: yellow trump, purple led and ruffed, no yellow in
+    hand: trumping in is no option, so the explanation must not offer it."""
+    ruffed = view_with(
+        round_number=2,
+        trump=1,
+        dealer=1,
+        to_move=0,
+        hand=cards("R5", "P4", "P11", "G3"),
+        current_trick=((2, parse_card("P2")), (3, parse_card("Y6"))),
+    )
+    legal = (PLAYS[parse_card("P4")], PLAYS[parse_card("P11")])
+    _, out = ask(ruffed, legal, "r5", "p4")
+    assert "you must follow purple (MT-5.3): P4, P11" in out
+    assert "trump in" not in out and "yellow" not in out
+
+
+def test_the_trump_prompt_answers_in_colours_and_cards_take_a_space() -> None:
+    due = view_with(round_number=2, trump=None, dealer=0, to_move=0)
+    move, out = ask(due, TRUMPS, "orange", "Green")
+    assert move == NameTrump(2)
+    assert "'orange' is not a colour: as dealer, name trump first" in out
+    assert "is not a card" not in out
+    leading = view_with(hand=cards("R4", "G10"))
+    move, out = ask(leading, (PLAYS[parse_card("R4")], PLAYS[parse_card("G10")]), "Z 3", "G 10")
+    assert move == Play(parse_card("G10"))  # as g10 would be
+    assert "'Z 3' is not a card" in out
 
 
 def test_quit_raises_quitgame_and_redraw_shows_the_table() -> None:

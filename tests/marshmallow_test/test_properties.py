@@ -9,9 +9,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cardtable.bots.base import RandomBot
-from cardtable.bots.marshmallow_test import HeuristicBot
 from cardtable.core.errors import RecordError
 from cardtable.games.marshmallow_test import MarshmallowTest
+from cardtable.games.marshmallow_test.bots import HeuristicBot
 from cardtable.games.marshmallow_test.cards import format_card
 from cardtable.games.marshmallow_test.moves import PLAYS, TRUMPS
 

@@ -353,11 +353,13 @@ def test_mt_5_4_may_trump_in_after_a_ruff_even_holding_lead_colour() -> None:
     state = _ruff_state("may")
     legal = names(state.legal_moves())
     assert "R7" in legal and "G9" in legal and "Y3" not in legal
-    expect_illegal(state, "Y3", "MT-5.4", "must follow red or trump in: holds R7, G9")
+    expect_illegal(state, "Y3", "MT-5.4", "must follow red or trump in with green: holds R7, G9")
     play(state, "G9")  # trumping in while holding red
     d3 = state.to_move
     assert d3 is not None
     assert "R12" in names(state.legal_moves())  # may still follow
+    # Holding no trump, trumping in is no option: the error offers only red.
+    expect_illegal(state, "P6", "MT-5.3", "must follow red: holds R4, R6, R8, R9, R10, R11, R12")
     play(state, "R12")
     assert state.trick_counts[(d3 + 3) % 4] == 1  # G9 wins (MT-5.6)
 

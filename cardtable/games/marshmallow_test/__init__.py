@@ -1,5 +1,12 @@
 """Marshmallow Test (Reiner Knizia): trick taking where going out second to last pays.
 
+Modules, as in every game package: :mod:`.game` (the game object),
+:mod:`.cards`, :mod:`.moves`, :mod:`.options` (MT-10), :mod:`.state` (every
+rule), :mod:`.tricks` (the rules of one trick, defined once), :mod:`.view`
+(MT-9), :mod:`.codec` (records), :mod:`.determinize` (hidden cards from a
+view), :mod:`.bots`, :mod:`.terminal` and :mod:`.manifest`. This module only
+re-exports.
+
 >>> import random
 >>> game = MarshmallowTest(players=4)
 >>> state = game.new_game(random.Random(7))
@@ -7,24 +14,12 @@
 (0, 1, 12)
 """
 
-from __future__ import annotations
-
-import random
-from typing import Any
-
-from cardtable.games.marshmallow_test.cards import NUM_CARDS
-from cardtable.games.marshmallow_test.codec import Deal, deal_from_json, move_from_json
-from cardtable.games.marshmallow_test.moves import (
-    NUM_ACTIONS,
-    MTMove,
-    NameTrump,
-    Play,
-    move_from_index,
-    parse_move,
-)
-from cardtable.games.marshmallow_test.options import Options, make_options
+from cardtable.games.marshmallow_test.codec import Deal
+from cardtable.games.marshmallow_test.game import MarshmallowTest
+from cardtable.games.marshmallow_test.moves import NameTrump, Play
+from cardtable.games.marshmallow_test.options import Options
 from cardtable.games.marshmallow_test.state import MarshmallowState
-from cardtable.games.marshmallow_test.view import MarshmallowView, view_from_json
+from cardtable.games.marshmallow_test.view import MarshmallowView
 
 __all__ = [
     "Deal",
@@ -35,54 +30,3 @@ __all__ = [
     "Options",
     "Play",
 ]
-
-
-class MarshmallowTest:
-    """The game with fixed options (MT-10); a factory of states and the record codec."""
-
-    name = "marshmallow-test"
-    num_actions = NUM_ACTIONS  # 60 cards + 5 trump colours
-    num_cards = NUM_CARDS
-
-    def __init__(self, **options: Any) -> None:
-        self.options: Options = make_options(**options)
-        self.num_players: int = self.options.players
-
-    @property
-    def options_json(self) -> dict[str, Any]:
-        return self.options.to_json()
-
-    def __repr__(self) -> str:
-        args = ", ".join(f"{k}={v!r}" for k, v in self.options_json.items())
-        return f"MarshmallowTest({args})"
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, MarshmallowTest) and other.options == self.options
-
-    def __hash__(self) -> int:
-        return hash(self.options)
-
-    def new_game(self, rng: random.Random) -> MarshmallowState:
-        """A game whose deals draw only on ``rng``."""
-        if not isinstance(rng, random.Random):
-            raise TypeError(f"new_game needs a random.Random, not {rng!r}")
-        return MarshmallowState(self, rng)
-
-    def new_state(self, rng: random.Random | None = None) -> MarshmallowState:
-        """A game; without ``rng`` it waits for ``state.deal(deal)`` each round."""
-        return MarshmallowState(self, rng)
-
-    def move_from_index(self, index: int) -> MTMove:
-        return move_from_index(index)
-
-    def parse_move(self, text: str) -> MTMove:
-        return parse_move(text)
-
-    def deal_from_json(self, obj: Any, where: str) -> Deal:
-        return deal_from_json(obj, where, self.num_players)
-
-    def move_from_json(self, obj: Any, where: str) -> tuple[int, MTMove, dict[str, Any]]:
-        return move_from_json(obj, where, self.num_players)
-
-    def view_from_json(self, obj: Any) -> MarshmallowView:
-        return view_from_json(obj)

@@ -30,6 +30,9 @@ FULL_DECK = (1 << NUM_CARDS) - 1
 COLOUR_OF: tuple[int, ...] = tuple(c // CARDS_PER_COLOUR for c in range(NUM_CARDS))
 NUMBER_OF: tuple[int, ...] = tuple(c % CARDS_PER_COLOUR + 1 for c in range(NUM_CARDS))
 BIT: tuple[int, ...] = tuple(1 << c for c in range(NUM_CARDS))
+#: Where each colour's 12 bits start in a hand mask, and each colour's 60-bit mask.
+COLOUR_SHIFT: tuple[int, ...] = tuple(CARDS_PER_COLOUR * c for c in range(NUM_COLOURS))
+COLOUR_MASKS: tuple[int, ...] = tuple(COLOUR_MASK << shift for shift in COLOUR_SHIFT)
 CARD_NAMES: tuple[str, ...] = tuple(
     f"{COLOUR_LETTERS[COLOUR_OF[c]]}{NUMBER_OF[c]}" for c in range(NUM_CARDS)
 )
@@ -96,11 +99,6 @@ def cards_of(mask: int) -> tuple[int, ...]:
         out.append(low.bit_length() - 1)
         mask ^= low
     return tuple(out)
-
-
-def colour_mask(colour: int) -> int:
-    """The 60-bit mask of every card of ``colour``."""
-    return COLOUR_MASK << (CARDS_PER_COLOUR * colour)
 
 
 def format_cards(cards: Iterable[int]) -> str:

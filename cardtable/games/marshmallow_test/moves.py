@@ -88,11 +88,17 @@ def move_from_index(index: int) -> MTMove:
 
 
 def parse_move(text: str) -> MTMove:
-    """A move in terminal notation: ``g7``/``G7`` plays a card; ``green`` or
-    ``trump green`` (or ``trump g``) names trump."""
+    """A move in terminal notation: ``g7``, ``G7`` or ``G 7`` plays a card;
+    ``green`` or ``trump green`` (or ``trump g``) names trump.
+
+    >>> parse_move("G 10") == parse_move("g10") == PLAYS[33]
+    True
+    """
     if not isinstance(text, str):
         raise ValueError(f"a move is text like 'G7' or 'trump green', not {text!r}")
     words = text.strip().lower().split()
+    if len(words) == 2 and words[1].isdigit() and words[0] != "trump":
+        words = [words[0] + words[1]]  # "G 10": a card written with a space
     if len(words) == 2 and words[0] == "trump":
         try:
             return TRUMPS[parse_colour(words[1])]

@@ -4,40 +4,37 @@ The state is compact for speed: hands are 60-bit masks, legal moves come from
 precomputed tuples of move singletons (one table per colour, indexed by that
 colour's 12-bit mask) and ``apply`` validates with bit tests. History is kept
 as tuples shared between clones, so ``clone`` copies only a few short lists.
-Rule numbers (``MT-5.4``) refer to ``shared/spec/marshmallow-test.md``.
+Trick strength and the words of a refusal come from :mod:`.tricks`, where
+each trick rule is defined once. Rule numbers (``MT-5.4``) refer to
+``shared/spec/marshmallow-test.md``.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from cardtable.core.errors import IllegalMoveError
 from cardtable.core.game import Game
 from cardtable.core.records import make_record
 from cardtable.games.marshmallow_test.cards import (
     CARD_NAMES,
+    COLOUR_MASKS,
     COLOUR_NAMES,
     COLOUR_OF,
-    HAND_SIZE,
+    COLOUR_SHIFT,
     NUM_CARDS,
-    NUMBER_OF,
     cards_of,
 )
 from cardtable.games.marshmallow_test.codec import Deal
 from cardtable.games.marshmallow_test.moves import PLAYS, TRUMPS, MTMove, NameTrump, Play
-from cardtable.games.marshmallow_test.options import TRICKS_TO_GO_OUT
+from cardtable.games.marshmallow_test.options import TRICKS_TO_GO_OUT, Options
+from cardtable.games.marshmallow_test.tricks import STRENGTH, TRICKS_PER_ROUND, must_play
 from cardtable.games.marshmallow_test.view import MarshmallowView
-
-if TYPE_CHECKING:
-    from cardtable.games.marshmallow_test import MarshmallowTest
 
 # Phases. PLAYING is 0 so the hot path tests ``if self._phase`` only.
 PLAYING, TRUMP_DUE, AWAITING_DEAL, FINISHED = range(4)
-
-TRICKS_PER_ROUND = HAND_SIZE  # 12 tricks empty every hand (MT-7.2)
-_TRUMP_BONUS = 100  # any trump beats any lead-colour card (MT-5.6)
 
 
 def _colour_table(colour: int) -> tuple[tuple[Play, ...], ...]:
@@ -53,8 +50,6 @@ def _colour_table(colour: int) -> tuple[tuple[Play, ...], ...]:
 
 _T = tuple(_colour_table(c) for c in range(5))
 _T0, _T1, _T2, _T3, _T4 = _T
-_CMASK = tuple(0xFFF << (12 * c) for c in range(5))  # each colour's 60-bit mask
-_SHIFT = (0, 12, 24, 36, 48)
 
 
 def _full_hand(hand: int) -> tuple[Play, ...]:
@@ -89,9 +84,9 @@ class MarshmallowState:
         "_scores", "_round_pts", "_winner", "_deal", "_past", "_seen",
     )  # fmt: skip
 
-    def __init__(self, game: MarshmallowTest, rng: random.Random | None = None) -> None:
-        n = game.num_players
-        opts = game.options
+    def __init__(self, game: Game, options: Options, rng: random.Random | None = None) -> None:
+        n = options.players
+        opts = options
         self.game: Game = game
         self._opts = opts
         self._n = n
@@ -188,6 +183,13 @@ class MarshmallowState:
         unknown = Deal(())
         self._past = tuple((unknown, -1, -1, (), (), tuple(r)) for r in past_round_scores)
 
+    def detach_rng(self) -> None:
+        """Forget this state's generator: from now on every round waits for an
+        explicit :meth:`deal` (``awaiting_deal``). For callers that bring
+        their own chance, such as the OpenSpiel adapter, whose deals are
+        chance nodes."""
+        self._rng = None
+
     def _start_round(self, deal: Deal) -> None:
         if self._deal is not None:
             self._past = (*self._past, self._stored_round())
@@ -233,7 +235,7 @@ class MarshmallowState:
         if lead >= 0:
             if self._ruffed:
                 return self._legal_after_ruff(hand, lead)
-            follow = (hand >> _SHIFT[lead]) & 0xFFF
+            follow = (hand >> COLOUR_SHIFT[lead]) & 0xFFF
             if follow:  # MT-5.3: must follow the lead colour
                 return _T[lead][follow]
         # MT-5.2 leader, or MT-5.3 void in the lead colour: any card.
@@ -241,11 +243,11 @@ class MarshmallowState:
 
     def _legal_after_ruff(self, hand: int, lead: int) -> tuple[Play, ...]:
         trump = self._trump
-        trumps = (hand >> _SHIFT[trump]) & 0xFFF
+        trumps = (hand >> COLOUR_SHIFT[trump]) & 0xFFF
         if self._must:
             # MT-5.4 [variant must]: whoever holds a trump must play one; else anything.
             return _T[trump][trumps] if trumps else _full_hand(hand)
-        follow = (hand >> _SHIFT[lead]) & 0xFFF
+        follow = (hand >> COLOUR_SHIFT[lead]) & 0xFFF
         if not follow:
             return _full_hand(hand)
         if not trumps:
@@ -271,25 +273,21 @@ class MarshmallowState:
         if lead < 0:
             # MT-5.2: the leader plays any card; its colour is the lead colour.
             self._lead = colour
-            self._best = NUMBER_OF[card] + (_TRUMP_BONUS if colour == trump else 0)
+            self._best = STRENGTH[trump][colour][card]  # trump -1: the no-trump table
             self._best_seat = seat
         else:
             if self._ruffed:
-                self._check_after_ruff(hand, colour, lead)
-            elif colour != lead and hand & _CMASK[lead]:
-                raise IllegalMoveError(
-                    f"must follow {COLOUR_NAMES[lead]}: holds {_names(hand & _CMASK[lead])}",
-                    "MT-5.3",
-                )
-            # MT-5.6: highest trump wins, else highest of the lead colour.
-            if colour == trump:
-                strength = NUMBER_OF[card] + _TRUMP_BONUS
-                if lead != trump:
-                    self._ruffed = True  # MT-5.4: a trump in a non-trump trick is a ruff
-            elif colour == lead:
-                strength = NUMBER_OF[card]
-            else:
-                strength = -1
+                if self._must:
+                    # MT-5.4 [variant must]: holding a trump, a later player must play one.
+                    if colour != trump and hand & COLOUR_MASKS[trump]:
+                        self._refuse(hand)
+                elif colour != lead and colour != trump and hand & COLOUR_MASKS[lead]:
+                    self._refuse(hand)  # MT-5.4: after a ruff, follow or trump in
+            elif colour != lead and hand & COLOUR_MASKS[lead]:
+                self._refuse(hand)  # MT-5.3: must follow the lead colour
+            if colour == trump and lead != trump:
+                self._ruffed = True  # MT-5.4: a trump in a non-trump trick is a ruff
+            strength = STRENGTH[trump][lead][card]  # MT-5.6
             if strength > self._best:
                 self._best = strength
                 self._best_seat = seat
@@ -301,22 +299,16 @@ class MarshmallowState:
         else:
             self._to_move = self._next[seat]  # MT-5.1: clockwise among those still in
 
-    def _check_after_ruff(self, hand: int, colour: int, lead: int) -> None:
-        trump = self._trump
-        if self._must:
-            # MT-5.4 [variant must]: holding a trump, a later player must play one.
-            trumps = hand & _CMASK[trump]
-            if trumps and colour != trump:
-                raise IllegalMoveError(
-                    f"must play a trump after the ruff: holds {_names(trumps)}", "MT-5.4"
-                )
-        elif colour != lead and colour != trump and hand & _CMASK[lead]:
-            # MT-5.4: after a ruff one may trump in instead of following, nothing else.
-            raise IllegalMoveError(
-                f"must follow {COLOUR_NAMES[lead]} or trump in: "
-                f"holds {_names(hand & (_CMASK[lead] | _CMASK[trump]))}",
-                "MT-5.4",
-            )
+    def _refuse(self, hand: int) -> None:
+        """Raise the error for a held card off the legal ones, naming only
+        what the player may do instead (the legal moves)."""
+        allowed = 0
+        for move in self.legal_moves():
+            if isinstance(move, Play):
+                allowed |= 1 << move.card
+        trump = None if self._trump < 0 else self._trump
+        what, rule = must_play(allowed, self._lead, trump, self._ruffed, self._must)
+        raise IllegalMoveError(f"must {what}: holds {_names(hand & allowed)}", rule)
 
     def _apply_other(self, move: Any, chance: dict[str, Any]) -> None:
         """Everything but a card play during play: naming trump and the errors."""

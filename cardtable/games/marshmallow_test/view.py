@@ -17,11 +17,12 @@ from cardtable.games.marshmallow_test.cards import (
     CARD_NAMES,
     COLOUR_NAMES,
     COLOUR_OF,
-    NUMBER_OF,
+    HAND_SIZE,
+    is_card_name,
     parse_card,
-    parse_colour,
 )
-from cardtable.games.marshmallow_test.options import TRICKS_TO_GO_OUT
+from cardtable.games.marshmallow_test.options import TRICKS_TO_GO_OUT, TRUMP_AFTER_RUFF
+from cardtable.games.marshmallow_test.tricks import has_ruff, trick_winner
 
 PlayedCard = tuple[int, int]  # (seat, card)
 
@@ -68,10 +69,7 @@ class MarshmallowView:
     @property
     def ruffed(self) -> bool:
         """A trump lies in a trick whose lead is not trump (MT-5.4)."""
-        lead = self.lead_colour
-        if lead is None or self.trump is None or lead == self.trump:
-            return False
-        return any(COLOUR_OF[c] == self.trump for _, c in self.current_trick)
+        return has_ruff(self.current_trick, self.trump)
 
     @property
     def trump_due(self) -> bool:
@@ -91,15 +89,7 @@ class MarshmallowView:
         """The (seat, card) now winning the current trick (MT-5.6)."""
         if not self.current_trick:
             return None
-        lead = COLOUR_OF[self.current_trick[0][1]]
-
-        def strength(played: PlayedCard) -> int:
-            colour = COLOUR_OF[played[1]]
-            if colour == self.trump:
-                return 100 + NUMBER_OF[played[1]]
-            return NUMBER_OF[played[1]] if colour == lead else -1
-
-        return max(self.current_trick, key=strength)
+        return trick_winner(self.current_trick, self.trump)
 
     def to_json(self) -> dict[str, Any]:
         def played(trick: tuple[PlayedCard, ...]) -> list[dict[str, Any]]:
@@ -132,53 +122,114 @@ _FIELDS = tuple(MarshmallowView.__dataclass_fields__)
 
 
 def view_from_json(obj: Any) -> MarshmallowView:
-    """The inverse of :meth:`MarshmallowView.to_json`; RecordError says where."""
+    """The inverse of :meth:`MarshmallowView.to_json`, checked: anything
+    malformed raises :class:`RecordError` naming where (``view.hand[3]``).
+
+    Checked are the shape, the types and the ranges (seats, colours, cards,
+    one entry per seat), not whether the facts could arise in a game.
+    """
     if not isinstance(obj, dict):
-        raise RecordError("view", "a view is a JSON object")
+        raise RecordError("view", f"a view is a JSON object, not {type(obj).__name__}")
     missing = [k for k in _FIELDS if k not in obj]
     unknown = [k for k in obj if k not in _FIELDS]
     if missing or unknown:
         raise RecordError("view", f"missing keys {missing}, unknown keys {unknown}")
-    try:
+    players = _int(obj["players"], "view.players", 2, 5)
+    seat_range = (0, players - 1)
 
-        def opt_int(v: Any) -> int | None:
-            return None if v is None else _int(v)
+    def seat(key: str) -> int | None:
+        value = obj[key]
+        return None if value is None else _int(value, f"view.{key}", *seat_range)
 
-        def played(items: Any) -> tuple[PlayedCard, ...]:
-            return tuple((_int(p["seat"]), parse_card(p["card"])) for p in items)
+    def per_seat(key: str, low: int, high: int | None) -> tuple[int, ...]:
+        items = _list(obj[key], f"view.{key}", players)
+        return tuple(_int(v, f"view.{key}[{i}]", low, high) for i, v in enumerate(items))
 
-        return MarshmallowView(
-            seat=opt_int(obj["seat"]),
-            players=_int(obj["players"]),
-            target=_int(obj["target"]),
-            trump_after_ruff=str(obj["trump_after_ruff"]),
-            round_number=_int(obj["round_number"]),
-            dealer=opt_int(obj["dealer"]),
-            trump=None if obj["trump"] is None else parse_colour(obj["trump"]),
-            to_move=opt_int(obj["to_move"]),
-            hand=tuple(parse_card(c) for c in obj["hand"]),
-            hand_sizes=tuple(_int(v) for v in obj["hand_sizes"]),
-            tricks=tuple(played(t) for t in obj["tricks"]),
-            trick_winners=tuple(_int(v) for v in obj["trick_winners"]),
-            current_trick=played(obj["current_trick"]),
-            trick_counts=tuple(_int(v) for v in obj["trick_counts"]),
-            out=tuple(_bool(v) for v in obj["out"]),
-            scores=tuple(_int(v) for v in obj["scores"]),
-            round_scores=tuple(tuple(_int(v) for v in r) for r in obj["round_scores"]),
-            finished=_bool(obj["finished"]),
-            winners=tuple(_int(v) for v in obj["winners"]),
+    def played(items: Any, where: str) -> tuple[PlayedCard, ...]:
+        out = []
+        for i, p in enumerate(_list(items, where)):
+            at = f"{where}[{i}]"
+            if not isinstance(p, dict) or set(p) != {"seat", "card"}:
+                raise RecordError(at, 'a played card is {"seat": 0, "card": "G12"}')
+            out.append((_int(p["seat"], f"{at}.seat", *seat_range), _card(p["card"], f"{at}.card")))
+        return tuple(out)
+
+    tricks = tuple(
+        played(t, f"view.tricks[{i}]") for i, t in enumerate(_list(obj["tricks"], "view.tricks"))
+    )
+    winners = _list(obj["trick_winners"], "view.trick_winners", len(tricks))
+    ruff = obj["trump_after_ruff"]
+    if ruff not in TRUMP_AFTER_RUFF:
+        raise RecordError(
+            "view.trump_after_ruff", f"one of {', '.join(TRUMP_AFTER_RUFF)}, not {ruff!r}"
         )
-    except (KeyError, TypeError, ValueError) as exc:
-        raise RecordError("view", f"malformed view: {exc}") from None
+    trump = obj["trump"]
+    if trump is not None and trump not in COLOUR_NAMES:
+        raise RecordError("view.trump", f"null or one of {', '.join(COLOUR_NAMES)}, not {trump!r}")
+    return MarshmallowView(
+        seat=seat("seat"),
+        players=players,
+        target=_int(obj["target"], "view.target", 1, None),
+        trump_after_ruff=ruff,
+        round_number=_int(obj["round_number"], "view.round_number", 0, None),
+        dealer=seat("dealer"),
+        trump=None if trump is None else COLOUR_NAMES.index(trump),
+        to_move=seat("to_move"),
+        hand=tuple(
+            _card(c, f"view.hand[{i}]") for i, c in enumerate(_list(obj["hand"], "view.hand"))
+        ),
+        hand_sizes=per_seat("hand_sizes", 0, HAND_SIZE),
+        tricks=tricks,
+        trick_winners=tuple(
+            _int(v, f"view.trick_winners[{i}]", *seat_range) for i, v in enumerate(winners)
+        ),
+        current_trick=played(obj["current_trick"], "view.current_trick"),
+        trick_counts=per_seat("trick_counts", 0, HAND_SIZE),
+        out=tuple(
+            _bool(v, f"view.out[{i}]") for i, v in enumerate(_list(obj["out"], "view.out", players))
+        ),
+        scores=per_seat("scores", 0, None),
+        round_scores=tuple(
+            tuple(
+                _int(v, f"view.round_scores[{r}][{i}]", 0, None)
+                for i, v in enumerate(_list(row, f"view.round_scores[{r}]", players))
+            )
+            for r, row in enumerate(_list(obj["round_scores"], "view.round_scores"))
+        ),
+        finished=_bool(obj["finished"], "view.finished"),
+        winners=tuple(
+            _int(v, f"view.winners[{i}]", *seat_range)
+            for i, v in enumerate(_list(obj["winners"], "view.winners"))
+        ),
+    )
 
 
-def _int(value: Any) -> int:
+def _int(value: Any, where: str, low: int, high: int | None) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise ValueError(f"expected an int, got {value!r}")
+        raise RecordError(where, f"expected an int, got {value!r}")
+    if value < low or (high is not None and value > high):
+        upper = "" if high is None else f" to {high}"
+        raise RecordError(
+            where, f"expected {low}{upper}{' or more' if high is None else ''}, got {value}"
+        )
     return value
 
 
-def _bool(value: Any) -> bool:
+def _bool(value: Any, where: str) -> bool:
     if not isinstance(value, bool):
-        raise ValueError(f"expected true/false, got {value!r}")
+        raise RecordError(where, f"expected true or false, got {value!r}")
     return value
+
+
+def _list(value: Any, where: str, length: int | None = None) -> list[Any]:
+    if not isinstance(value, list):
+        raise RecordError(where, f"expected a list, got {type(value).__name__}")
+    if length is not None and len(value) != length:
+        raise RecordError(where, f"expected {length} entries, got {len(value)}")
+    return value
+
+
+def _card(value: Any, where: str) -> int:
+    if not isinstance(value, str) or not is_card_name(value):
+        raise RecordError(where, f"a card is written like 'G12', not {value!r}")
+    return parse_card(value)

@@ -1,6 +1,12 @@
-"""Hidden cards consistent with one seat's view: constraints and sampled deals.
+"""Resampling from a view: full states whose hidden cards agree with what one seat knows.
 
-A search bot sees only ``view(seat)`` (MT-9). To search it imagines the other
+The public door is :func:`determinize` ``(game, view, rng) -> state`` (the
+manifest names it; OpenSpiel keeps the same knowledge in the game as
+``ResampleFromInfostate``). Search bots and the adapters use it, or its
+parts: :func:`constraints_from_view`, :func:`sample_hidden`,
+:func:`build_state`.
+
+A seat sees only ``view(seat)`` (MT-9). To search it imagines the other
 hands: it draws the unseen cards (every card not in its own hand and not yet
 played this round) among
 
@@ -9,16 +15,8 @@ played this round) among
   (MT-6.2): they were dealt 12, so they held ``12 - played`` more;
 * the cards set aside at the deal (MT-3.1): ``60 - 12 * players``.
 
-Every play also tells what the player did *not* hold (MT-5.3, MT-5.4):
-
-* before any ruff, a card off the lead colour shows a void in the lead colour
-  (the first trump in a trick whose lead is not trump is such a card);
-* after a ruff (``may``, MT-5.4) a trump proves nothing — one may trump in
-  while holding the lead colour — but a card neither of the lead colour nor
-  trump still shows a void in the lead colour;
-* after a ruff under the ``must`` variant, a card that is not a trump shows a
-  void in trump, and nothing about the lead colour.
-
+Every play also tells what the player did *not* hold (MT-5.3, MT-5.4; the
+facts are :func:`~cardtable.games.marshmallow_test.tricks.shown_voids`).
 Those voids hold for every card the player still had at that time, so for the
 discarded cards of players out as well.
 
@@ -40,7 +38,7 @@ import random
 from dataclasses import dataclass
 
 from cardtable.games.marshmallow_test.cards import (
-    COLOUR_OF,
+    COLOUR_MASKS,
     FULL_DECK,
     HAND_SIZE,
     NUM_CARDS,
@@ -48,11 +46,12 @@ from cardtable.games.marshmallow_test.cards import (
     cards_of,
 )
 from cardtable.games.marshmallow_test.codec import Deal
+from cardtable.games.marshmallow_test.game import MarshmallowTest
 from cardtable.games.marshmallow_test.moves import PLAYS, TRUMPS
 from cardtable.games.marshmallow_test.state import MarshmallowState
+from cardtable.games.marshmallow_test.tricks import shown_voids
 from cardtable.games.marshmallow_test.view import MarshmallowView
 
-COLOUR_MASKS: tuple[int, ...] = tuple(0xFFF << (12 * c) for c in range(NUM_COLOURS))
 SET_ASIDE = -1  # the bucket of cards set aside (MT-3.1), in Constraints.buckets
 
 
@@ -89,32 +88,18 @@ class Constraints:
         return self.unseen & ~self.void[bucket]
 
 
-def voids_from_plays(
+def void_masks(
     players: int,
     tricks: tuple[tuple[tuple[int, int], ...], ...],
     trump: int | None,
     must: bool,
 ) -> list[int]:
-    """Per seat, the 60-bit mask of colours that seat has shown it lacks."""
+    """Per seat, the 60-bit mask of the colours that seat has shown it lacks
+    in ``tricks`` (MT-5.3, MT-5.4: :func:`.tricks.shown_voids`)."""
     void = [0] * players
-    t = -1 if trump is None else trump
     for trick in tricks:
-        if not trick:
-            continue
-        lead = COLOUR_OF[trick[0][1]]
-        ruffed = False
-        for seat, card in trick[1:]:
-            colour = COLOUR_OF[card]
-            if not ruffed:
-                if colour != lead:
-                    void[seat] |= COLOUR_MASKS[lead]  # MT-5.3: could not follow
-                    if colour == t:
-                        ruffed = True  # MT-5.4: the first trump off a non-trump lead
-            elif must:
-                if colour != t:
-                    void[seat] |= COLOUR_MASKS[t]  # MT-5.4 [must]: had no trump
-            elif colour != lead and colour != t:
-                void[seat] |= COLOUR_MASKS[lead]  # MT-5.4: neither followed nor trumped in
+        for seat, colour in shown_voids(trick, trump, must):
+            void[seat] |= COLOUR_MASKS[colour]
     return void
 
 
@@ -147,7 +132,7 @@ def constraints_from_view(view: MarshmallowView) -> Constraints:
     set_aside = NUM_CARDS - HAND_SIZE * n  # MT-3.1
     if sum(need) + set_aside != unseen.bit_count():
         raise ValueError("inconsistent view: hand sizes do not match the unseen cards")
-    void = voids_from_plays(n, tricks, view.trump, view.trump_after_ruff == "must")
+    void = void_masks(n, tricks, view.trump, view.trump_after_ruff == "must")
     return Constraints(me, n, unseen, tuple(need), tuple(void), set_aside, tuple(played))
 
 
@@ -259,19 +244,20 @@ def feasible_with(cons: Constraints, need: list[int], aside: int, left: int) -> 
     return True
 
 
-def build_state(game: object, view: MarshmallowView, hidden: list[int]) -> MarshmallowState:
+def build_state(
+    game: MarshmallowTest, view: MarshmallowView, hidden: list[int]
+) -> MarshmallowState:
     """The full engine state of ``view``'s round with ``hidden[s]`` (a mask)
     as the cards seat ``s`` still holds (or discarded, when out).
 
-    The deal is rebuilt (held + played cards per seat) and this round's moves
-    replayed through the public API, so the rules check every play. Scores,
-    past rounds' points, the round number and the dealer cannot be reached
-    through the public API, so they are written into the fresh state before
-    the deal (the engine offers no constructor from a view). Past rounds carry
-    only their points: the state's ``record()`` is not meaningful.
+    The state has no generator (it awaits explicit deals after this round).
+    The round number, dealer and earlier points are set with
+    :meth:`~.state.MarshmallowState.resume`, then the deal is rebuilt (held +
+    played cards per seat) and this round's moves replayed through
+    :meth:`~.state.MarshmallowState.apply_as`, so the rules check every play.
+    Past rounds carry only their points: the state's ``record()`` holds empty
+    deals for them.
     """
-    from cardtable.games.marshmallow_test import MarshmallowTest
-
     if not isinstance(game, MarshmallowTest):
         raise TypeError(f"not a Marshmallow Test game: {game!r}")
     if view.seat is None or view.dealer is None:
@@ -313,18 +299,31 @@ def build_state(game: object, view: MarshmallowView, hidden: list[int]) -> Marsh
     return state
 
 
-def determinize(game: object, view: MarshmallowView, rng: random.Random) -> MarshmallowState:
-    """A full engine state, drawn at random, that ``view`` cannot tell apart
-    from the real one: ``determinize(game, view, rng).view(view.seat) == view``."""
+def determinize(
+    game: MarshmallowTest, view: MarshmallowView, rng: random.Random
+) -> MarshmallowState:
+    """A full engine state, drawn with ``rng``, that ``view`` cannot tell
+    apart from the real one: ``determinize(game, view, rng).view(view.seat) ==
+    view``. Uniform over the consistent deals when no void is known, close to
+    it otherwise (:func:`sample_hidden`). The state has no generator: rounds
+    after this one wait for explicit deals.
+
+    ``view`` must be a seated view of a dealt round of ``game``
+    (``ValueError`` otherwise; ``TypeError`` for another game).
+    """
+    if not isinstance(view, MarshmallowView):
+        raise TypeError(f"not a Marshmallow Test view: {type(view).__name__}")
     cons = constraints_from_view(view)
     return build_state(game, view, sample_hidden(cons, rng))
 
 
 __all__ = [
+    "SET_ASIDE",
     "Constraints",
     "build_state",
     "constraints_from_view",
     "determinize",
+    "feasible_with",
     "sample_hidden",
-    "voids_from_plays",
+    "void_masks",
 ]

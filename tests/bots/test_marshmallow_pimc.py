@@ -1,4 +1,4 @@
-"""The Marshmallow Test search bot: determinizations, batched playouts, play.
+"""The Marshmallow Test search bot (PIMC): determinizations, batched playouts, play.
 
 Rule numbers cite shared/spec/marshmallow-test.md.
 """
@@ -14,18 +14,17 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cardtable.bots.base import Budget
-from cardtable.bots.marshmallow_test.determinize import (
-    COLOUR_MASKS,
+from cardtable.games.marshmallow_test import MarshmallowState, MarshmallowTest, MarshmallowView
+from cardtable.games.marshmallow_test.bots.heuristic import HeuristicBot
+from cardtable.games.marshmallow_test.bots.pimc import PIMCBot
+from cardtable.games.marshmallow_test.bots.playout import Batch, Table, masks_to_bool, win_chances
+from cardtable.games.marshmallow_test.cards import COLOUR_MASKS, parse_card
+from cardtable.games.marshmallow_test.determinize import (
     constraints_from_view,
     determinize,
     sample_hidden,
-    voids_from_plays,
+    void_masks,
 )
-from cardtable.bots.marshmallow_test.heuristic import HeuristicBot
-from cardtable.bots.marshmallow_test.ismcts import ISMCTSBot
-from cardtable.bots.marshmallow_test.playout import Batch, Table, masks_to_bool, win_chances
-from cardtable.games.marshmallow_test import MarshmallowState, MarshmallowTest, MarshmallowView
-from cardtable.games.marshmallow_test.cards import parse_card
 from cardtable.games.marshmallow_test.moves import Play
 
 
@@ -94,7 +93,7 @@ def test_determinizations_are_consistent_with_the_view(
             assert hidden[s].bit_count() == cons.need[s]
     # The bot's numpy sampler obeys the same constraints.
     if view.to_move == seat:
-        bot = ISMCTSBot(seat, game, random.Random(seed))
+        bot = PIMCBot(seat, game, random.Random(seed))
         own = _mask(view.hand)
         for row in bot._deal_masks(view, cons, 16):
             masks = [int(m) for m in row]
@@ -114,7 +113,7 @@ def test_a_trump_onto_a_ruff_shows_no_void_under_may() -> None:
     # MT-5.4: lead red, seat 1 ruffs (void in red), seat 2 trumps in: no void known.
     trick = ((0, parse_card("R5"), 1, parse_card("G3"), 2, parse_card("G9")),)
     plays = tuple(tuple(zip(t[::2], t[1::2], strict=True)) for t in trick)
-    void = voids_from_plays(3, plays, trump=2, must=False)
+    void = void_masks(3, plays, trump=2, must=False)
     assert void[1] == COLOUR_MASKS[0]
     assert void[2] == 0
 
@@ -122,13 +121,13 @@ def test_a_trump_onto_a_ruff_shows_no_void_under_may() -> None:
 def test_a_discard_after_a_ruff_shows_the_void() -> None:
     # MT-5.4: after a ruff a card neither red nor trump shows a red void.
     plays = (((0, parse_card("R5")), (1, parse_card("G3")), (2, parse_card("B9"))),)
-    assert voids_from_plays(3, plays, trump=2, must=False)[2] == COLOUR_MASKS[0]
+    assert void_masks(3, plays, trump=2, must=False)[2] == COLOUR_MASKS[0]
     # [must]: the same card shows no trump held, and says nothing about red.
-    assert voids_from_plays(3, plays, trump=2, must=True)[2] == COLOUR_MASKS[2]
+    assert void_masks(3, plays, trump=2, must=True)[2] == COLOUR_MASKS[2]
     # [must]: a red card after the ruff shows no trump either.
     plays = (((0, parse_card("R5")), (1, parse_card("G3")), (2, parse_card("R9"))),)
-    assert voids_from_plays(3, plays, trump=2, must=True)[2] == COLOUR_MASKS[2]
-    assert voids_from_plays(3, plays, trump=2, must=False)[2] == 0
+    assert void_masks(3, plays, trump=2, must=True)[2] == COLOUR_MASKS[2]
+    assert void_masks(3, plays, trump=2, must=False)[2] == 0
 
 
 def test_heavily_constrained_views_still_sample() -> None:
@@ -218,7 +217,7 @@ def test_win_chances() -> None:
 class _ViewOnly:
     """Wraps a bot; fails the test if it ever gets anything but a view."""
 
-    def __init__(self, bot: ISMCTSBot) -> None:
+    def __init__(self, bot: PIMCBot) -> None:
         self.bot = bot
         self.seat = bot.seat
 
@@ -236,7 +235,7 @@ def test_bot_finishes_games_legally(players: int, variant: str) -> None:
     for g in range(2):
         state = game.new_game(random.Random(g))
         bots: list[Any] = [
-            _ViewOnly(ISMCTSBot(s, game, random.Random(g * 10 + s), Budget(iterations=24)))
+            _ViewOnly(PIMCBot(s, game, random.Random(g * 10 + s), Budget(iterations=24)))
             if (s + g) % 2 == 0
             else HeuristicBot(s, game, random.Random(s))
             for s in range(players)
@@ -271,8 +270,8 @@ def test_bot_sees_only_the_view_decoy_hands() -> None:
         assert [decoy.hand(s) for s in range(4)] != [state.hand(s) for s in range(4)] or (
             len(view.hand) <= 1
         )
-        real_bot = ISMCTSBot(seat, game, random.Random(seed), Budget(iterations=60))
-        decoy_bot = ISMCTSBot(seat, game, random.Random(seed), Budget(iterations=60))
+        real_bot = PIMCBot(seat, game, random.Random(seed), Budget(iterations=60))
+        decoy_bot = PIMCBot(seat, game, random.Random(seed), Budget(iterations=60))
         real = real_bot.choose(view, state.legal_moves())
         fake = decoy_bot.choose(decoy.view(seat), decoy.legal_moves())
         assert real == fake
@@ -286,12 +285,12 @@ def test_budget_and_defaults() -> None:
     state = game.new_game(random.Random(3))
     seat = state.to_move
     assert seat is not None
-    bot = ISMCTSBot(seat, game, random.Random(0), Budget(iterations=100))
+    bot = PIMCBot(seat, game, random.Random(0), Budget(iterations=100))
     bot.choose(state.view(seat), state.legal_moves())
     assert 0 < bot.last_simulations <= 100 + len(state.legal_moves())
     assert len(bot.last_values) == len(state.legal_moves())
     assert all(0.0 <= v <= 1.0 for v in bot.last_values)
-    timed = ISMCTSBot(seat, game, random.Random(0), Budget(seconds=0.05))
+    timed = PIMCBot(seat, game, random.Random(0), Budget(seconds=0.05))
     timed.choose(state.view(seat), state.legal_moves())
     assert timed.last_simulations > 0
     with pytest.raises(TypeError):
@@ -308,7 +307,7 @@ def test_trump_naming_is_searched() -> None:
         state.apply(bots[seat].choose(state.view(seat), state.legal_moves()))
     seat = state.to_move
     assert seat is not None
-    bot = ISMCTSBot(seat, game, random.Random(1), Budget(iterations=200))
+    bot = PIMCBot(seat, game, random.Random(1), Budget(iterations=200))
     move = bot.choose(state.view(seat), state.legal_moves())
     assert move in state.legal_moves()
     assert len(bot.last_values) == 5
@@ -330,7 +329,7 @@ def test_likelihood_weights_favour_the_true_deal() -> None:
         assert seat is not None
         view = state.view(seat)
         # Almost no noise: a deal's weight counts the plays it fails to explain.
-        bot = ISMCTSBot(seat, game, random.Random(seed), weighting=1e-6)
+        bot = PIMCBot(seat, game, random.Random(seed), weighting=1e-6)
         cons = constraints_from_view(view)
         masks = bot._deal_masks(view, cons, 64)
         true = np.array([[_mask(state.hand(s)) for s in range(4)]], dtype=np.uint64)
@@ -341,7 +340,7 @@ def test_likelihood_weights_favour_the_true_deal() -> None:
 def test_weighted_bot_plays_legally() -> None:
     game = MarshmallowTest(players=3, target=10)
     state = game.new_game(random.Random(4))
-    bot = ISMCTSBot(0, game, random.Random(0), Budget(iterations=30), weighting=0.3)
+    bot = PIMCBot(0, game, random.Random(0), Budget(iterations=30), weighting=0.3)
     others = [HeuristicBot(s, game, random.Random(s)) for s in range(3)]
     while not state.finished:
         seat = state.to_move

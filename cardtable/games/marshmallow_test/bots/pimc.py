@@ -1,9 +1,9 @@
-"""A search bot for Marshmallow Test: determinized Monte Carlo over its view.
+"""PIMC for Marshmallow Test: perfect-information Monte Carlo over the bot's view.
 
 Each decision the bot sees only its view and the legal moves (MT-9). It
 
 1. reads from the view what the unseen cards must satisfy (hand sizes, voids
-   shown by plays, MT-5.3/5.4: :mod:`.determinize`);
+   shown by plays, MT-5.3/5.4: :mod:`cardtable.games.marshmallow_test.determinize`);
 2. draws many determinizations (complete placements of those cards) and plays
    each legal move in each of them (common random numbers: every move is
    judged on the same deals);
@@ -16,9 +16,10 @@ Each decision the bot sees only its view and the legal moves (MT-9). It
 5. plays the move with the best mean.
 
 This is perfect-information Monte Carlo on the root's information set
-(PIMC, "determinized flat Monte Carlo"), not a tree search: the only
-decision searched is the root's; a "simulation" below is one playout of one
-round to its end.
+(PIMC, "determinized flat Monte Carlo"), not a tree search and so not
+IS-MCTS (for that, seat ``openspiel-ismcts``): the only decision searched is
+the root's; a "simulation" below is one playout of one round to its end. It
+was called ``ismcts`` before; that name stays, deprecated, for one release.
 
 Optionally (``weighting`` > 0) the determinizations are resampled by how
 well they explain the others' plays under the heuristic policy. Against
@@ -31,7 +32,7 @@ sharper model were worse, 12 vs 17 of 33), so it is off by default.
 >>> from cardtable.bots.base import Budget
 >>> game = MarshmallowTest(players=3)
 >>> state = game.new_game(random.Random(1))
->>> bot = ISMCTSBot(0, game, random.Random(2), Budget(iterations=200))
+>>> bot = PIMCBot(0, game, random.Random(2), Budget(iterations=200))
 >>> bot.choose(state.view(0), state.legal_moves()) in state.legal_moves()
 True
 """
@@ -48,12 +49,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from cardtable.bots.base import Budget
-from cardtable.bots.marshmallow_test.determinize import (
-    Constraints,
-    constraints_from_view,
-    sample_hidden,
-)
-from cardtable.bots.marshmallow_test.playout import (
+from cardtable.games.marshmallow_test.bots.playout import (
     Batch,
     BoolA,
     FloatA,
@@ -61,8 +57,14 @@ from cardtable.bots.marshmallow_test.playout import (
     masks_to_bool,
     win_chances,
 )
-from cardtable.games.marshmallow_test.cards import COLOUR_OF, NUMBER_OF, cards_of
+from cardtable.games.marshmallow_test.cards import NUMBER_OF, cards_of
+from cardtable.games.marshmallow_test.determinize import (
+    Constraints,
+    constraints_from_view,
+    sample_hidden,
+)
 from cardtable.games.marshmallow_test.moves import NameTrump, Play
+from cardtable.games.marshmallow_test.tricks import card_strength
 from cardtable.games.marshmallow_test.view import MarshmallowView
 
 DEFAULT_SECONDS = 0.2  # per decision when the budget sets no limit
@@ -70,8 +72,8 @@ _NUMBERS = np.array(NUMBER_OF, dtype=np.int64)
 U64A = NDArray[np.uint64]
 
 
-class ISMCTSBot:
-    """Determinized Monte Carlo search over the seat's information set.
+class PIMCBot:
+    """Determinized flat Monte Carlo (PIMC) over the seat's information set.
 
     ``budget.seconds`` and/or ``budget.iterations`` (simulations, i.e. round
     playouts, per decision) bound each decision; without either it thinks
@@ -114,7 +116,7 @@ class ISMCTSBot:
     # ------------------------------------------------------------------ decisions
     def choose(self, view: MarshmallowView, legal: Sequence[Any]) -> Any:
         if not isinstance(view, MarshmallowView) or view.seat != self.seat:
-            raise TypeError("ISMCTSBot decides from its own seat's MarshmallowView only")
+            raise TypeError("PIMCBot decides from its own seat's MarshmallowView only")
         if len(legal) == 1:
             self.last_simulations = 0
             self.last_values = ()
@@ -166,7 +168,7 @@ class ISMCTSBot:
 
         Shuffled deals on numpy, kept when they respect every void (rejection:
         exactly uniform over the consistent deals); rows still missing after a
-        few rounds come from :func:`.determinize.sample_hidden`."""
+        few rounds come from :func:`~cardtable.games.marshmallow_test.determinize.sample_hidden`."""
         own = 0
         for card in view.hand:
             own |= 1 << card
@@ -281,14 +283,10 @@ class ISMCTSBot:
     def _batch(self, view: MarshmallowView, hands: BoolA, trump: Any) -> Batch:
         best, best_seat = -1, -1
         won = view.winning_card()
-        if won is not None:
-            best_seat, card = won
-            lead = COLOUR_OF[view.current_trick[0][1]]
-            if COLOUR_OF[card] == view.trump:
-                best = NUMBER_OF[card] + 100  # MT-5.6
-            elif COLOUR_OF[card] == lead:
-                best = NUMBER_OF[card]
         lead_colour = view.lead_colour
+        if won is not None and lead_colour is not None:
+            best_seat, card = won
+            best = card_strength(card, lead_colour, view.trump)  # MT-5.6
         return Batch(
             self.table,
             hands,
@@ -306,4 +304,4 @@ class ISMCTSBot:
         )
 
 
-__all__ = ["DEFAULT_SECONDS", "ISMCTSBot"]
+__all__ = ["DEFAULT_SECONDS", "PIMCBot"]

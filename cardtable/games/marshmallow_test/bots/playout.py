@@ -5,10 +5,13 @@ the engine costs microseconds per card, so this module plays a whole batch of
 rounds (one row each: one determinization and one first move) with numpy:
 every call of :meth:`Batch.step` plays one card in every unfinished row.
 
-The rules are those of ``cardtable.games.marshmallow_test.state`` (rule
-numbers cite ``shared/spec/marshmallow-test.md``); ``tests/bots`` checks this
-module against the engine card for card. The rows' playing policy mimics
-:class:`~cardtable.bots.marshmallow_test.heuristic.HeuristicBot` (dodge
+The rules are those of :mod:`cardtable.games.marshmallow_test.state`, a
+second, vectorised engine (rule numbers cite
+``shared/spec/marshmallow-test.md``): its tables are built from the game's
+own constants and :func:`~cardtable.games.marshmallow_test.tricks.card_strength`,
+and ``tests/bots`` checks it against the engine card for card. The rows'
+playing policy mimics
+:class:`~cardtable.games.marshmallow_test.bots.heuristic.HeuristicBot` (dodge
 tricks until the others hold many, race when two are left, go out when that
 wins the game) with a chance ``epsilon`` of a uniformly random legal card.
 
@@ -25,39 +28,38 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from cardtable.games.marshmallow_test.cards import COLOUR_OF, NUM_CARDS, NUMBER_OF
+from cardtable.games.marshmallow_test.bots.heuristic import keep_value
+from cardtable.games.marshmallow_test.cards import (
+    COLOUR_MASKS,
+    COLOUR_OF,
+    NUM_CARDS,
+    NUM_COLOURS,
+    NUMBER_OF,
+)
 from cardtable.games.marshmallow_test.options import TRICKS_TO_GO_OUT
+from cardtable.games.marshmallow_test.tricks import STRENGTH, TRICKS_PER_ROUND
 
 IntA = NDArray[np.int64]
 BoolA = NDArray[np.bool_]
 FloatA = NDArray[np.float64]
 
-TRICKS_PER_ROUND = 12  # MT-7.2
-_COL = np.array(COLOUR_OF, dtype=np.int64)
 _NUM = np.array(NUMBER_OF, dtype=np.int64)
 _BITS = np.arange(NUM_CARDS, dtype=np.uint64)
-# _COLMASK[c]: the cards of colour c; row 5 (index -1 after clipping) is empty.
-_COLMASK = np.zeros((6, NUM_CARDS), dtype=bool)
-for _c in range(5):
-    _COLMASK[_c] = np.equal(_COL, _c)
-# Per trump (index trump + 1, 0 = no trump): which cards are trumps, and the
-# card's value to keep (MT-5.6: any trump beats any card of the lead colour).
-_IS_TRUMP = np.zeros((6, NUM_CARDS), dtype=bool)
-for _t in range(5):
-    _IS_TRUMP[_t + 1] = np.equal(_COL, _t)
-_KEEP = _NUM[None, :] + 100 * _IS_TRUMP  # HeuristicBot.keep_value
+# Tables per trump are indexed trump + 1, so 0 is "no trump" (round 1, MT-4.1).
+_TRUMPS = (None, *range(NUM_COLOURS))
+# _COLMASK[c]: the cards of colour c; row 5 (index -1: no lead yet) is empty.
+_COLMASK = np.array(
+    [[bool(mask >> c & 1) for c in range(NUM_CARDS)] for mask in (*COLOUR_MASKS, 0)]
+)
+_IS_TRUMP = np.array([[COLOUR_OF[c] == t for c in range(NUM_CARDS)] for t in _TRUMPS])
+_KEEP = np.array([[keep_value(c, t) for c in range(NUM_CARDS)] for t in _TRUMPS])
 # Leading when wanting the trick: non-trump first, then number*2 + colour length.
 _LEAD_WANT = (~_IS_TRUMP) * 1000 + 2 * _NUM[None, :]
-# Leading when dodging: lowest non-trump (argmax of the negated key).
-_LEAD_DODGE = -(_IS_TRUMP * 100 + _NUM[None, :])
-# _STRENGTH[trump + 1, lead]: each card's strength in a trick of that lead.
-_STRENGTH = np.full((6, 5, NUM_CARDS), -1, dtype=np.int64)
-for _t in range(-1, 5):
-    for _lead in range(5):
-        row = np.where(np.equal(_COL, _lead), _NUM, -1)
-        if _t >= 0:
-            row = np.where(np.equal(_COL, _t), _NUM + 100, row)
-        _STRENGTH[_t + 1, _lead] = row
+# Leading when dodging: the least useful card to keep (argmax of the negated key).
+_LEAD_DODGE = -_KEEP
+# _STRENGTH[trump + 1, lead]: each card's strength in a trick of that lead (MT-5.6).
+_STRENGTH = np.array([STRENGTH[-1], *STRENGTH[:-1]], dtype=np.int64)
+_COL = np.array(COLOUR_OF, dtype=np.int64)
 _STRENGTH16 = _STRENGTH.astype(np.int16)
 _LEAD_WANT16 = _LEAD_WANT.astype(np.int16)
 _LEAD_DODGE16 = _LEAD_DODGE.astype(np.int16)

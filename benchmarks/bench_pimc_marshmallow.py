@@ -1,7 +1,7 @@
-"""Simulations per second of the Marshmallow Test search bot, beside
+"""Simulations per second of the Marshmallow Test search bot (``pimc``), beside
 OpenSpiel's Python ``ISMCTSBot`` on ``oh_hell`` measured in the same run.
 
-    python benchmarks/bench_ismcts.py [--seconds 2] [--players 2 3 4 5]
+    python benchmarks/bench_pimc_marshmallow.py [--seconds 2] [--players 2 3 4 5]
 
 A *simulation* is one determinized playout of a whole round: our bot draws a
 placement of the unseen cards, plays one of its legal moves and then every
@@ -20,12 +20,12 @@ import random
 import time
 
 from cardtable.bots.base import Budget
-from cardtable.bots.marshmallow_test.ismcts import ISMCTSBot
 from cardtable.games.marshmallow_test import MarshmallowTest
+from cardtable.games.marshmallow_test.bots.pimc import PIMCBot
 
 
 def bench_ours(players: int, seconds: float, seed: int) -> tuple[float, int]:
-    """Simulations/s of ``ISMCTSBot`` deciding the first card of round 1."""
+    """Simulations/s of ``PIMCBot`` deciding the first card of round 1."""
     game = MarshmallowTest(players=players)
     rng = random.Random(seed)
     sims = 0
@@ -34,7 +34,7 @@ def bench_ours(players: int, seconds: float, seed: int) -> tuple[float, int]:
         state = game.new_game(random.Random(rng.getrandbits(64)))
         seat = state.to_move
         assert seat is not None
-        bot = ISMCTSBot(seat, game, random.Random(rng.getrandbits(64)), Budget(seconds=0.5))
+        bot = PIMCBot(seat, game, random.Random(rng.getrandbits(64)), Budget(seconds=0.5))
         start = time.perf_counter()
         bot.evaluate(state.view(seat), state.legal_moves())
         elapsed += time.perf_counter() - start
@@ -99,7 +99,7 @@ def main() -> None:
         ours, n_ours = bench_ours(players, args.seconds, args.seed)
         ratio = f"  x{ours / peer[0]:.1f} OpenSpiel" if peer else ""
         print(
-            f"marshmallow-test ({players}p, cardtable ismcts, first trick): "
+            f"marshmallow-test ({players}p, cardtable pimc, first trick): "
             f"{ours:10,.0f} simulations/s  ({n_ours:,} simulations){ratio}"
         )
 

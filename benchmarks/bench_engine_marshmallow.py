@@ -2,7 +2,7 @@
 OpenSpiel's C++ ``oh_hell`` (12 tricks, 4 players) driven the same way from
 Python in the same run.
 
-    python benchmarks/bench_marshmallow_test.py [--seconds 3] [--players 4]
+    python benchmarks/bench_engine_marshmallow.py [--seconds 3] [--players 4]
 
 Both loops pick uniformly among the legal moves with one ``random.Random``;
 OpenSpiel's chance nodes (the deal) are sampled the same way but not counted

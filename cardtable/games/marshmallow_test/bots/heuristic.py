@@ -17,9 +17,14 @@ from typing import Any
 from cardtable.bots.base import Budget
 from cardtable.games.marshmallow_test.cards import COLOUR_OF, NUMBER_OF
 from cardtable.games.marshmallow_test.moves import NameTrump, Play
+from cardtable.games.marshmallow_test.tricks import card_strength
 from cardtable.games.marshmallow_test.view import MarshmallowView
 
-_TRUMP_BONUS = 100
+
+def keep_value(card: int, trump: int | None) -> int:
+    """How useful ``card`` is to keep: its strength were it led, so trumps
+    and high cards, which win tricks later, are worth most (MT-5.6)."""
+    return card_strength(card, COLOUR_OF[card], trump)
 
 
 class HeuristicBot:
@@ -80,39 +85,34 @@ class HeuristicBot:
                 return (0 if colour == trump else 1, NUMBER_OF[p.card] * 2 + length)
 
             return max(plays, key=lead_value)
-        # Dodge: lead the lowest non-trump card.
-        return min(plays, key=lambda p: (COLOUR_OF[p.card] == trump, NUMBER_OF[p.card]))
+        # Dodge: lead the least useful card to keep, the lowest non-trump.
+        return min(plays, key=lambda p: keep_value(p.card, trump))
 
     def _follow(self, view: MarshmallowView, plays: list[Play], want: bool) -> Play:
         trump = view.trump
         lead = COLOUR_OF[view.current_trick[0][1]]
 
-        def strength(card: int) -> int:
-            colour = COLOUR_OF[card]
-            if colour == trump:
-                return NUMBER_OF[card] + _TRUMP_BONUS
-            return NUMBER_OF[card] if colour == lead else -1
+        def strength(p: Play) -> int:
+            return card_strength(p.card, lead, trump)  # MT-5.6
 
-        best = max(strength(c) for _, c in view.current_trick)
+        def keep(p: Play) -> int:
+            return keep_value(p.card, trump)
+
+        best = max(card_strength(c, lead, trump) for _, c in view.current_trick)
         last = len(view.current_trick) == len(view.players_in) - 1
-        winners = [p for p in plays if strength(p.card) > best]
-        losers = [p for p in plays if strength(p.card) <= best]
-
-        def keep_value(p: Play) -> int:
-            # How useful a card is to keep: trumps and high cards win tricks later.
-            return NUMBER_OF[p.card] + (_TRUMP_BONUS if COLOUR_OF[p.card] == trump else 0)
-
+        winners = [p for p in plays if strength(p) > best]
+        losers = [p for p in plays if strength(p) <= best]
         if want and winners:
             if last:
-                return min(winners, key=lambda p: strength(p.card))
-            return max(winners, key=lambda p: strength(p.card))
+                return min(winners, key=strength)
+            return max(winners, key=strength)
         if not want and losers:
             # Shed the most dangerous card that still loses.
-            return max(losers, key=keep_value)
+            return max(losers, key=keep)
         if winners and not losers:
             # Forced to win (or to risk it): spend the highest when last, else the lowest.
             if last:
-                return max(winners, key=keep_value)
-            return min(winners, key=lambda p: strength(p.card))
+                return max(winners, key=keep)
+            return min(winners, key=strength)
         # Want it but cannot win: throw the least useful card.
-        return min(losers, key=keep_value)
+        return min(losers, key=keep)

@@ -10,7 +10,6 @@ happened in the last trick is therefore worked out from the before view.
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 from collections.abc import Sequence
 
@@ -26,10 +25,10 @@ from cardtable.games.marshmallow_test.cards import (
     COLOUR_NAMES,
     COLOUR_OF,
     NUM_COLOURS,
-    is_card_name,
     parse_colour,
 )
 from cardtable.games.marshmallow_test.moves import TRUMPS, NameTrump, Play, parse_move
+from cardtable.games.marshmallow_test.tricks import must_play
 from cardtable.games.marshmallow_test.view import MarshmallowView
 
 STYLES = ("red", "yellow", "green", "blue", "magenta")  # purple is magenta on terminals
@@ -186,18 +185,22 @@ class MarshmallowTestUI:
         """The legal move ``text`` names, or a message saying what is wrong."""
         words = text.lower().split()
         move: Play | NameTrump | None = None
-        if v.trump_due and len(words) == 1 and not is_card_name(words[0]):
-            # A bare letter names a colour only while trump is due ('g').
-            with contextlib.suppress(ValueError):
-                move = TRUMPS[parse_colour(words[0])]
+        try:
+            move = parse_move(text)
+        except ValueError:
+            if words[0] == "trump":
+                return f"'{text}' names no colour: write e.g. 'trump green'"
+            if not v.trump_due:
+                return f"'{text}' is not a card: write colour letter + number, e.g. g7"
         if move is None:
+            # The prompt asked the dealer for a colour; a bare letter names one too ('g').
             try:
-                move = parse_move(text)
+                move = TRUMPS[parse_colour(text)]
             except ValueError:
-                if words[0] == "trump":
-                    return f"'{text}' names no colour: write e.g. 'trump green'"
-                hint = "; as dealer, name trump first, e.g. green" if v.trump_due else ""
-                return f"'{text}' is not a card: write colour letter + number, e.g. g7{hint}"
+                return (
+                    f"'{text}' is not a colour: as dealer, name trump first: "
+                    f"{', '.join(COLOUR_NAMES[:-1])} or {COLOUR_NAMES[-1]}"
+                )
         if move in legal:
             return move
         return self._why_not(v, move, legal)
@@ -222,16 +225,15 @@ class MarshmallowTestUI:
             return f"you don't hold {name}; " + (
                 "play any card you hold" if free else f"you may play {cards}"
             )
-        lead = COLOUR_NAMES[v.lead_colour] if v.lead_colour is not None else "the lead"
-        if v.ruffed and v.trump is not None:
-            trump = COLOUR_NAMES[v.trump]
-            if v.trump_after_ruff == "must":
-                return (
-                    f"a trump was played to this {lead} trick, so you must play "
-                    f"a trump (MT-5.4, variant must): {cards}"
-                )
-            return f"you must follow {lead} or trump in with {trump} (MT-5.3, MT-5.4): {cards}"
-        return f"you must follow {lead} (MT-5.3): {cards}"
+        lead = v.lead_colour
+        assert lead is not None  # a leader may play any card it holds (MT-5.2)
+        allowed = 0
+        for m in legal:
+            if isinstance(m, Play):
+                allowed |= 1 << m.card
+        # Worded from the legal moves, so it offers only what the player can do.
+        what, rule = must_play(allowed, lead, v.trump, v.ruffed, v.trump_after_ruff == "must")
+        return f"you must {what} ({rule}): {cards}"
 
     def _help(self, v: MarshmallowView) -> None:
         ruff = (

@@ -1,0 +1,86 @@
+"""The Marshmallow Test game object: options, the state factory and the record codec."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from cardtable.core.errors import RecordError
+from cardtable.games.marshmallow_test.cards import NUM_CARDS
+from cardtable.games.marshmallow_test.codec import Deal, deal_from_json, move_from_json
+from cardtable.games.marshmallow_test.moves import NUM_ACTIONS, MTMove, move_from_index, parse_move
+from cardtable.games.marshmallow_test.options import Options, make_options
+from cardtable.games.marshmallow_test.state import MarshmallowState
+from cardtable.games.marshmallow_test.view import MarshmallowView, view_from_json
+
+
+class MarshmallowTest:
+    """The game with fixed options (MT-10); a factory of states and the record codec.
+
+    Two games are equal when their options are: equal games play by the same
+    rules and read the same records.
+
+    >>> game = MarshmallowTest(players=4)
+    >>> state = game.new_game(random.Random(7))
+    >>> state.to_move, state.round_number, len(state.legal_moves())
+    (0, 1, 12)
+    >>> game == MarshmallowTest(players=4, target=20)
+    True
+    """
+
+    name = "marshmallow-test"
+    num_actions = NUM_ACTIONS  # 60 cards + 5 trump colours
+    num_cards = NUM_CARDS
+
+    def __init__(self, **options: Any) -> None:
+        self.options: Options = make_options(**options)
+        self.num_players: int = self.options.players
+
+    @property
+    def options_json(self) -> dict[str, Any]:
+        return self.options.to_json()
+
+    def __repr__(self) -> str:
+        args = ", ".join(f"{k}={v!r}" for k, v in self.options_json.items())
+        return f"MarshmallowTest({args})"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, MarshmallowTest) and other.options == self.options
+
+    def __hash__(self) -> int:
+        return hash(self.options)
+
+    def new_game(self, rng: random.Random) -> MarshmallowState:
+        """A game whose deals draw only on ``rng``."""
+        if not isinstance(rng, random.Random):
+            raise TypeError(f"new_game needs a random.Random, not {rng!r}")
+        return MarshmallowState(self, self.options, rng)
+
+    def new_state(self, rng: random.Random | None = None) -> MarshmallowState:
+        """A game; without ``rng`` it waits for ``state.deal(deal)`` each round."""
+        if rng is not None and not isinstance(rng, random.Random):
+            raise TypeError(f"new_state needs a random.Random or None, not {rng!r}")
+        return MarshmallowState(self, self.options, rng)
+
+    def move_from_index(self, index: int) -> MTMove:
+        return move_from_index(index)
+
+    def parse_move(self, text: str) -> MTMove:
+        return parse_move(text)
+
+    def deal_from_json(self, obj: Any, where: str) -> Deal:
+        return deal_from_json(obj, where, self.num_players)
+
+    def move_from_json(self, obj: Any, where: str) -> tuple[int, MTMove, dict[str, Any]]:
+        return move_from_json(obj, where, self.num_players)
+
+    def view_from_json(self, obj: Any) -> MarshmallowView:
+        """A view from its JSON (:meth:`MarshmallowView.to_json`), checked:
+        RecordError says where it is malformed, and a view of another game
+        (other options) is refused too."""
+        view = view_from_json(obj)
+        seen = (view.players, view.target, view.trump_after_ruff)
+        mine = (self.num_players, self.options.target, self.options.trump_after_ruff)
+        if seen != mine:
+            raise RecordError("view", f"a view of a game with other options than {self!r}")
+        return view
