@@ -11,7 +11,7 @@ the one-card-lookahead policy's (place to minimise the heuristic's value after
 the next blind draw). Reported: expected turns from a uniformly random hand.
 
 In the real game (``--game N``): the mean number of own turns the heuristic
-and ``ismcts`` need until their hand is sorted, 12 cards from 110, with the
+and ``pimc`` need until their hand is sorted, 12 cards from 110, with the
 three middle cards as they come, against a heuristic opponent that never
 declares (so the count is not cut short); N games per bot.
 
@@ -31,8 +31,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import numpy as np
 import numpy.typing as npt
 
-from cardtable.bots.myrummy_111.heuristic import quality
-from cardtable.bots.myrummy_111.playout import distinct_places, replaced
+from cardtable.games.myrummy_111.bots.heuristic import hand_quality
+from cardtable.games.myrummy_111.exchange import distinct_places, hand_after_place
 from cardtable.games.myrummy_111.scoring import is_sorted
 
 
@@ -50,14 +50,14 @@ def solve(h: int, n: int) -> dict[str, float]:
     done = np.zeros(m, dtype=bool)
     for i, hand in enumerate(hands):
         done[i] = is_sorted(hand)
-        qual[i] = max(quality(hand, True), quality(hand, False))
+        qual[i] = hand_quality(hand)
         rest = [v for v in values if v not in hand]
         for d, card in enumerate(rest):
             best, best_k = -1e9, 0
             for k, (p, s) in enumerate(places):
-                after = tuple(replaced(hand, card, p, s))
+                after = tuple(hand_after_place(hand, card, p, s))
                 nxt[i, d, k] = index[after]
-                q = max(quality(after, True), quality(after, False))
+                q = hand_quality(after)
                 if q > best:
                     best, best_k = q, k
             heur[i, d] = best_k
@@ -103,18 +103,18 @@ def turns_to_sort(bot_name: str, games: int, players: int = 2) -> tuple[float, f
     import random
 
     from cardtable.bots.base import Budget
-    from cardtable.bots.myrummy_111 import HeuristicBot
-    from cardtable.bots.myrummy_111.ismcts import ISMCTSBot
     from cardtable.games.myrummy_111 import MyRummy111, Place
+    from cardtable.games.myrummy_111.bots.heuristic import HeuristicBot
+    from cardtable.games.myrummy_111.bots.pimc import PIMCBot
 
     game = MyRummy111(players=players, rounds=1)
     counts = []
     for g in range(games):
-        bot: HeuristicBot | ISMCTSBot
+        bot: HeuristicBot | PIMCBot
         if bot_name == "heuristic":
             bot = HeuristicBot(0, game, random.Random(g))
         else:
-            bot = ISMCTSBot(0, game, random.Random(g), Budget(seconds=0.1))
+            bot = PIMCBot(0, game, random.Random(g), Budget(seconds=0.1))
         others = [HeuristicBot(s, game, random.Random(1000 + g)) for s in range(players)]
         state = game.new_game(random.Random(g))
         own = 0
@@ -144,7 +144,7 @@ def main() -> None:
     parser.add_argument("--sizes", nargs="*", default=["4:16", "4:24"])
     parser.add_argument("--game", type=int, default=0, help="games per bot for turns to sort")
     args = parser.parse_args()
-    for name in ("heuristic", "ismcts") if args.game else ():
+    for name in ("heuristic", "pimc") if args.game else ():
         mean, se = turns_to_sort(name, args.game)
         print(f"real game, 12 cards: {name} sorts its hand in {mean:.2f} ± {se:.2f} own turns")
     for spec in args.sizes:

@@ -1,7 +1,7 @@
 """Determinizations for the OpenSpiel adapter: the bots' samplers, chance-free.
 
 The samplers live with the search bots (:mod:`cardtable.bots.marshmallow_test.determinize`,
-:mod:`cardtable.bots.myrummy_111.determinize`): ``determinize(game, view, rng)``
+:mod:`cardtable.games.myrummy_111.determinize`): ``determinize(game, view, rng)``
 returns a full engine state, drawn uniformly among those consistent with the
 view, whose ``view(view.seat)`` equals ``view``. This module only dispatches
 by game and makes the state the adapter's kind: one without a generator, so
@@ -14,11 +14,11 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from cardtable.bots.myrummy_111.determinize import determinize as mr_determinize
 from cardtable.core.game import Game, State, View
 from cardtable.games.marshmallow_test import MarshmallowTest, MarshmallowView
 from cardtable.games.marshmallow_test.determinize import determinize as mt_determinize
 from cardtable.games.myrummy_111 import MyRummy111, MyRummyView
+from cardtable.games.myrummy_111.determinize import determinize as mr_determinize
 
 __all__ = ["determinize"]
 

@@ -16,9 +16,9 @@ import pytest
 
 import cardtable
 from cardtable.bots import Budget, make_bot
-from cardtable.bots.myrummy_111.determinize import determinize as mr_determinize
 from cardtable.core.game import State
 from cardtable.games.marshmallow_test.determinize import determinize as mt_determinize
+from cardtable.games.myrummy_111.determinize import determinize as mr_determinize
 
 OPTIONS: dict[str, dict[str, Any]] = {
     "marshmallow-test": {"target": 12},

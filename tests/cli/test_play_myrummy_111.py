@@ -18,9 +18,9 @@ from rich.console import Console
 from typer.testing import CliRunner
 
 from cardtable.cli.main import app
-from cardtable.cli.render_myrummy_111 import standings
-from cardtable.cli.ui_myrummy_111 import MyRummyUI
 from cardtable.games.myrummy_111 import Deal, MyRummy111, MyRummyState, Place, Take
+from cardtable.games.myrummy_111.terminal import MyRummyUI
+from cardtable.games.myrummy_111.terminal_render import standings
 
 runner = CliRunner()
 

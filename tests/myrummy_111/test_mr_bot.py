@@ -5,8 +5,8 @@ from __future__ import annotations
 import random
 
 from cardtable.bots.base import RandomBot
-from cardtable.bots.myrummy_111 import HeuristicBot
 from cardtable.games.myrummy_111 import MyRummy111
+from cardtable.games.myrummy_111.bots.heuristic import HeuristicBot
 
 
 def test_mr_6_heuristic_beats_random() -> None:

@@ -55,10 +55,21 @@ class MyRummy111:
     def options_json(self) -> dict[str, Any]:
         return self.options.to_json()
 
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, MyRummy111) and other.options == self.options
+
+    def __hash__(self) -> int:
+        return hash(self.options)
+
     def new_game(self, rng: random.Random) -> MyRummyState:
+        """A game whose deals and MR-4.6 reshuffles draw only on ``rng``."""
+        if not isinstance(rng, random.Random):
+            raise TypeError(f"new_game needs a random.Random, not {rng!r}")
         return MyRummyState(self, rng)
 
     def new_state(self, rng: random.Random | None = None) -> MyRummyState:
+        """A game; without ``rng`` it waits for ``state.deal(deal)`` each round
+        and for every MR-4.6 reshuffle to be given to ``apply``."""
         return MyRummyState(self, rng)
 
     def move_from_index(self, index: int) -> Move:

@@ -26,17 +26,24 @@ MANIFEST = GameManifest(
     ),
     bots={
         "heuristic": BotEntry(
-            "cardtable.bots.myrummy_111.heuristic:HeuristicBot",
+            f"{_PKG}.bots.heuristic:HeuristicBot",
             "rules of thumb: the exchange that most improves the hand's order",
             strength="wins 100% at 2p against random",
             time_per_move="under 1 ms",
         ),
-        "ismcts": BotEntry(
-            "cardtable.bots.myrummy_111.ismcts:ISMCTSBot",
-            "one-card lookahead plus determinized search over takes and declaring",
+        "pimc": BotEntry(
+            f"{_PKG}.bots.pimc:PIMCBot",
+            "one-card lookahead plus flat determinized search (PIMC) over takes and declaring",
             strength="wins 77% at 2p against heuristic",
             time_per_move="0.1 s (medium), 0.5 s (hard)",
             search=True,
+        ),
+        "ismcts": BotEntry(
+            f"{_PKG}.bots.pimc:PIMCBot",
+            "deprecated alias of pimc (a flat search, not IS-MCTS); kept for one release",
+            strength="as pimc",
+            time_per_move="as pimc",
+            deprecated_alias_of="pimc",
         ),
         "openspiel-ismcts": BotEntry(
             "cardtable.bots.openspiel_ismcts:OpenSpielISMCTSBot",
@@ -46,8 +53,8 @@ MANIFEST = GameManifest(
             extra="rl",
         ),
     },
-    terminal_ui="cardtable.cli.ui_myrummy_111:MyRummyUI",
-    determinize="cardtable.bots.myrummy_111.determinize:determinize",
+    terminal_ui=f"{_PKG}.terminal:MyRummyUI",
+    determinize=f"{_PKG}.determinize:determinize",
     observation_encoder="cardtable.adapters.observations:MyRummyEncoder",
     rules="rules.md",
     web_client="web/board.js",

@@ -1,15 +1,44 @@
-"""Scoring helpers (MR-6, MR-7): sortedness, best run, winners."""
+"""Scoring helpers (MR-6, MR-7): sortedness, the declaration, best run, winners."""
 
 from __future__ import annotations
 
 import itertools
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
+
+DECLARE_BONUS = 5  # MR-6.2
 
 
 def is_sorted(hand: Sequence[int]) -> bool:
     """MR-6.1: strictly increasing or strictly decreasing, gaps do not matter."""
     pairs = list(itertools.pairwise(hand))
     return all(a < b for a, b in pairs) or all(a > b for a, b in pairs)
+
+
+def declaration_score(symbols: Iterable[int]) -> int:
+    """MR-6.2: what a declarer whose hand is sorted scores, from the joker
+    symbols of its cards: all of them plus the bonus of 5.
+
+    The one place the bonus is written: the engine, the bots' projections,
+    the terminal and the adapters' utility bounds all ask it.
+
+    >>> declaration_score([1, 2, 1])
+    9
+    """
+    return sum(symbols) + DECLARE_BONUS
+
+
+def declared_points(hand: Sequence[int], sym: Sequence[int]) -> int:
+    """MR-6.2: the declarer's points: :func:`declaration_score` when the hand
+    is sorted, 0 otherwise (the round ends either way). ``sym`` is indexed by
+    card value."""
+    return declaration_score(sym[c] for c in hand) if is_sorted(hand) else 0
+
+
+def max_round_points(symbols: Sequence[int], hand_size: int) -> int:
+    """The most one seat can score in a round (MR-6.2 beats MR-6.3): a
+    sorted declaration of the ``hand_size`` cards with the most symbols.
+    ``symbols`` is the options' table (one count per card)."""
+    return declaration_score(sorted(symbols, reverse=True)[:hand_size])
 
 
 def best_run(hand: Sequence[int], sym: Sequence[int]) -> int:
@@ -49,8 +78,7 @@ def round_scores(
     out = []
     for seat, hand in enumerate(hands):
         if seat == declarer:
-            # MR-6.2: all symbols + 5 when sorted, 0 otherwise (the round still ends).
-            out.append(sum(sym[c] for c in hand) + 5 if is_sorted(hand) else 0)
+            out.append(declared_points(hand, sym))
         else:
             out.append(best_run(hand, sym))
     return out

@@ -19,51 +19,26 @@ from cardtable.core.errors import IllegalMoveError
 from cardtable.core.records import make_record
 from cardtable.games.myrummy_111.cards import CARDS
 from cardtable.games.myrummy_111.codec import Deal, deal_from_cards, deal_from_json
+from cardtable.games.myrummy_111.exchange import exchange
 from cardtable.games.myrummy_111.moves import TAKES, TAKES_WITH_REFRESH, Move, Place, Take
 from cardtable.games.myrummy_111.scoring import round_scores, winners
+from cardtable.games.myrummy_111.view import (
+    Event,
+    MyRummyView,
+    PlaceEvent,
+    RoundEnd,
+    TakeEvent,
+    track_known,
+)
 
 if TYPE_CHECKING:
     from cardtable.core.game import Game
     from cardtable.games.myrummy_111.game import MyRummy111
     from cardtable.games.myrummy_111.options import Options
-    from cardtable.games.myrummy_111.view import MyRummyView
 
 TAKE, PLACE, IDLE = 0, 1, 2  # phases; IDLE = finished or awaiting a deal
 ALL_UP = 7
 Log = tuple[Any, ...] | None
-
-
-def exchange(hand: list[int], card: int, position: int, side: int) -> int:
-    """Insert ``card`` at ``position`` and discard per ``side`` (0 left,
-    1 right, 2 far), in place; returns the discarded card (MR-4.3/4.4).
-
-    The placement must be legal (see :meth:`MyRummyState.apply`). Inserting
-    and discarding a neighbour amounts to replacing that neighbour.
-    """
-    if side == 0:
-        out = hand[position - 1]
-        hand[position - 1] = card
-    elif side == 1:
-        out = hand[position]
-        hand[position] = card
-    elif position == 0:
-        out = hand.pop()
-        hand.insert(0, card)
-    else:
-        out = hand.pop(0)
-        hand.append(card)
-    return out
-
-
-def hand_after_place(hand: Sequence[int], card: int, position: int, side: int) -> list[int]:
-    """The hand a legal placement leaves, without changing ``hand``.
-
-    >>> hand_after_place([47, 60, 90], 105, 3, 2)  # MR-4.4: 105 at the right, far-left 47 out
-    [60, 90, 105]
-    """
-    after = list(hand)
-    exchange(after, card, position, side)
-    return after
 
 
 class MyRummyState:
@@ -78,6 +53,7 @@ class MyRummyState:
         "_finished",
         "_game",
         "_hands",
+        "_last_end",
         "_limit",
         "_log",
         "_middle",
@@ -130,6 +106,7 @@ class MyRummyState:
         self._winners: tuple[int, ...] = ()
         self._finished = False
         self._awaiting = True
+        self._last_end: RoundEnd | None = None
         if rng is not None:
             self._deal_random()
 
@@ -164,11 +141,18 @@ class MyRummyState:
         start_player: int,
         scores: Sequence[int],
         past_round_scores: Sequence[Sequence[int]],
+        last_round: RoundEnd | None = None,
+        finished: bool = False,
     ) -> None:
         """Set a new state, before its first deal, to the start of round
         ``round_number`` of a game in progress: ``start_player`` begins it
-        (MR-2.2), ``scores`` are the totals before it and ``past_round_scores``
-        the points of the earlier rounds (MR-7).
+        (MR-2.2), ``scores`` are the totals before it, ``past_round_scores``
+        the points of the earlier rounds (MR-7) and ``last_round`` the public
+        end of the round before (what views show as ``last_round``).
+
+        With ``finished`` the game ended with round ``round_number`` instead:
+        ``past_round_scores`` holds every round and the winners follow from
+        the totals (MR-7.1).
 
         For search bots that rebuild a position from a view: they know the
         earlier rounds' points but not their deals, so ``record()`` of such a
@@ -179,12 +163,73 @@ class MyRummyState:
             raise ValueError("resume() needs a new state that has not been dealt")
         if not 0 <= start_player < n or round_number < 1 or len(scores) != n:
             raise ValueError(f"bad resume: round {round_number}, start {start_player}")
-        if len(past_round_scores) != round_number - 1:
-            raise ValueError(f"round {round_number} follows {round_number - 1} earlier rounds")
+        played = round_number if finished else round_number - 1
+        if len(past_round_scores) != played or any(len(r) != n for r in past_round_scores):
+            raise ValueError(f"round {round_number} follows {played} earlier rounds of {n} scores")
         self._round = round_number
         self._start = start_player
         self._totals = list(scores)
         self._round_scores = tuple(tuple(r) for r in past_round_scores)
+        self._last_end = last_round
+        if finished:
+            self._finished = True
+            self._awaiting = False
+            self._winners = winners(self._totals, self._round_scores[-1])
+
+    def detach_rng(self) -> None:
+        """Forget this state's generator: from now on every deal must be
+        explicit (:meth:`deal` with a :class:`Deal`) and every MR-4.6
+        reshuffle given to :meth:`apply` (``reshuffle=``), as when chance is
+        played by someone else (an OpenSpiel chance node, a record)."""
+        self._rng = None
+
+    def with_cards(
+        self,
+        hands: Sequence[Sequence[int]],
+        middle: Sequence[int],
+        draw_pile: Sequence[int],
+        rng: random.Random | None = None,
+    ) -> MyRummyState:
+        """A copy of this position with other cards in its places: the hands
+        (seat by seat, left to right), the three middle slots (slot 0 first;
+        while a card is being placed, that card in its slot) and the draw pile
+        (top first). The same cards must be used, and face-up middle cards
+        stay where they are; everything else public (sizes, discard pile,
+        history, scores) is kept. The copy uses ``rng`` (default: this
+        state's generator) for its later chance.
+
+        For search bots that sample the hidden cards of a position
+        (:mod:`~cardtable.games.myrummy_111.determinize`): the copy plays on
+        like any state, but its :meth:`record` still lists this state's deal,
+        so it describes no real game.
+        """
+        if self._phase == IDLE:
+            raise ValueError("with_cards() needs a round in progress")
+        new_hands = [list(h) for h in hands]
+        new_middle = list(middle)
+        new_draw = tuple(draw_pile)
+        old_draw = self._draw[self._dpos :]
+        if (
+            [len(h) for h in new_hands] != [len(h) for h in self._hands]
+            or len(new_middle) != 3
+            or len(new_draw) != len(old_draw)
+        ):
+            raise ValueError("with_cards() must keep the hands' sizes, 3 slots and the draw pile's")
+        up = self._up
+        if any(up >> s & 1 and new_middle[s] != self._middle[s] for s in range(3)):
+            raise ValueError("with_cards() must keep the face-up middle cards (MR-5.1)")
+        old = {c for h in self._hands for c in h}
+        old.update(self._middle, old_draw)
+        new = {c for h in new_hands for c in h}
+        new.update(new_middle, new_draw)
+        if new != old:
+            raise ValueError("with_cards() must place the same cards (MR-1.1)")
+        state = self.clone(rng)
+        state._hands = new_hands
+        state._middle = new_middle
+        state._draw = new_draw
+        state._dpos = 0
+        return state
 
     def _start_round(self, deal: Deal) -> None:
         self._hands = [list(h) for h in deal.hands]  # MR-3.1: the order dealt
@@ -331,15 +376,19 @@ class MyRummyState:
         self._moves += 1
         self._turns += 1
         self._log = (self._log, seat, move, out, None)
-        if move.declare:  # MR-4.5
-            self._end_round(seat)
-        elif self._turns == self._limit:  # MR-6.4
-            self._end_round(None)
+        if move.declare or self._turns == self._limit:  # MR-4.5, MR-6.4
+            self._end_round(seat, move, out)
         else:
             self._to_move = seat + 1 if seat + 1 < self._n else 0
             self._phase = TAKE
 
-    def _end_round(self, declarer: int | None) -> None:
+    def _end_round(self, seat: int, move: Place, out: int) -> None:
+        """The round ends after ``seat``'s ``move`` (which discarded ``out``)."""
+        declarer = seat if move.declare else None
+        # MR-6.2: the declarer shows the hand for the others to check.
+        shown = None if declarer is None else tuple(self._hands[seat])
+        last = PlaceEvent(seat, move.position, move.discard, out, move.declare)
+        self._last_end = RoundEnd(self._round, last, shown)
         scores = round_scores(self._hands, self._sym, declarer)  # MR-6
         for seat, s in enumerate(scores):
             self._totals[seat] += s
@@ -459,21 +508,89 @@ class MyRummyState:
         return out
 
     def view(self, seat: int | None) -> MyRummyView:
-        from cardtable.games.myrummy_111.view import build_view
+        """What ``seat`` may know (MR-5, MR-8); ``None`` is a spectator. The
+        only door through which hidden cards leave the engine."""
+        n = self._n
+        if seat is not None and not (type(seat) is int and 0 <= seat < n):
+            raise ValueError(f"seat must be 0–{n - 1} or None, got {seat!r}")
+        opts = self._game.options
+        up = self._up
+        placing = self._phase == PLACE
+        history = self._public_history()
+        own_take = placing and seat is not None and seat == self._to_move
+        return MyRummyView(
+            seat=seat,
+            options=opts,
+            round_number=self._round,
+            start_player=self._start,
+            to_move=self._to_move,
+            phase=self.phase,
+            hand=None if seat is None else tuple(self._hands[seat]),
+            taken_card=self._middle[self._slot] if own_take else None,
+            taken_slot=self._slot if placing else None,
+            # The taken slot's bit is cleared by the take: it shows as None.
+            middle=tuple(c if up >> s & 1 else None for s, c in enumerate(self._middle)),
+            discard_pile=self.discard_pile,
+            draw_size=len(self._draw) - self._dpos,
+            hand_sizes=opts.hand_sizes,
+            history=history,
+            known=track_known(opts.hand_sizes, history),
+            scores=tuple(self._totals),
+            round_scores=self._round_scores,
+            moves_in_round=self._moves,
+            turns_in_round=self._turns,
+            awaiting_deal=self.awaiting_deal,
+            finished=self._finished,
+            winners=self._winners,
+            last_round=self._last_end,
+        )
 
-        return build_view(self, seat)
+    def _public_history(self) -> tuple[Event, ...]:
+        """MR-5.1: every action of the round, hiding face-down cards taken."""
+        events: list[Event] = []
+        for seat, move, card, extra in self.history():
+            if isinstance(move, Take):
+                shown = card if extra is True else None
+                reshuffled = isinstance(extra, tuple)
+                events.append(TakeEvent(seat, move.slot, move.refresh, shown, reshuffled))
+            else:
+                events.append(PlaceEvent(seat, move.position, move.discard, card, move.declare))
+        return tuple(events)
 
     def clone(self, rng: random.Random | None = None) -> MyRummyState:
-        """An independent copy; it keeps this state's generator unless given ``rng``."""
+        """An independent copy; it keeps this state's generator unless given
+        ``rng``. Cheap: the deal, the history and the piles' tuples are
+        immutable and shared; only the lists are copied."""
         new = object.__new__(MyRummyState)
-        for name in MyRummyState.__slots__:
-            setattr(new, name, getattr(self, name))
+        new._game = self._game
+        new.game = self.game
+        new._rng = self._rng if rng is None else rng
+        new._n = self._n
+        new._sym = self._sym
+        new._limit = self._limit
+        new._places = self._places
         new._hands = [h[:] for h in self._hands]
         new._middle = self._middle[:]
+        new._up = self._up
+        new._draw = self._draw
+        new._dpos = self._dpos
         new._discard = self._discard[:]
+        new._phase = self._phase
+        new._to_move = self._to_move
+        new._slot = self._slot
+        new._turns = self._turns
+        new._moves = self._moves
+        new._log = self._log
+        new._deal = self._deal
+        new._past = self._past
+        new._round = self._round
+        new._start = self._start
         new._totals = self._totals[:]
-        if rng is not None:
-            new._rng = rng
+        new._round_scores = self._round_scores
+        new._winners = self._winners
+        new._finished = self._finished
+        new._awaiting = self._awaiting
+        new._last_end = self._last_end
         return new
 
     def record(self, players: Sequence[str] | None = None) -> dict[str, Any]:

@@ -9,13 +9,11 @@ from collections.abc import Sequence
 import pytest
 
 from cardtable.bots.base import Budget
-from cardtable.bots.myrummy_111 import HeuristicBot
-from cardtable.bots.myrummy_111.determinize import Skeleton, determinize
-from cardtable.bots.myrummy_111.heuristic import quality
-from cardtable.bots.myrummy_111.ismcts import ISMCTSBot
-from cardtable.bots.myrummy_111.playout import hand_quality
 from cardtable.core.game import Move
 from cardtable.games.myrummy_111 import Deal, MyRummy111, MyRummyState, MyRummyView, Place, Take
+from cardtable.games.myrummy_111.bots.heuristic import HeuristicBot, hand_quality, quality
+from cardtable.games.myrummy_111.bots.pimc import PIMCBot
+from cardtable.games.myrummy_111.determinize import Skeleton, determinize
 
 
 def _all_cards(state: MyRummyState) -> list[int]:
@@ -103,7 +101,7 @@ def test_hand_quality_is_the_heuristics_judgement() -> None:
 class _Spy:
     """Wraps a bot: records that it only ever gets views and legal moves."""
 
-    def __init__(self, bot: ISMCTSBot) -> None:
+    def __init__(self, bot: PIMCBot) -> None:
         self.bot = bot
         self.seat = bot.seat
 
@@ -114,14 +112,14 @@ class _Spy:
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
-def test_mr_4_ismcts_plays_legal_games(players: int) -> None:
+def test_mr_4_pimc_plays_legal_games(players: int) -> None:
     game = MyRummy111(players=players, rounds=1, turn_limit=60)
     for g in range(2):
         seat = g % players
         bots: list[object] = [
             HeuristicBot(s, game, random.Random(10 * g + s)) for s in range(players)
         ]
-        spy = _Spy(ISMCTSBot(seat, game, random.Random(g), Budget(iterations=6)))
+        spy = _Spy(PIMCBot(seat, game, random.Random(g), Budget(iterations=6)))
         bots[seat] = spy
         state = game.new_game(random.Random(100 * players + g))
         while not state.finished:
@@ -132,9 +130,9 @@ def test_mr_4_ismcts_plays_legal_games(players: int) -> None:
             state.apply(move)
 
 
-def test_ismcts_self_play_at_five_players_with_hand_sizes() -> None:
+def test_pimc_self_play_at_five_players_with_hand_sizes() -> None:
     game = MyRummy111(players=5, hand_sizes=[12, 13, 14, 12, 13], rounds=1, turn_limit=40)
-    bots = [ISMCTSBot(s, game, random.Random(s), Budget(iterations=3)) for s in range(5)]
+    bots = [PIMCBot(s, game, random.Random(s), Budget(iterations=3)) for s in range(5)]
     state = game.new_game(random.Random(9))
     while not state.finished:
         legal = state.legal_moves()
@@ -143,7 +141,7 @@ def test_ismcts_self_play_at_five_players_with_hand_sizes() -> None:
         state.apply(move)
 
 
-def test_ismcts_ignores_decoy_hidden_cards() -> None:
+def test_pimc_ignores_decoy_hidden_cards() -> None:
     """Two states that differ only in cards the seat cannot see give the same
     view, so the bot (same seed) chooses the same move: it cannot peek."""
     game = MyRummy111(players=3)
@@ -162,12 +160,12 @@ def test_ismcts_ignores_decoy_hidden_cards() -> None:
     assert decoy.view(seat) == view
     moves = []
     for s in (state, decoy):
-        bot = ISMCTSBot(seat, game, random.Random(5), Budget(iterations=20))
+        bot = PIMCBot(seat, game, random.Random(5), Budget(iterations=20))
         moves.append(bot.choose(s.view(seat), s.legal_moves()))
     assert moves[0] == moves[1]
 
 
-def test_mr_4_5_ismcts_declares_a_winning_sorted_hand() -> None:
+def test_mr_4_5_pimc_declares_a_winning_sorted_hand() -> None:
     """MR-4.5/MR-6.2/MR-7.2: on the only round, a sorted hand that outscores any
     run of the opponent is declared (declaring wins the game outright)."""
     game = MyRummy111(players=2, rounds=1)
@@ -179,7 +177,7 @@ def test_mr_4_5_ismcts_declares_a_winning_sorted_hand() -> None:
     state = game.new_state()
     state.deal(Deal((hand0, hand1), middle, draw))
     state.apply(Take(0))  # face down, but the taker sees 104
-    bot = ISMCTSBot(0, game, random.Random(0), Budget(iterations=4))
+    bot = PIMCBot(0, game, random.Random(0), Budget(iterations=4))
     move = bot.choose(state.view(0), state.legal_moves())
     assert isinstance(move, Place) and move.declare
     state.apply(move)

@@ -1,4 +1,4 @@
-"""Simulations per second of the MyRummy 111 search bot (``ismcts``).
+"""Simulations per second of the MyRummy 111 search bot (``pimc``).
 
 A *simulation* is one determinization of the bot's view (hidden cards sampled
 consistently with it), one candidate move played on it, a truncated playout
@@ -8,12 +8,12 @@ sampled at every decision of the bot's seat; the rate also counts the
 per-decision set-up (building the determinization skeleton and candidates).
 Determinizations alone are timed too.
 
-With ``--strength GAMES`` it instead plays ``ismcts`` against heuristic
-bots (one ``ismcts`` seat, rotated over the seats on repeated deals) and
+With ``--strength GAMES`` it instead plays ``pimc`` against heuristic
+bots (one ``pimc`` seat, rotated over the seats on repeated deals) and
 prints its game-win rate (MR-7; a shared win counts 1/k) with a 95% Wilson
 interval; ``--jobs`` processes, ``--budget`` seconds per decision.
 
-Usage: ``python benchmarks/bench_ismcts_myrummy.py [seconds-per-row] [--players 2 4]``
+Usage: ``python benchmarks/bench_pimc_myrummy.py [seconds-per-row] [--players 2 4]``
 ``[--strength GAMES --budget 0.1 --jobs 2]``
 """
 
@@ -29,10 +29,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from cardtable.bots.base import Budget
-from cardtable.bots.myrummy_111 import HeuristicBot
-from cardtable.bots.myrummy_111.determinize import Skeleton
-from cardtable.bots.myrummy_111.ismcts import ISMCTSBot
 from cardtable.games.myrummy_111 import MyRummy111, MyRummyView
+from cardtable.games.myrummy_111.bots.heuristic import HeuristicBot
+from cardtable.games.myrummy_111.bots.pimc import PIMCBot
+from cardtable.games.myrummy_111.determinize import Skeleton
 
 
 def positions(players: int, count: int, seed: int) -> list[tuple[MyRummyView, tuple[object, ...]]]:
@@ -57,7 +57,7 @@ def positions(players: int, count: int, seed: int) -> list[tuple[MyRummyView, tu
 def bench(players: int, seconds: float, horizon: int | None) -> None:
     game = MyRummy111(players=players, rounds=1)
     spots = positions(players, 200, 1)
-    bot = ISMCTSBot(0, game, random.Random(0), Budget(iterations=40), horizon=horizon)
+    bot = PIMCBot(0, game, random.Random(0), Budget(iterations=40), horizon=horizon)
     sims = 0
     decisions = 0
     searched = 0
@@ -83,7 +83,7 @@ def bench(players: int, seconds: float, horizon: int | None) -> None:
             samples += 1
     det = samples / (time.perf_counter() - t0)
     print(
-        f"myrummy-111 ismcts players={players} horizon={bot.horizon}: "
+        f"myrummy-111 pimc players={players} horizon={bot.horizon}: "
         f"{sims / search_time:,.0f} simulations/s in the {searched} of {decisions} decisions"
         f" that searched (40 simulations each), {1000 * elapsed / decisions:.1f} ms per"
         " decision on average; "
@@ -92,14 +92,14 @@ def bench(players: int, seconds: float, horizon: int | None) -> None:
 
 
 def _strength_game(task: tuple[int, int, float]) -> tuple[float, int]:
-    """One game: ismcts in seat ``g % players``, deal ``g // players``."""
+    """One game: pimc in seat ``g % players``, deal ``g // players``."""
     g, players, seconds = task
     game = MyRummy111(players=players)
     me = g % players
-    bots: list[HeuristicBot | ISMCTSBot] = [
+    bots: list[HeuristicBot | PIMCBot] = [
         HeuristicBot(s, game, random.Random(g * 100 + s)) for s in range(players)
     ]
-    bots[me] = ISMCTSBot(me, game, random.Random(g * 100 + me), Budget(seconds=seconds))
+    bots[me] = PIMCBot(me, game, random.Random(g * 100 + me), Budget(seconds=seconds))
     state = game.new_game(random.Random(g // players))  # the same deals in every seat
     while not state.finished:
         seat = state.to_move
@@ -128,7 +128,7 @@ def strength(players: int, games: int, seconds: float, jobs: int) -> None:
     wins = sum(w for w, _ in results)
     low, high = wilson_interval(wins, games)
     print(
-        f"myrummy-111 {players}p ismcts ({seconds}s/decision) vs {players - 1} x heuristic:"
+        f"myrummy-111 {players}p pimc ({seconds}s/decision) vs {players - 1} x heuristic:"
         f" game wins {wins / games:.3f} [{low:.3f}, {high:.3f}] over {games} games"
         f" (fair share {1 / players:.3f}), {sum(r for _, r in results) / games:.2f} rounds/game"
         f" [{time.perf_counter() - start:.0f}s]"

@@ -1,10 +1,11 @@
 """Fast simulation pieces for MyRummy 111 search: a playout policy on engine
 states and a game-level evaluation of positions.
 
-The playout policy is the heuristic bot's rule of thumb (``heuristic.quality``)
-applied straight to a determinized state's hands, with the placements reduced
-to the distinct hands they leave (MR-4.4 lists ``p left`` and ``p-1 right``
-both; they leave the same hand), so it needs no view.
+The playout policy is the heuristic bot's rule of thumb
+(:func:`~.heuristic.hand_quality`, in the better direction) applied straight
+to a determinized state's hands, with the placements reduced to the distinct
+hands they leave (:func:`~cardtable.games.myrummy_111.exchange.distinct_places`),
+so it needs no view.
 
 The evaluation turns a position into the searching seat's chance of winning
 the *game* (MR-7): it estimates, from each hand's distance to sorted, who will
@@ -16,82 +17,21 @@ from __future__ import annotations
 
 import math
 import random
-from bisect import bisect_left
 from collections.abc import Sequence
 
-from cardtable.bots.myrummy_111.heuristic import SPAN, lis_length
-from cardtable.games.myrummy_111.moves import MOVES, Move, Place, place
-from cardtable.games.myrummy_111.scoring import best_run, is_sorted
-from cardtable.games.myrummy_111.state import MyRummyState, hand_after_place
+from cardtable.games.myrummy_111.bots.heuristic import best_placement, hand_quality, lis_length
+from cardtable.games.myrummy_111.exchange import hand_after_place
+from cardtable.games.myrummy_111.moves import MOVES, SIDES, Move, Place, place
+from cardtable.games.myrummy_111.scoring import best_run, declaration_score, is_sorted
+from cardtable.games.myrummy_111.state import MyRummyState
 
 __all__ = [
     "distance",
-    "distinct_places",
     "evaluate",
     "game_value",
-    "hand_quality",
+    "placement_moves",
     "policy_move",
 ]
-
-# MR-4.3/4.4: the distinct results of a placement in a hand of h cards are
-# "card replaces position i" (i < h; written as ``place i right``) and the two
-# shifts ``place 0 far`` (insert left, drop the right end) and ``place h far``.
-
-
-def distinct_places(h: int) -> tuple[tuple[int, int], ...]:
-    """``(position, side)`` of one Place per distinct resulting hand."""
-    return ((0, 2), *((i, 1) for i in range(h)), (h, 2))
-
-
-def _ideal_tables() -> tuple[tuple[tuple[float, ...], ...], tuple[tuple[float, ...], ...]]:
-    """``heuristic.quality``'s ideal positions, per hand size and card, minus 0.5."""
-    up, down = [], []
-    for h in range(16):
-        up.append(tuple((v - 2) / SPAN * h - 0.5 for v in range(112)))
-        down.append(tuple((111 - v) / SPAN * h - 0.5 for v in range(112)))
-    return tuple(up), tuple(down)
-
-
-_IDEAL_UP, _IDEAL_DOWN = _ideal_tables()
-
-
-def hand_quality(hand: Sequence[int]) -> float:
-    """``max(quality(hand, True), quality(hand, False))`` in one pass (the
-    playout's hot spot): the heuristic's judgement in the better direction."""
-    h = len(hand)
-    iu = _IDEAL_UP[h]
-    idn = _IDEAL_DOWN[h]
-    rise: list[int] = []
-    fall: list[int] = []
-    mu = md = 0.0
-    for i, v in enumerate(hand):
-        x = i - iu[v]
-        mu += x if x > 0 else -x
-        y = i - idn[v]
-        md += y if y > 0 else -y
-        j = bisect_left(rise, v)
-        if j == len(rise):
-            rise.append(v)
-        else:
-            rise[j] = v
-        j = bisect_left(fall, -v)
-        if j == len(fall):
-            fall.append(-v)
-        else:
-            fall[j] = -v
-    return max(len(rise) * h - mu / 2, len(fall) * h - md / 2)
-
-
-def best_quality(hand: Sequence[int], card: int) -> tuple[float, int, int, bool]:
-    """The best placement of ``card`` by ``heuristic.quality`` in the better
-    direction: ``(quality, position, side, sorted_after)``."""
-    best_q = -math.inf
-    best_p, best_s = 0, 1
-    for p, s in distinct_places(len(hand)):
-        q = hand_quality(hand_after_place(hand, card, p, s))
-        if q > best_q:
-            best_q, best_p, best_s = q, p, s
-    return best_q, best_p, best_s, is_sorted(hand_after_place(hand, card, best_p, best_s))
 
 
 def policy_move(state: MyRummyState, rng: random.Random) -> Move:
@@ -103,15 +43,17 @@ def policy_move(state: MyRummyState, rng: random.Random) -> Move:
     if state.phase == "place":
         card = state.taken_card
         assert card is not None
-        _, p, s, done = best_quality(hand, card)
-        return place(p, ("left", "right", "far")[s], done)  # MR-4.5: declare when sorted
+        _, p, s = best_placement(hand, card)
+        done = is_sorted(hand_after_place(hand, card, p, s))
+        return place(p, SIDES[s], done)  # MR-4.5: declare when sorted
     now = hand_quality(hand)
     middle = state.middle
     up = state.middle_face_up
     best_gain, best_slot = 0.0, -1
     for slot in range(3):
-        if up[slot]:
-            gain = best_quality(hand, middle[slot])[0] - now  # type: ignore[arg-type]
+        face_up = middle[slot]
+        if up[slot] and face_up is not None:
+            gain = best_placement(hand, face_up)[0] - now
             if gain > best_gain:
                 best_gain, best_slot = gain, slot
     if best_slot >= 0 and best_gain >= h / 2:
@@ -198,9 +140,9 @@ def evaluate(state: MyRummyState, seat: int, round_number: int, sym: Sequence[in
         p = race[declarer] / total_race
         if p < 0.01:
             continue
-        # MR-6.2: the declarer's symbols + 5 (its hand as it is now).
+        # MR-6.2: a sorted declaration of the declarer's hand as it is now.
         points = list(runs)
-        points[declarer] = sum(sym[c] for c in hands[declarer]) + 5
+        points[declarer] = declaration_score(sym[c] for c in hands[declarer])
         projected = [b + x for b, x in zip(base, points, strict=True)]
         value += p * game_value(projected, seat, opts.target, rounds_left, points)
     return value / sum(race[d] / total_race for d in range(n) if race[d] / total_race >= 0.01)

@@ -1,4 +1,9 @@
-"""A search bot for MyRummy 111: one-card lookahead plus determinized search.
+"""A search bot for MyRummy 111: one-card lookahead plus flat determinized search.
+
+Perfect-information Monte Carlo (PIMC), not a tree search: the root's
+choices are judged over sampled determinizations, with no tree below them
+and no information sets (OpenSpiel's ``openspiel-ismcts`` is the real
+IS-MCTS). Registered as ``pimc``; ``ismcts`` is its deprecated alias.
 
 Each decision the bot sees only its view (MR-5) and the legal moves. It:
 
@@ -12,7 +17,8 @@ Each decision the bot sees only its view (MR-5) and the legal moves. It:
    declaring twin (MR-6.2);
 2. when the choice is open (a take between the ``take_width`` best, or
    declaring against waiting, MR-4.5), runs *simulations* until the budget is
-   spent: each samples a fresh determinization (:mod:`.determinize`: hidden
+   spent: each samples a fresh determinization
+   (:mod:`cardtable.games.myrummy_111.determinize`: hidden
    cards uniform among the cards that could be there), plays *every*
    candidate on it with the same playout seed (common random numbers), plays
    on with the heuristic playout policy (:mod:`.playout`) for ``horizon``
@@ -25,7 +31,7 @@ Resampling per simulation makes the face-down card of a take a chance event
 (MR-4.2): in each determinization it is fixed, over many it is spread.
 
 A *simulation* = one candidate played on one determinization + one truncated
-playout + one evaluation; ``benchmarks/bench_ismcts_myrummy.py`` counts them.
+playout + one evaluation; ``benchmarks/bench_pimc_myrummy.py`` counts them.
 ``budget.iterations`` caps simulations (checked per determinization, so it
 may overshoot by fewer than the number of candidates); ``budget.seconds``
 caps time; with neither, 0.2 s.
@@ -41,25 +47,20 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from cardtable.bots.base import Budget
-from cardtable.bots.myrummy_111.determinize import Skeleton
-from cardtable.bots.myrummy_111.lookahead import (
+from cardtable.core.game import Game, Move
+from cardtable.games.myrummy_111.bots.heuristic import hand_quality
+from cardtable.games.myrummy_111.bots.lookahead import (
     best_after,
     hidden_pool,
     lookahead_value,
     stratified,
 )
-from cardtable.bots.myrummy_111.playout import (
-    distinct_places,
-    evaluate,
-    hand_quality,
-    placement_moves,
-    policy_move,
-)
-from cardtable.core.game import Game, Move
+from cardtable.games.myrummy_111.bots.playout import evaluate, placement_moves, policy_move
+from cardtable.games.myrummy_111.determinize import Skeleton
+from cardtable.games.myrummy_111.exchange import distinct_places, hand_after_place
 from cardtable.games.myrummy_111.game import MyRummy111
 from cardtable.games.myrummy_111.moves import Take
-from cardtable.games.myrummy_111.scoring import is_sorted
-from cardtable.games.myrummy_111.state import hand_after_place
+from cardtable.games.myrummy_111.scoring import declaration_score, is_sorted
 from cardtable.games.myrummy_111.view import MyRummyView
 
 DEFAULT_SECONDS = 0.2  # per decision when the budget sets no limit
@@ -81,7 +82,7 @@ class Candidate:
         return self.total / self.visits if self.visits else 0.0
 
 
-class ISMCTSBot:
+class PIMCBot:
     """Lookahead-guided determinized search over the root decision (module doc).
 
     ``horizon``: turns (all seats together, after the bot's own turn) a
@@ -106,7 +107,7 @@ class ISMCTSBot:
         prior_weight: float = 0.02,
     ) -> None:
         if not isinstance(game, MyRummy111):
-            raise TypeError(f"ISMCTSBot plays myrummy-111, not {getattr(game, 'name', game)!r}")
+            raise TypeError(f"PIMCBot plays myrummy-111, not {getattr(game, 'name', game)!r}")
         self.seat = seat
         self.game = game
         self.rng = rng
@@ -180,7 +181,7 @@ class ISMCTSBot:
             value = lookahead_value(after, pool) if not done else float(len(hand) ** 2)
             out.append(Candidate((by_key[(p, s, False)],), value, label=f"place {p} {s}"))
             if done:  # MR-4.5: declaring is optional; declaring and waiting are searched
-                points = sum(self.sym[c] for c in after)  # MR-6.2 (+5 either way)
+                points = declaration_score(self.sym[c] for c in after)  # MR-6.2
                 declare = by_key[(p, s, True)]
                 out.append(
                     Candidate((declare,), value + points, label=f"declare {p} {s}", declare=True)

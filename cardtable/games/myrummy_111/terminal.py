@@ -1,7 +1,7 @@
 """MyRummy 111 in the terminal: the :class:`~cardtable.cli.play.TerminalUI` of the game.
 
 The UI sees views only (MR-5): the table, the narration and the standings are
-drawn from the watching seat's views by :mod:`cardtable.cli.render_myrummy_111`.
+drawn from the watching seat's views by :mod:`.terminal_render`.
 The one thing it remembers is the card behind each of the person's own
 face-down takes, which the person saw while placing it (MR-4.2) but the
 public history hides.
@@ -9,7 +9,7 @@ public history hides.
 Input, per phase (short forms in brackets)::
 
     take S [t S]        refresh S [r S]            (S = middle slot 0, 1, 2)
-    place P left|right|far [declare]  [p P l|r|f d]  (P = position 0 … h)
+    place P left|right|far [declare]  [p P l|r|f d]  (P = a number 0 … hand size)
     preview P side [? P side]   help [h, ?]   quit [q]   empty line: redraw
 """
 
@@ -20,12 +20,12 @@ from collections.abc import Sequence
 from rich.console import Console
 from rich.markup import escape
 
-from cardtable.cli import render_myrummy_111 as render
 from cardtable.cli.play import QuitGame, ReadLine
 from cardtable.core.game import Game, Move, View
+from cardtable.games.myrummy_111 import terminal_render as render
+from cardtable.games.myrummy_111.exchange import hand_after_place
 from cardtable.games.myrummy_111.moves import SIDES, Place, Take
 from cardtable.games.myrummy_111.scoring import is_sorted
-from cardtable.games.myrummy_111.state import hand_after_place
 from cardtable.games.myrummy_111.view import MyRummyView, PlaceEvent, TakeEvent
 
 SIDE_WORDS = {"l": "left", "left": "left", "r": "right", "right": "right", "f": "far", "far": "far"}
@@ -40,10 +40,11 @@ it face up into the slot it came from; your hand keeps its size.
   take S / t S      take slot S (0, 1, 2); a face-down card is seen by you only
   refresh S / r S   only when all three are face up (MR-4.1): they go to the
                     discard pile, three face-down cards replace them; take S
-  place P SIDE      put the card at position P (the small numbers between your
-  p P l|r|f         cards: 0 = far left … h = far right) and discard its left
-                    or right neighbour, or, inserting at an end (P = 0 or h),
-                    the card at the other end: far (MR-4.4)
+  place P SIDE      put the card at position P, a number from the "pos" row
+  p P l|r|f         between your cards: 0 = before the first card … {h} = after
+                    the last; then discard its left or right neighbour, or,
+                    inserting at an end (P = 0 or {h}), the card at the other
+                    end: far (MR-4.4)
   place … declare   also declare the hand sorted; this ends the round (MR-4.5)
   preview P SIDE    (or ? P SIDE) show the hand a placement would leave
 Scoring (MR-6): a declarer whose hand is sorted (strictly up or strictly down,
@@ -91,7 +92,7 @@ class MyRummyUI:
             if head in ("quit", "q", "exit"):
                 raise QuitGame
             if head in ("help", "h") or (head == "?" and not args):
-                self.console.print(HELP.format(goal=self._goal(v)))
+                self.console.print(HELP.format(goal=self._goal(v), h=len(v.hand or ())))
             elif head in ("preview", "?"):
                 self._preview(v, args)
             elif head in ("take", "t", "refresh", "r"):
@@ -178,8 +179,14 @@ class MyRummyUI:
         if v.phase != "place":
             self._say(f"First take a card: {TAKE_USAGE}. You place it after taking it.")
             return None
-        if not args or not args[0].isdigit():
+        if not args:
             self._say(f"Where? Write {usage}.")
+            return None
+        if not args[0].isdigit():
+            self._say(
+                f"{args[0]!r} is not a position: positions are the numbers of the pos row,"
+                f" 0 (before your first card) … {h} (after your last); write {usage}."
+            )
             return None
         p = int(args[0])
         if p > h:
@@ -255,26 +262,9 @@ class MyRummyUI:
     def _place_phrase(
         self, b: MyRummyView, seat: int, move: Place, a: MyRummyView, what: str = "it"
     ) -> str:
-        card: int | None
-        if a.round_number == b.round_number and a.history:
-            event = a.history[-1]
-            assert isinstance(event, PlaceEvent)
-            card = event.card
-        else:  # the next round was dealt and took the history with it
-            card = self._discarded(b, seat, move)
-        gone = "a card" if card is None else render.card_str(card, render.sym(b))
+        gone = render.card_str(_placed(b, a).card, render.sym(b))  # MR-4.4: face up
         verb = "declare" if seat == self.seat else "declares"
         return render.place_words(what, move.position, move.discard, gone, move.declare, verb)
-
-    def _discarded(self, b: MyRummyView, seat: int, move: Place) -> int | None:
-        if seat == self.seat and b.hand is not None and b.taken_card is not None:
-            (gone,) = set(b.hand) - set(self._result(b, move.position, move.discard))
-            return gone
-        known = b.known[seat]  # MR-8: what the public history says sits there
-        index = {"left": move.position - 1, "right": move.position}.get(move.discard)
-        if index is None:
-            index = len(known) - 1 if move.position == 0 else 0
-        return known[index]
 
     def _round_over(self, b: MyRummyView, seat: int, move: Place, a: MyRummyView) -> None:
         points = a.round_scores[-1]
@@ -296,7 +286,12 @@ class MyRummyUI:
         for s, name in enumerate(self.names):
             kind = "declared" if move.declare and s == seat else "best run"
             self.console.print(f"  {name}: {kind} {points[s]}★, total {a.scores[s]}", markup=False)
-        if self.seat is not None and b.hand is not None:
+        shown = a.last_round.declared_hand if a.last_round is not None else None
+        if shown is not None:  # MR-6.2: shown to everyone, to check the order
+            whose = "Your" if seat == self.seat else f"{escape(who)}'s"
+            self.console.print(f"{whose} declared hand:")
+            self.console.print(render.hand_rows(shown, render.sym(b)))
+        if self.seat is not None and b.hand is not None and (seat != self.seat or shown is None):
             hand = b.hand
             if seat == self.seat and b.taken_card is not None:
                 hand = tuple(self._result(b, move.position, move.discard))
@@ -375,6 +370,18 @@ class MyRummyUI:
 
 def _slots(down: list[str]) -> str:
     return f"slot {down[0]} is" if len(down) == 1 else f"slots {', '.join(down)} are"
+
+
+def _placed(b: MyRummyView, a: MyRummyView) -> PlaceEvent:
+    """The placement just made, from the views before (``b``) and after
+    (``a``) it: the round's last event or, when it ended the round (the next
+    one may already be dealt), the round's public end."""
+    if len(a.round_scores) > len(b.round_scores):
+        assert a.last_round is not None
+        return a.last_round.last_place
+    event = a.history[-1]
+    assert isinstance(event, PlaceEvent)
+    return event
 
 
 def _mr(view: View) -> MyRummyView:

@@ -1,5 +1,9 @@
 """Determinization: full MyRummy 111 states consistent with one seat's view.
 
+The game's public door for resampling hidden cards (OpenSpiel keeps the same
+knowledge in the game, as ``ResampleFromInfostate``); the manifest names
+:func:`determinize` for every search bot and adapter.
+
 A search bot receives only ``view(seat)`` (MR-5) and must imagine the hidden
 cards. :func:`determinize` samples one complete :class:`MyRummyState` whose
 ``view(seat)`` equals the given view: the seat's own hand, the cards others
@@ -40,6 +44,7 @@ from dataclasses import dataclass
 
 from cardtable.games.myrummy_111.cards import CARDS
 from cardtable.games.myrummy_111.codec import Deal
+from cardtable.games.myrummy_111.exchange import exchange
 from cardtable.games.myrummy_111.game import MyRummy111
 from cardtable.games.myrummy_111.moves import Move, place
 from cardtable.games.myrummy_111.moves import Take as TakeMove
@@ -139,25 +144,11 @@ class Skeleton:
                 steps.append(_Step(TakeMove(event.slot, event.refresh), group))
             else:
                 assert isinstance(event, PlaceEvent)
-                hand = hands[event.seat]
-                taken = middle[slot]
-                p = event.position
                 # MR-4.3/4.4 on tokens, as the engine does on cards
-                if event.discard == "left":
-                    out = hand[p - 1]
-                    hand[p - 1] = taken
-                elif event.discard == "right":
-                    out = hand[p]
-                    hand[p] = taken
-                elif p == 0:
-                    out = hand.pop()
-                    hand.insert(0, taken)
-                else:
-                    out = hand.pop(0)
-                    hand.append(taken)
+                out = exchange(hands[event.seat], middle[slot], event.position, event.side)
                 middle[slot] = out
                 bind(out, event.card)  # MR-4.4: the discard is face up
-                steps.append(_Step(place(p, event.discard, event.declare), None))
+                steps.append(_Step(place(event.position, event.discard, event.declare), None))
         seat = view.seat
         if seat is not None and view.hand is not None:
             for token, card in zip(hands[seat], view.hand, strict=True):
@@ -248,18 +239,16 @@ class Skeleton:
         ``view.seat`` shows those, so ``view(view.seat)`` is unchanged)."""
         if self._template is None:
             self._template = self.sample(rng)
-        state = self._template.clone(rng if state_rng is None else state_rng)
         if self.view.phase is None:
-            return state
+            return self._template.clone(rng if state_rng is None else state_rng)
         cards = self.assignment(rng)
         hands, middle, draw = self._final
-        # Engine internals (see resume_state): lists of ints, draw pile a tuple
-        # read from position _dpos, top first.
-        state._hands = [[cards[t] for t in hand] for hand in hands]
-        state._middle = [cards[t] for t in middle]
-        state._draw = tuple([cards[t] for t in draw])
-        state._dpos = 0
-        return state
+        return self._template.with_cards(
+            [[cards[t] for t in hand] for hand in hands],
+            [cards[t] for t in middle],
+            [cards[t] for t in draw],
+            rng if state_rng is None else state_rng,
+        )
 
 
 def resume_state(game: MyRummy111, view: MyRummyView, rng: random.Random | None) -> MyRummyState:
@@ -269,21 +258,16 @@ def resume_state(game: MyRummy111, view: MyRummyView, rng: random.Random | None)
     Past deals are not known to a seat and are not needed to play on, so
     ``record()`` of such a state lists only the current round."""
     state = game.new_state()
-    if not view.finished:
-        # MyRummy scores a round only at its end: round_scores are the past rounds.
-        state.resume(
-            round_number=view.round_number,
-            start_player=view.start_player,
-            scores=view.scores,
-            past_round_scores=view.round_scores,
-        )
-    else:
-        # A finished game has no decision left; the state only needs its result.
-        state._totals = list(view.scores)
-        state._round_scores = tuple(tuple(r) for r in view.round_scores)
-        state._finished = True
-        state._awaiting = False
-        state._winners = view.winners
+    # MyRummy scores a round only at its end: round_scores are the past rounds
+    # (all of them once the game is finished, which needs only its result).
+    state.resume(
+        round_number=view.round_number,
+        start_player=view.start_player,
+        scores=view.scores,
+        past_round_scores=view.round_scores,
+        last_round=view.last_round,
+        finished=view.finished,
+    )
     if rng is not None:
         state = state.clone(rng)
     return state

@@ -1,6 +1,6 @@
 """One-card lookahead: judge a hand by what the next blind draw makes of it.
 
-The heuristic judges a hand by ``quality`` (its sorted core and how near each
+The heuristic judges a hand by ``hand_quality`` (its sorted core and how near each
 card sits to its ideal place). On reduced decks where the optimum is computable
 (``benchmarks/myrummy_optimality.py``) placing greedily by ``quality`` needs
 about 15% more turns to sort than optimal play, while placing to maximise the
@@ -15,9 +15,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from cardtable.bots.myrummy_111.playout import distinct_places, hand_quality
+from cardtable.games.myrummy_111.bots.heuristic import best_placement, hand_quality
 from cardtable.games.myrummy_111.cards import CARDS
-from cardtable.games.myrummy_111.state import hand_after_place
 from cardtable.games.myrummy_111.view import MyRummyView
 
 __all__ = ["best_after", "hidden_pool", "lookahead_value", "stratified"]
@@ -47,12 +46,7 @@ def stratified(pool: Sequence[int], size: int) -> list[int]:
 
 def best_after(hand: Sequence[int], card: int) -> float:
     """The best ``quality`` the hand reaches with ``card`` placed (MR-4.3/4.4)."""
-    best = -1e18
-    for p, s in distinct_places(len(hand)):
-        q = hand_quality(hand_after_place(hand, card, p, s))
-        if q > best:
-            best = q
-    return best
+    return best_placement(hand, card)[0]
 
 
 def lookahead_value(hand: Sequence[int], pool: Sequence[int]) -> float:

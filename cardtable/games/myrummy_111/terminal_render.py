@@ -2,7 +2,7 @@
 
 Everything here is a pure function of a :class:`MyRummyView` (plus names and,
 for the person's own face-down takes, cards the person saw), so the table can
-show nothing a seat may not see. :mod:`cardtable.cli.ui_myrummy_111` reads
+show nothing a seat may not see. :mod:`cardtable.games.myrummy_111.terminal` reads
 input and decides what to draw when.
 
 A hand is drawn as three rows: the cards, their joker symbols (★ each) and the
@@ -28,7 +28,7 @@ from rich.console import Group
 from rich.text import Text
 
 from cardtable.games.myrummy_111.cards import symbol_lookup
-from cardtable.games.myrummy_111.scoring import best_run, is_sorted
+from cardtable.games.myrummy_111.scoring import best_run, declaration_score, is_sorted
 from cardtable.games.myrummy_111.view import Event, MyRummyView, PlaceEvent, TakeEvent
 
 STAR = "★"
@@ -124,7 +124,7 @@ def hand_verdict(hand: Sequence[int], symbols: Sequence[int]) -> str:
     value = best_run(hand, symbols)
     if is_sorted(hand):
         way = "up ↑" if hand[0] < hand[-1] else "down ↓"
-        total = sum(symbols[c] for c in hand) + 5
+        total = declaration_score(symbols[c] for c in hand)
         return f"sorted {way}: declaring scores {total}{STAR} (all symbols + 5)"
     first, last, _ = best_block(hand, symbols)
     run = f"{hand[first]}…{hand[last]}, {last - first + 1} cards"

@@ -7,7 +7,7 @@ reshuffles use the state's generator), OpenSpiel's with ``legal_actions()`` /
 ``apply_action(...)`` and chance outcomes sampled uniformly. Only player
 decisions are counted; the time includes dealing and scoring.
 
-Usage: ``python benchmarks/bench_myrummy_111.py [seconds] [--players N] [--turn-limit N]``
+Usage: ``python benchmarks/bench_engine_myrummy.py [seconds] [--players N] [--turn-limit N]``
 """
 
 from __future__ import annotations
