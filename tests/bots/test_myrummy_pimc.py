@@ -1,5 +1,6 @@
-"""The MyRummy 111 search bot: determinizations agree with the view (MR-5/MR-8),
-the bot plays legal moves at 2–5 players, and it sees nothing but views."""
+"""The MyRummy 111 search bot (``pimc``): determinizations agree with the view
+(MR-5/MR-8), the bot plays legal moves at 2–5 players, and it sees nothing but
+views; ``ismcts`` survives as its deprecated alias."""
 
 from __future__ import annotations
 
@@ -8,8 +9,10 @@ from collections.abc import Sequence
 
 import pytest
 
+from cardtable.bots import make_bot
 from cardtable.bots.base import Budget
 from cardtable.core.game import Move
+from cardtable.core.registry import manifest
 from cardtable.games.myrummy_111 import Deal, MyRummy111, MyRummyState, MyRummyView, Place, Take
 from cardtable.games.myrummy_111.bots.heuristic import HeuristicBot, hand_quality, quality
 from cardtable.games.myrummy_111.bots.pimc import PIMCBot
@@ -61,6 +64,37 @@ def test_mr_5_determinization_reproduces_the_view(seed: int) -> None:
             assert _all_cards(fast) == list(range(2, 112))
 
 
+def test_mr_5_determinization_keeps_the_last_rounds_end() -> None:
+    """Views in later rounds carry the previous round's public end (MR-6.2:
+    the declared hand); a sampled state shows them unchanged."""
+    game = MyRummy111(players=3, rounds=4)
+    rng = random.Random(7)
+    state = game.new_game(random.Random(7))
+    checked = 0
+    while not state.finished:
+        seat = state.to_move
+        assert seat is not None
+        view = state.view(seat)
+        if view.last_round is not None and rng.random() < 0.1:
+            assert determinize(game, view, random.Random(checked)).view(seat) == view
+            assert Skeleton(game, view).sample_fast(random.Random(checked)).view(seat) == view
+            checked += 1
+        moves = state.legal_moves()
+        state.apply(moves[rng.randrange(len(moves))])
+    assert checked > 0 and state.round_number == 4
+
+
+def test_ismcts_is_a_deprecated_alias_of_pimc() -> None:
+    entries = manifest("myrummy-111").bots
+    assert entries["ismcts"].deprecated_alias_of == "pimc"
+    assert entries["ismcts"].target == entries["pimc"].target
+    assert "deprecated alias of pimc" in entries["ismcts"].summary
+    assert manifest("myrummy-111").search_bot == "pimc"  # what medium and hard seat
+    game = MyRummy111(players=2)
+    for name in ("pimc", "ismcts", "medium"):
+        assert isinstance(make_bot(name, game, 0, random.Random(0)), PIMCBot)
+
+
 def test_mr_5_determinizations_vary_only_hidden_cards() -> None:
     """Across samples, known cards never move; unknown ones do vary."""
     views = [v for v in _long_game_views(3) if v.seat is not None]
@@ -90,12 +124,30 @@ def test_determinized_states_play_on_to_the_end() -> None:
         state.apply(moves[rng.randrange(len(moves))])
 
 
+def _reference_quality(hand: Sequence[int], ascending: bool) -> float:
+    """The heuristic's judgement written out slowly: the longest sorted
+    subsequence (by brute force) times h, minus half of every card's distance
+    from its ideal place (card v at (v - 2) / 110 * h, mirrored when falling)."""
+    h = len(hand)
+    keyed = list(hand) if ascending else [-v for v in hand]
+    longest = [1] * h
+    for i in range(h):
+        for j in range(i):
+            if keyed[j] < keyed[i]:
+                longest[i] = max(longest[i], longest[j] + 1)
+    ideal = [((v - 2) if ascending else (111 - v)) / 110 * h for v in hand]
+    misfit = sum(abs(i + 0.5 - ideal[i]) for i in range(h))
+    return max(longest) * h - misfit / 2
+
+
 def test_hand_quality_is_the_heuristics_judgement() -> None:
     rng = random.Random(1)
     for _ in range(200):
         hand = rng.sample(range(2, 112), rng.randint(12, 14))
-        expected = max(quality(hand, True), quality(hand, False))
-        assert hand_quality(hand) == pytest.approx(expected)
+        up, down = _reference_quality(hand, True), _reference_quality(hand, False)
+        assert quality(hand, True) == pytest.approx(up)
+        assert quality(hand, False) == pytest.approx(down)
+        assert hand_quality(hand) == pytest.approx(max(up, down))
 
 
 class _Spy:

@@ -224,3 +224,62 @@ def test_refresh_once_all_three_are_face_up() -> None:
     assert chosen == Take(2, refresh=True)
     out = console.file.getvalue()  # type: ignore[attr-defined]
     assert "▒▒" not in out  # no slot is face down
+
+
+def test_a_bot_declaration_names_the_discard_and_shows_the_hand() -> None:
+    """Issue 10 item 8 (MR-4.4, MR-6.2): the discarded card lies face up and the
+    declarer shows the hand, so the narration names both, even when the next
+    round is already dealt and its views no longer hold the old history."""
+    for seat in (1, None):
+        game = MyRummy111(players=2, rounds=2)
+        state = dealt(game).clone(random.Random(0))  # deals round 2 at once
+        console = Console(file=io.StringIO(), width=200, color_system=None)
+        ui = MyRummyUI(game, console, ["Ann", "Bob"], seat)
+        for move in (Take(1), Place(12, "far", True)):  # face-down 99 last, 10 out
+            before = state.view(seat)
+            state.apply(move)
+            ui.narrate(before, 0, move, state.view(seat))
+        assert state.round_number == 2
+        out = console.file.getvalue()  # type: ignore[attr-defined]
+        assert (
+            "Ann took slot 1 (face down), put it at position 12, discarded 10★★ (far)"
+            " and declares!" in out
+        )
+        assert "a card" not in out
+        rows = out.split("Ann's declared hand:\n", 1)[1].splitlines()
+        assert rows[0].split() == ["card", *map(str, range(11, 22)), "99"]
+
+
+def test_help_and_errors_write_positions_as_numbers() -> None:
+    """Issue 10 item 9: help spoke of ``h = far right`` and ``place h left`` was
+    refused unexplained; positions are the pos row's numbers, 0 … hand size."""
+    game = MyRummy111(players=2)
+    state = dealt(game)
+    state.apply(Take(1))
+    console = Console(file=io.StringIO(), width=200, color_system=None)
+    ui = MyRummyUI(game, console, ["You", "Bob"], 0)
+    answers = iter(["help", "place h left", "place 12 left"])
+    move = ui.ask(state.view(0), state.legal_moves(), lambda _prompt: next(answers))
+    assert move == Place(12, "left")
+    flat = " ".join(console.file.getvalue().split())  # type: ignore[attr-defined]
+    assert "h = " not in flat and "P = 0 or h" not in flat
+    assert "0 = before the first card … 12 = after the last" in flat
+    assert "(P = 0 or 12)" in flat
+    assert (
+        "'h' is not a position: positions are the numbers of the pos row,"
+        " 0 (before your first card) … 12 (after your last)" in flat
+    )
+
+
+def test_your_own_declaration_shows_your_declared_hand() -> None:
+    game = MyRummy111(players=2, rounds=1)
+    state = dealt(game)
+    console = Console(file=io.StringIO(), width=200, color_system=None)
+    ui = MyRummyUI(game, console, ["You", "Bob"], 0)
+    for move in (Take(1), Place(12, "far", True)):
+        before = state.view(0)
+        state.apply(move)
+        ui.narrate(before, 0, move, state.view(0))
+    out = console.file.getvalue()  # type: ignore[attr-defined]
+    assert "You put 99★ at position 12, discarded 10★★ (far) and declare!" in out
+    assert "Your declared hand:" in out and "Your final hand" not in out

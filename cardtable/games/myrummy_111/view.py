@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from cardtable.core.errors import CardtableError, RecordError
-from cardtable.games.myrummy_111.cards import is_card
+from cardtable.games.myrummy_111.cards import HIGHEST, LOWEST, is_card
 from cardtable.games.myrummy_111.exchange import exchange
 from cardtable.games.myrummy_111.moves import SIDES
 from cardtable.games.myrummy_111.options import Options, make_options
@@ -276,7 +276,7 @@ def _bool(value: Any, where: str) -> bool:
 
 def _card(value: Any, where: str) -> int:
     if not is_card(value):
-        raise _fail(where, f"a card is an integer 2–111, not {value!r}")
+        raise _fail(where, f"a card is an integer {LOWEST}–{HIGHEST}, not {value!r}")
     result: int = value
     return result
 
