@@ -190,9 +190,11 @@ class Skeleton:
         cards = [0] * self._ntok
         for token, card in self._bound.items():
             cards[token] = card
+        rand = rng.random
         for tokens, pool in zip(self._free_tokens, self._free_cards, strict=True):
-            shuffled = list(pool)
-            rng.shuffle(shuffled)
+            # Shuffled by sorting on random keys, as the engine deals (MR-3.1):
+            # uniform up to ties of 53-bit floats, and faster than rng.shuffle.
+            shuffled = sorted(pool, key=lambda _card: rand())
             for token, card in zip(tokens, shuffled, strict=True):
                 cards[token] = card
         return cards

@@ -20,7 +20,7 @@ from cardtable.core.records import make_record
 from cardtable.games.myrummy_111.cards import CARDS
 from cardtable.games.myrummy_111.codec import Deal, deal_from_cards, deal_from_json
 from cardtable.games.myrummy_111.exchange import exchange
-from cardtable.games.myrummy_111.moves import TAKES, TAKES_WITH_REFRESH, Move, Place, Take
+from cardtable.games.myrummy_111.moves import TAKES, TAKES_WITH_REFRESH, Move, Place, Take, place
 from cardtable.games.myrummy_111.scoring import round_scores, winners
 from cardtable.games.myrummy_111.view import (
     Event,
@@ -37,6 +37,7 @@ if TYPE_CHECKING:
     from cardtable.games.myrummy_111.options import Options
 
 TAKE, PLACE, IDLE = 0, 1, 2  # phases; IDLE = finished or awaiting a deal
+_CARD_SUM = sum(CARDS)
 ALL_UP = 7
 Log = tuple[Any, ...] | None
 
@@ -106,7 +107,10 @@ class MyRummyState:
         self._winners: tuple[int, ...] = ()
         self._finished = False
         self._awaiting = True
-        self._last_end: RoundEnd | None = None
+        # The latest round's public end, kept plain (round, seat, move, discarded
+        # card, declared hand or None): rounds of random play are short, and
+        # the RoundEnd value is built only when a view asks.
+        self._last_end: tuple[int, int, Place, int, tuple[int, ...] | None] | None = None
         if rng is not None:
             self._deal_random()
 
@@ -170,7 +174,16 @@ class MyRummyState:
         self._start = start_player
         self._totals = list(scores)
         self._round_scores = tuple(tuple(r) for r in past_round_scores)
-        self._last_end = last_round
+        if last_round is not None:
+            last = last_round.last_place
+            move = place(last.position, last.discard, last.declare)
+            self._last_end = (
+                last_round.round_number,
+                last.seat,
+                move,
+                last.card,
+                last_round.declared_hand,
+            )
         if finished:
             self._finished = True
             self._awaiting = False
@@ -193,10 +206,12 @@ class MyRummyState:
         """A copy of this position with other cards in its places: the hands
         (seat by seat, left to right), the three middle slots (slot 0 first;
         while a card is being placed, that card in its slot) and the draw pile
-        (top first). The same cards must be used, and face-up middle cards
-        stay where they are; everything else public (sizes, discard pile,
-        history, scores) is kept. The copy uses ``rng`` (default: this
-        state's generator) for its later chance.
+        (top first). The same cards must be used (the sizes, the face-up
+        middle cards and a checksum of the cards are checked: a full
+        comparison would cost search more than the rest of this call), and
+        everything else public (discard pile, history, scores) is kept. The
+        copy uses ``rng`` (default: this state's generator) for its later
+        chance.
 
         For search bots that sample the hidden cards of a position
         (:mod:`~cardtable.games.myrummy_111.determinize`): the copy plays on
@@ -218,11 +233,10 @@ class MyRummyState:
         up = self._up
         if any(up >> s & 1 and new_middle[s] != self._middle[s] for s in range(3)):
             raise ValueError("with_cards() must keep the face-up middle cards (MR-5.1)")
-        old = {c for h in self._hands for c in h}
-        old.update(self._middle, old_draw)
-        new = {c for h in new_hands for c in h}
-        new.update(new_middle, new_draw)
-        if new != old:
+        # MR-1.1: every card but the discard pile's is in these places.
+        if sum(map(sum, new_hands)) + sum(new_middle) + sum(new_draw) != _CARD_SUM - sum(
+            self._discard
+        ):
             raise ValueError("with_cards() must place the same cards (MR-1.1)")
         state = self.clone(rng)
         state._hands = new_hands
@@ -387,8 +401,7 @@ class MyRummyState:
         declarer = seat if move.declare else None
         # MR-6.2: the declarer shows the hand for the others to check.
         shown = None if declarer is None else tuple(self._hands[seat])
-        last = PlaceEvent(seat, move.position, move.discard, out, move.declare)
-        self._last_end = RoundEnd(self._round, last, shown)
+        self._last_end = (self._round, seat, move, out, shown)
         scores = round_scores(self._hands, self._sym, declarer)  # MR-6
         for seat, s in enumerate(scores):
             self._totals[seat] += s
@@ -542,7 +555,15 @@ class MyRummyState:
             awaiting_deal=self.awaiting_deal,
             finished=self._finished,
             winners=self._winners,
-            last_round=self._last_end,
+            last_round=self._round_end(),
+        )
+
+    def _round_end(self) -> RoundEnd | None:
+        if self._last_end is None:
+            return None
+        number, seat, move, card, shown = self._last_end
+        return RoundEnd(
+            number, PlaceEvent(seat, move.position, move.discard, card, move.declare), shown
         )
 
     def _public_history(self) -> tuple[Event, ...]:
