@@ -23,8 +23,8 @@ from rich.markup import escape
 from cardtable.cli.play import QuitGame, ReadLine
 from cardtable.core.game import Game, Move, View
 from cardtable.games.myrummy_111 import terminal_render as render
-from cardtable.games.myrummy_111.exchange import hand_after_place
-from cardtable.games.myrummy_111.moves import SIDES, Place, Take
+from cardtable.games.myrummy_111.exchange import exchange, hand_after_place
+from cardtable.games.myrummy_111.moves import SIDES, Place, Take, place
 from cardtable.games.myrummy_111.scoring import is_sorted
 from cardtable.games.myrummy_111.view import MyRummyView, PlaceEvent, TakeEvent
 
@@ -94,7 +94,7 @@ class MyRummyUI:
             if head in ("help", "h") or (head == "?" and not args):
                 self.console.print(HELP.format(goal=self._goal(v), h=len(v.hand or ())))
             elif head in ("preview", "?"):
-                self._preview(v, args)
+                self._preview(v, args, legal)
             elif head in ("take", "t", "refresh", "r"):
                 move = self._take(v, head in ("refresh", "r"), args, legal)
                 if move is not None:
@@ -171,7 +171,9 @@ class MyRummyUI:
             return None
         return self._pick(move, legal)
 
-    def _parse_place(self, v: MyRummyView, args: list[str]) -> tuple[int, str, bool] | None:
+    def _parse_place(
+        self, v: MyRummyView, args: list[str], legal: Sequence[Move]
+    ) -> tuple[int, str, bool] | None:
         """``(position, side, declare)`` or ``None`` after saying what is wrong."""
         hand = v.hand or ()
         h = len(hand)
@@ -195,7 +197,7 @@ class MyRummyUI:
                 f" card) to {h} (after the last) (MR-4.3)."
             )
             return None
-        sides = self._sides(hand, p)
+        sides = _sides(hand, p, legal)
         if len(args) < 2 or args[1] not in SIDE_WORDS:
             self._say(f"Which card goes? After place {p} write {sides}.")
             return None
@@ -204,11 +206,7 @@ class MyRummyUI:
         if rest and (rest != [rest[0]] or rest[0] not in DECLARE_WORDS):
             self._say(f"Only 'declare' may follow the side; {usage}.")
             return None
-        if (
-            (side == "left" and p == 0)
-            or (side == "right" and p == h)
-            or (side == "far" and 0 < p < h)
-        ):
+        if place(p, side) not in legal:
             why = "far only from an end" if side == "far" else f"position {p} has no {side} card"
             self._say(
                 f"{why.capitalize()}: at position {p} you may discard {sides} (MR-4.4 — far"
@@ -220,7 +218,7 @@ class MyRummyUI:
     def _place(
         self, v: MyRummyView, args: list[str], legal: Sequence[Move], read_line: ReadLine
     ) -> Move | None:
-        parsed = self._parse_place(v, args)
+        parsed = self._parse_place(v, args, legal)
         if parsed is None:
             return None
         p, side, declare = parsed
@@ -238,10 +236,10 @@ class MyRummyUI:
         text = f"place {p} {side}" + (" declare" if declare else "")
         return self._pick(self.game.parse_move(text), legal)
 
-    def _preview(self, v: MyRummyView, args: list[str]) -> None:
+    def _preview(self, v: MyRummyView, args: list[str], legal: Sequence[Move]) -> None:
         if args[:1] in (["place"], ["p"]):
             args = args[1:]
-        parsed = self._parse_place(v, args)
+        parsed = self._parse_place(v, args, legal)
         if parsed is None:
             return
         p, side, _ = parsed
@@ -332,18 +330,6 @@ class MyRummyUI:
     def _taken(self, v: MyRummyView) -> str:
         return render.card_str(v.taken_card, render.sym(v)) if v.taken_card else "a card"
 
-    def _sides(self, hand: Sequence[int], p: int) -> str:
-        """The legal sides at ``p`` and the card each would discard (MR-4.4)."""
-        h = len(hand)
-        options = []
-        if p > 0:
-            options.append(f"left ({hand[p - 1]})")
-        if p < h:
-            options.append(f"right ({hand[p]})")
-        if p in (0, h):
-            options.append(f"far ({hand[-1] if p == 0 else hand[0]})")
-        return " or ".join(options)
-
     def _result(self, v: MyRummyView, p: int, side: str) -> list[int]:
         assert v.hand is not None and v.taken_card is not None
         return hand_after_place(v.hand, v.taken_card, p, SIDES.index(side))
@@ -366,6 +352,15 @@ class MyRummyUI:
         if found is None:  # the checks above should have explained it already
             self._say(f"{move} is not legal now; type help for the rules.")
         return found
+
+
+def _sides(hand: Sequence[int], p: int, legal: Sequence[Move]) -> str:
+    """The legal sides at ``p`` and the card each would discard (MR-4.4)."""
+    options = []
+    for side, word in enumerate(SIDES):
+        if place(p, word) in legal:
+            options.append(f"{word} ({exchange(list(hand), 0, p, side)})")
+    return " or ".join(options)
 
 
 def _slots(down: list[str]) -> str:
