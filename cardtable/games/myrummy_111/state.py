@@ -1,4 +1,6 @@
-"""The state of a MyRummy 111 game: every rule lives here.
+"""The state of a MyRummy 111 game: every rule lives here (the exchange
+itself in :mod:`.exchange`, the scores in :mod:`.scoring`), and the state
+builds every :class:`~.view.MyRummyView`, the only door for hidden cards.
 
 Hot-path layout: hands are lists of ints; the middle is a list of three cards
 with a bitmask of face-up slots; the draw pile is a shared tuple (top first)
