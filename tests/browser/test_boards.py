@@ -13,9 +13,9 @@ from typing import Any
 from cardtable.core.game import State
 from cardtable.core.registry import load
 from cardtable.games.myrummy_111.cards import symbol_lookup
+from cardtable.games.myrummy_111.exchange import hand_after_place
 from cardtable.games.myrummy_111.moves import Take, place
 from cardtable.games.myrummy_111.scoring import best_run, is_sorted
-from cardtable.games.myrummy_111.state import hand_after_place
 from cardtable.server.messages import game_part
 from tests.browser.helpers import Person, Server, shoot
 
