@@ -5,11 +5,14 @@ re-dealing hidden cards, and the game object's value semantics."""
 
 from __future__ import annotations
 
+import importlib.util
 import random
 
 import pytest
 
 from cardtable.core.errors import RecordError
+from cardtable.core.manifest import resolve
+from cardtable.core.registry import manifest
 from cardtable.games.myrummy_111 import (
     Deal,
     MyRummy111,
@@ -20,6 +23,7 @@ from cardtable.games.myrummy_111 import (
     Take,
 )
 from cardtable.games.myrummy_111.cards import DEFAULT_SYMBOLS, symbol_lookup
+from cardtable.games.myrummy_111.determinize import determinize
 from cardtable.games.myrummy_111.exchange import distinct_places, exchange, hand_after_place
 from cardtable.games.myrummy_111.moves import legal_places
 from cardtable.games.myrummy_111.scoring import (
@@ -226,3 +230,27 @@ def test_view_from_json_says_where_a_view_is_malformed(change: object, where: st
     assert info.value.where == where
     with pytest.raises(RecordError, match="JSON object"):
         game.view_from_json([1, 2])
+
+
+# -------------------------------------------------------------- the package
+def test_every_manifest_target_resolves() -> None:
+    m = manifest("myrummy-111")
+    for part in ("game", "terminal_ui", "determinize"):
+        assert callable(resolve(getattr(m, part))), part
+    assert resolve(m.determinize) is determinize
+    for name, entry in m.bots.items():
+        if entry.extra is None:
+            assert callable(resolve(entry.target)), name
+
+
+@pytest.mark.parametrize(
+    "module",
+    [
+        "cardtable.bots.myrummy_111",
+        "cardtable.cli.ui_myrummy_111",
+        "cardtable.cli.render_myrummy_111",
+        "cardtable.games.myrummy_111.bots.ismcts",
+    ],
+)
+def test_the_old_homes_are_gone(module: str) -> None:
+    assert importlib.util.find_spec(module) is None

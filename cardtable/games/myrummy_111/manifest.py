@@ -40,15 +40,14 @@ MANIFEST = GameManifest(
         ),
         "ismcts": BotEntry(
             f"{_PKG}.bots.pimc:PIMCBot",
-            "deprecated alias of pimc (a flat search, not IS-MCTS); kept for one release",
-            strength="as pimc",
+            "deprecated alias of pimc (it was never a tree search), for one release",
             time_per_move="as pimc",
             deprecated_alias_of="pimc",
         ),
         "openspiel-ismcts": BotEntry(
             "cardtable.bots.openspiel_ismcts:OpenSpielISMCTSBot",
             "OpenSpiel's information-set MCTS through the adapter",
-            strength="loses 100% against ismcts at 2p, 20 ms a move",
+            strength="loses 100% against pimc at 2p, 20 ms a move",
             time_per_move="20 ms in the measured rows",
             extra="rl",
         ),
