@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from typing import Any
 
@@ -12,8 +13,11 @@ pytest.importorskip("numpy")
 
 import cardtable
 from cardtable.adapters import observations
-from cardtable.adapters.observations import _trick_facts, action_mask, encode, layout
+from cardtable.adapters.observations import action_mask, encode, layout
+from cardtable.core import registry
+from cardtable.core.manifest import MissingPartError
 from cardtable.games.marshmallow_test.cards import parse_card
+from cardtable.games.marshmallow_test.observations import trick_facts
 from cardtable.games.myrummy_111.codec import Deal as RummyDeal
 
 GAMES = [(name, n) for name in ("marshmallow-test", "myrummy-111") for n in range(2, 6)]
@@ -92,17 +96,17 @@ def test_voids_follow_mt5_rules() -> None:
     red, green, yellow = 0, 2, 1
     trick = _trick((0, "R5"), (1, "G3"), (2, "Y1"), (3, "G7"))
     voids = [0] * 20
-    cards = _trick_facts(trick, green, False, voids)  # type: ignore[arg-type]
+    cards = trick_facts(trick, green, False, voids)  # type: ignore[arg-type]
     assert cards == [c for _, c in trick]
     # MT-5.3: seat 1 ruffed, so it holds no red; MT-5.4 (may): seat 2 neither
     # followed nor trumped in, so no red; seat 3 trumped in: nothing revealed.
     assert {i for i, v in enumerate(voids) if v} == {1 * 5 + red, 2 * 5 + red}
     voids = [0] * 20
-    _trick_facts(trick, green, True, voids)  # type: ignore[arg-type]
+    trick_facts(trick, green, True, voids)  # type: ignore[arg-type]
     # MT-5.4 [must]: after the ruff seat 2 played no trump, so it holds none.
     assert {i for i, v in enumerate(voids) if v} == {1 * 5 + red, 2 * 5 + green}
     voids = [0] * 20
-    _trick_facts(_trick((0, "Y5"), (1, "Y2"), (2, "R1")), -1, False, voids)  # type: ignore[arg-type]
+    trick_facts(_trick((0, "Y5"), (1, "Y2"), (2, "R1")), -1, False, voids)  # type: ignore[arg-type]
     assert {i for i, v in enumerate(voids) if v} == {2 * 5 + yellow}
 
 
@@ -205,9 +209,27 @@ def test_mask_memo_returns_fresh_arrays() -> None:
     assert action_mask(game, legal).sum() == len(legal)
 
 
-def test_unknown_game_has_no_encoder() -> None:
+def test_a_game_without_an_encoder_is_told_so_in_words(monkeypatch: pytest.MonkeyPatch) -> None:
+    game = cardtable.load("marshmallow-test", players=3)
+    bare = dataclasses.replace(registry.manifest(game.name), observation_encoder=None)
+    monkeypatch.setattr(observations, "manifest", lambda name: bare)
+    with pytest.raises(MissingPartError, match="marshmallow-test does not offer an observation"):
+        observations.encoder(game)
+
+
+def test_an_unknown_game_is_an_unknown_game() -> None:
     class Fake:
         name = "nope"
 
-    with pytest.raises(ValueError, match="no observation encoder"):
+    with pytest.raises(cardtable.UnknownGameError, match="nope"):
         observations.encoder(Fake())  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("name", ["marshmallow-test", "myrummy-111"])
+def test_encoders_come_from_the_manifest_and_are_never_shared(name: str) -> None:
+    """Encoders keep memos: two environments on one (or an equal) game must
+    not share one, so every lookup builds a new encoder of the game's class."""
+    game = cardtable.load(name, players=3)
+    first, second = observations.encoder(game), observations.encoder(game)
+    assert first is not second
+    assert type(first) is registry.manifest(name).part("observation_encoder")

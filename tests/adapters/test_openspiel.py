@@ -22,13 +22,13 @@ from open_spiel.python.algorithms import ismcts, mcts  # noqa: E402
 import cardtable  # noqa: E402
 from cardtable.adapters import observations  # noqa: E402
 from cardtable.adapters import openspiel as adapter  # noqa: E402
+from cardtable.adapters.openspiel_bot import OpenSpielISMCTSBot  # noqa: E402
 from cardtable.adapters.openspiel_determinize import determinize  # noqa: E402
 from cardtable.bots.base import Budget, RandomBot  # noqa: E402
-from cardtable.bots.openspiel_ismcts import OpenSpielISMCTSBot  # noqa: E402
 from cardtable.games.myrummy_111 import Take  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
-MT, MR = adapter.MT_NAME, adapter.MR_NAME
+MT, MR = "python_cardtable_marshmallow_test", "python_cardtable_myrummy_111"
 
 
 def mt_params(players: int, **extra: Any) -> dict[str, Any]:
