@@ -61,11 +61,12 @@ class CardtableGymEnv(gymnasium.Env):  # type: ignore[misc, unused-ignore]  # un
     game object; ``None``: the first registered game.
 
     A reset always returns a state in which the learner has a legal action.
-    When the bots end an episode before the learner's first decision (in
-    MyRummy 111 the round may end before a seat that does not start it ever
-    moves), that episode is skipped: the next one is dealt from a seed derived
-    from the skipped one's, and the learner's reward for the skipped episodes
-    is not lost but added to the reward of the first :meth:`step`. The reset's
+    When the bots end an episode before the learner's first decision (where a
+    player may end the round at any turn, it may end before a seat that does
+    not start the round ever moves), that episode is skipped: the next one is
+    dealt from a seed derived from the skipped one's, and the learner's reward
+    for the skipped episodes is not lost but added to the reward of the first
+    :meth:`step`. The reset's
     info then holds ``skipped_episodes`` and ``carried_reward``; that step's
     info holds ``carried_reward`` again.
     """

@@ -126,8 +126,8 @@ class BaseEncoder:
         return out
 
     def mask(self, legal: Iterable[Move]) -> Mask:
-        # Engines hand out shared tuples of legal moves (MyRummy's takes and
-        # placements, a Marshmallow hand's cards of one colour), so masks are
+        # Engines hand out shared tuples of legal moves (moves precomputed per
+        # hand size, a hand's cards of one colour), so masks are
         # memoised by the tuple's identity; the entry keeps the tuple alive so
         # its id cannot be reused while cached.
         masks = self._masks

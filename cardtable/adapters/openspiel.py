@@ -17,8 +17,8 @@ automatic), see *Length* below.
 
 **Chance.** Every deal is chance nodes, one card at a time (outcome ``i`` is
 the card ``layout.deck[i]``, uniform over the cards not yet dealt), in the
-layout's order. A move that must reshuffle cards first (MyRummy's refresh,
-MR-4.6) becomes chance nodes too: the move is held, the new order is drawn
+layout's order. A move that must reshuffle cards first (the layout says
+which) becomes chance nodes too: the move is held, the new order is drawn
 card by card (top first), then the move is applied with it. One chance node
 per card because OpenSpiel enumerates a chance node's outcomes: a node over
 permutations (up to ~100! of them) cannot be listed, while one card at a time
@@ -45,11 +45,10 @@ that returns are the sum of rewards so far; the running scores are in
 ``max_utility``.
 
 **Length.** ``max_game_length`` counts decisions: ``max_moves``, or the
-layout's automatic bound (generous: in Marshmallow Test a round may pay
-nobody, so no true bound exists). A game stopped at ``max_moves`` is terminal
-with the scores so far (``state.truncated`` says so); at the automatic values
-that happens only in astronomically unlikely games, or in MyRummy without
-``turn_limit`` when nobody declares.
+layout's automatic bound (generous where a game has no true bound, e.g. when
+a round may pay nobody). A game stopped at ``max_moves`` is terminal with the
+scores so far (``state.truncated`` says so); at the automatic values that
+happens only in astronomically unlikely games (the layouts say when).
 
 **Serialization.** ``serialize``/``deserialize_state`` (and so
 ``serialize_game_and_state`` and pickling) go through pyspiel's Python-game

@@ -16,8 +16,9 @@ game:
   per chance node, uniform over the cards not yet drawn), how many cards a
   deal draws, how the drawn cards become the state's ``deal``, which of them a
   seat already holds while the deal is in progress; and, for games that
-  reshuffle inside a move (MyRummy 111's refresh, MR-4.6), which cards a move
-  must have reshuffled before it applies and how it applies with their order;
+  reshuffle inside a move (a discard pile turned into the draw pile, say),
+  which cards a move must have reshuffled before it applies and how it
+  applies with their order;
 - **strings**: a card's name (in chance action strings) and the hidden cards
   of a state as JSON (OpenSpiel's privileged ``str(state)``).
 

@@ -5,6 +5,11 @@ Parameters are the options of MT-10. A deal is 12 chance nodes per seat, seat
 0 first, each outcome a card ``0-59`` (hands are sets, so the order only names
 the outcomes); the cards left over are set aside (MT-3.1).
 
+Length: a round may pay nobody, so no game has a true bound; the automatic
+``max_moves`` is ``(12·players + 1)·(10·target + 10)`` decisions, ~10 times
+the rounds a game takes even if each paid only one point. The largest return
+is ``target - 1`` plus the most one going-out can pay.
+
 >>> LAYOUT.short_name, len(LAYOUT.deck), LAYOUT.card_name(59)
 ('python_cardtable_marshmallow_test', 60, 'P12')
 """

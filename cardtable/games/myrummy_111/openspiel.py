@@ -12,6 +12,13 @@ first. A refresh that needs MR-4.6 reshuffles the discard pile (with the
 middle) inside the take: the adapter holds the take while chance draws the
 new order card by card, top first.
 
+Length: every round pays each non-declarer at least 2 (a run of two cards),
+so a game has at most ``rounds`` or ``ceil(target·n / (2(n-1)))`` rounds; a
+round is bounded by ``turn_limit`` (2 decisions a turn) or, when that is off,
+by :data:`TURN_CAP` turns: only a game in which nobody declares for that long
+is stopped by the automatic ``max_moves``. The largest return is ``target - 1``
+(or ``rounds - 1`` rounds) plus the best possible round.
+
 >>> LAYOUT.short_name, len(LAYOUT.deck), LAYOUT.deck[0]
 ('python_cardtable_myrummy_111', 110, 2)
 """
