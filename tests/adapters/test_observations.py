@@ -16,8 +16,7 @@ from cardtable.adapters import observations
 from cardtable.adapters.observations import action_mask, encode, layout
 from cardtable.core import registry
 from cardtable.core.manifest import MissingPartError
-from cardtable.games.marshmallow_test.cards import parse_card
-from cardtable.games.marshmallow_test.observations import trick_facts
+from cardtable.games.marshmallow_test.tricks import shown_voids
 from cardtable.games.myrummy_111.codec import Deal as RummyDeal
 
 GAMES = [(name, n) for name in ("marshmallow-test", "myrummy-111") for n in range(2, 6)]
@@ -88,26 +87,29 @@ def test_marshmallow_blocks_hold_the_view() -> None:
     assert _block(game, obs, "to_move")[(view.to_move - 1) % 4] == 1.0
 
 
-def _trick(*plays: tuple[int, str]) -> list[tuple[int, int]]:
-    return [(seat, parse_card(card)) for seat, card in plays]
-
-
-def test_voids_follow_mt5_rules() -> None:
-    red, green, yellow = 0, 2, 1
-    trick = _trick((0, "R5"), (1, "G3"), (2, "Y1"), (3, "G7"))
-    voids = [0] * 20
-    cards = trick_facts(trick, green, False, voids)  # type: ignore[arg-type]
-    assert cards == [c for _, c in trick]
-    # MT-5.3: seat 1 ruffed, so it holds no red; MT-5.4 (may): seat 2 neither
-    # followed nor trumped in, so no red; seat 3 trumped in: nothing revealed.
-    assert {i for i, v in enumerate(voids) if v} == {1 * 5 + red, 2 * 5 + red}
-    voids = [0] * 20
-    trick_facts(trick, green, True, voids)  # type: ignore[arg-type]
-    # MT-5.4 [must]: after the ruff seat 2 played no trump, so it holds none.
-    assert {i for i, v in enumerate(voids) if v} == {1 * 5 + red, 2 * 5 + green}
-    voids = [0] * 20
-    trick_facts(_trick((0, "Y5"), (1, "Y2"), (2, "R1")), -1, False, voids)  # type: ignore[arg-type]
-    assert {i for i, v in enumerate(voids) if v} == {2 * 5 + yellow}
+def test_marshmallow_voids_block_is_what_the_tricks_show() -> None:
+    """MT-5.3/5.4: the voids block holds, in relative seats, every void the
+    round's tricks (the one in progress included) have shown, and nothing else."""
+    for ruff in ("may", "must"):
+        game = cardtable.load("marshmallow-test", players=4, trump_after_ruff=ruff)
+        enc = observations.encoder(game)
+        rng = random.Random(7)
+        state = game.new_game(random.Random(7))
+        shown = 0
+        while not state.finished and state.round_number <= 3:
+            for seat in range(4):
+                view: Any = state.view(seat)
+                must = view.trump_after_ruff == "must"
+                expected = np.zeros((4, 5))
+                for trick in (*view.tricks, view.current_trick):
+                    for who, colour in shown_voids(trick, view.trump, must):
+                        expected[(who - seat) % 4, colour] = 1
+                voids = _block(game, enc.encode(view), "voids_by_seat").reshape(4, 5)
+                assert np.array_equal(voids, expected)
+                shown += int(expected.sum())
+            legal = state.legal_moves()
+            state.apply(legal[rng.randrange(len(legal))])
+        assert shown > 0
 
 
 def _same_colour_swap(hands: list[set[int]], a: int, b: int) -> tuple[int, int] | None:

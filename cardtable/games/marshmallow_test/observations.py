@@ -22,17 +22,18 @@ from typing import Any
 
 from cardtable.adapters.observations import BaseEncoder, Layout, Vector
 from cardtable.games.marshmallow_test import MarshmallowTest, MarshmallowView
-from cardtable.games.marshmallow_test.cards import COLOUR_OF, HAND_SIZE, NUM_CARDS, NUM_COLOURS
+from cardtable.games.marshmallow_test.cards import HAND_SIZE, NUM_CARDS, NUM_COLOURS
 from cardtable.games.marshmallow_test.options import TRICKS_TO_GO_OUT
+from cardtable.games.marshmallow_test.tricks import shown_voids
 
-__all__ = ["MarshmallowEncoder", "trick_facts"]
+__all__ = ["MarshmallowEncoder"]
 
 _CODE_MAX = 65535  # the largest value an array('H') position holds
 
 
 class MarshmallowEncoder(BaseEncoder):
     """Voids are *publicly revealed* ones, derived from this round's tricks by
-    :func:`trick_facts` (MT-5.3, MT-5.4)."""
+    :func:`~cardtable.games.marshmallow_test.tricks.shown_voids` (MT-5.3, MT-5.4)."""
 
     def __init__(self, game: MarshmallowTest) -> None:
         n = game.num_players
@@ -72,11 +73,11 @@ class MarshmallowEncoder(BaseEncoder):
             self._played = array("H", bytes(2 * NUM_CARDS))
             self._voids = array("H", bytes(2 * self.n * NUM_COLOURS))
             done = 0
-        trump = -1 if view.trump is None else view.trump
         must = view.trump_after_ruff == "must"
         played, voids = self._played, self._voids
         for trick in tricks[done:]:
-            for card in trick_facts(trick, trump, must, voids):
+            _mark_voids(trick, view.trump, must, voids)
+            for _, card in trick:
                 played[card] = 1
         self._memo_key, self._memo_tricks = key, tricks
 
@@ -97,8 +98,7 @@ class MarshmallowEncoder(BaseEncoder):
                 codes[o + card] = 1
                 codes[o_cur + (seat - me) % n * NUM_CARDS + card] = 1
             voids = voids.__copy__()
-            trump = -1 if view.trump is None else view.trump
-            trick_facts(current, trump, view.trump_after_ruff == "must", voids)
+            _mark_voids(current, view.trump, view.trump_after_ruff == "must", voids)
             codes[self.o_leader + (current[0][0] - me) % n] = 1
         o = self.o_voids
         cut = me * NUM_COLOURS
@@ -123,31 +123,9 @@ class MarshmallowEncoder(BaseEncoder):
         return self.floats(codes)
 
 
-def trick_facts(
-    trick: Sequence[tuple[int, int]], trump: int, must: bool, voids: array[int]
-) -> list[int]:
-    """Mark in ``voids[seat * 5 + colour]`` what one trick's plays reveal; return its cards.
-
-    A seat that did not follow the lead colour holds none of it (MT-5.3); after
-    a ruff, trumping in reveals nothing and any other off-colour card shows a
-    void in the lead colour (MT-5.4); under ``trump_after_ruff: must`` a
-    non-trump after a ruff shows a void in trump. ``trump`` is -1 before trump
-    is named.
-    """
-    lead = COLOUR_OF[trick[0][1]]
-    cards = [trick[0][1]]
-    ruffed = False
-    for seat, card in trick[1:]:
-        cards.append(card)
-        colour = COLOUR_OF[card]
-        if ruffed:
-            if must:
-                if colour != trump:
-                    voids[seat * NUM_COLOURS + trump] = 1  # MT-5.4 [must]: holds no trump
-            elif colour != lead and colour != trump:
-                voids[seat * NUM_COLOURS + lead] = 1  # MT-5.4: neither followed nor trumped in
-        elif colour != lead:
-            voids[seat * NUM_COLOURS + lead] = 1  # MT-5.3: did not follow
-        if colour == trump and lead != trump:
-            ruffed = True
-    return cards
+def _mark_voids(
+    trick: Sequence[tuple[int, int]], trump: int | None, must: bool, voids: array[int]
+) -> None:
+    """Set ``voids[seat * 5 + colour]`` for each void the trick's plays show."""
+    for seat, colour in shown_voids(trick, trump, must):
+        voids[seat * NUM_COLOURS + colour] = 1
