@@ -48,8 +48,9 @@ class LinearPolicy:
 
     def probabilities(self, x: np.ndarray, mask: np.ndarray) -> np.ndarray:
         z = np.where(mask > 0, self.w @ x + self.b, -np.inf)
-        p = np.exp(z - z.max())
-        return p / p.sum()
+        p: np.ndarray = np.exp(z - z.max())
+        out: np.ndarray = p / p.sum()
+        return out
 
     def act(self, x: np.ndarray, mask: np.ndarray) -> int:
         p = self.probabilities(x, mask)

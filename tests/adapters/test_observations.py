@@ -75,7 +75,7 @@ def test_marshmallow_blocks_hold_the_view() -> None:
     for _ in range(6):  # one whole trick and two cards of the next
         legal = state.legal_moves()
         state.apply(legal[rng.randrange(len(legal))])
-    view = state.view(1)
+    view: Any = state.view(1)
     obs = encode(game, view)
     assert np.flatnonzero(_block(game, obs, "hand")).tolist() == list(view.hand)
     played = {c for t in view.tricks for _, c in t} | {c for _, c in view.current_trick}
@@ -126,7 +126,7 @@ def test_marshmallow_observation_ignores_other_seats_hidden_cards() -> None:
     game = cardtable.load("marshmallow-test", players=4)
     compared = 0
     for seed in range(20):
-        first = game.new_game(random.Random(seed))
+        first: Any = game.new_game(random.Random(seed))
         hands = [set(first.hand(s)) for s in range(4)]  # privileged: building the test
         rng = random.Random(seed)
         moves = []
@@ -157,7 +157,8 @@ def test_marshmallow_observation_ignores_other_seats_hidden_cards() -> None:
             if a.to_move == 0:
                 mask_a = action_mask(game, a.legal_moves())
                 assert np.array_equal(mask_a, action_mask(game, b.legal_moves()))
-            if not a.view(1).out[1]:  # seat 1 itself sees the difference while it holds cards
+            seat_one: Any = a.view(1)
+            if not seat_one.out[1]:  # seat 1 itself sees the difference while it holds cards
                 assert not np.array_equal(encode(game, a.view(1)), encode(game, b.view(1)))
             a.apply(move)
             b.apply(move)
@@ -181,7 +182,8 @@ def test_myrummy_observation_ignores_other_seats_hidden_cards() -> None:
         b.deal(_rummy_deal(other, sizes))
         rng = random.Random(seed)
         while a.round_number == 1 and not a.finished:
-            va, vb = a.view(0), b.view(0)
+            va: Any = a.view(0)
+            vb: Any = b.view(0)
             if va.discard_pile != vb.discard_pile or va.middle != vb.middle or va.known != vb.known:
                 break  # a swapped card became public
             assert np.array_equal(encode(game, va), encode(game, vb))

@@ -72,7 +72,7 @@ def hoarder(state: Any, rng: random.Random) -> int:
 def walk(game: Any, rng: random.Random, policy: Policy = uniform, limit: int = 10**6) -> list[Any]:
     """Play one game through pyspiel; the decision states (clones) on the way."""
     state = game.new_initial_state()
-    seen = []
+    seen: list[Any] = []
     while not state.is_terminal() and len(seen) < limit:
         if state.is_chance_node():
             sample_chance(state, rng)
@@ -338,7 +338,7 @@ def test_reshuffle_is_chance() -> None:
     for _ in range(pile):
         sample_chance(state, rng)
     assert not state.is_chance_node()
-    assert state.engine.view(None).history[-1].reshuffled  # type: ignore[attr-defined]
+    assert state.engine.view(None).history[-1].reshuffled
 
 
 # ---------------------------------------------------------------- serialization

@@ -149,8 +149,8 @@ def test_same_seed_same_episode_other_seed_other_deal() -> None:
     a, b = raw_env("marshmallow-test", players=4), raw_env("marshmallow-test", players=4)
     a.reset(seed=1)
     b.reset(seed=2)
-    first, other = a.observe("player_0"), b.observe("player_0")
-    assert not np.array_equal(first["observation"], other["observation"])
+    one, other = a.observe("player_0"), b.observe("player_0")
+    assert not np.array_equal(one["observation"], other["observation"])
 
 
 def test_reset_without_seed_follows_the_last_seed() -> None:
