@@ -13,13 +13,21 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from typing import Protocol
 
 from cardtable.core.game import Game, State, View
 from cardtable.core.registry import manifest
 
 __all__ = ["determinize"]
 
-Sampler = Callable[[Game, View, random.Random], State]
+
+class Resampled(State, Protocol):
+    """What a game's sampler returns: a state whose generator can be dropped."""
+
+    def detach_rng(self) -> None: ...
+
+
+Sampler = Callable[[Game, View, random.Random], Resampled]
 
 
 def determinize(game: Game, view: View, rng: random.Random) -> State:
@@ -30,9 +38,5 @@ def determinize(game: Game, view: View, rng: random.Random) -> State:
     cannot resample."""
     sample: Sampler = manifest(game.name).part("determinize")
     state = sample(game, view, rng)
-    detach = getattr(state, "detach_rng", None)
-    if detach is not None:
-        detach()
-    else:  # TEMP: until the games' detach_rng lands on main
-        state._rng = None  # type: ignore[attr-defined]
+    state.detach_rng()
     return state

@@ -35,7 +35,7 @@ from cardtable.games.myrummy_111.cards import CARDS
 from cardtable.games.myrummy_111.codec import Deal, deal_from_cards
 from cardtable.games.myrummy_111.game import MyRummy111
 from cardtable.games.myrummy_111.moves import Move, Take
-from cardtable.games.myrummy_111.scoring import round_scores
+from cardtable.games.myrummy_111.scoring import max_round_points
 from cardtable.games.myrummy_111.state import MyRummyState
 
 __all__ = ["LAYOUT", "MyRummyLayout"]
@@ -152,12 +152,10 @@ def _rounds_bound(game: MyRummy111) -> int:
 
 
 def _best_round(game: MyRummy111) -> int:
-    """The most one round can pay: declaring (MR-6.2) a sorted hand of the
-    cards with the most symbols, scored by the rules' own function."""
-    sym = game.symbol_lookup
-    size = max(game.options.hand_sizes)
-    best = sorted(sorted(CARDS, key=lambda c: -sym[c])[:size])
-    return round_scores([best], sym, declarer=0)[0]
+    """The most one round can pay (MR-6.2: a sorted declaration of the cards
+    with the most symbols), from the rules' own scoring."""
+    opts = game.options
+    return max_round_points(opts.symbols, max(opts.hand_sizes))
 
 
 LAYOUT = MyRummyLayout()
