@@ -1,40 +1,42 @@
-"""Determinizations for the OpenSpiel adapter: the bots' samplers, chance-free.
+"""Determinizations for the OpenSpiel adapter: the game's sampler, chance-free.
 
-The samplers live with the search bots (:mod:`cardtable.bots.marshmallow_test.determinize`,
-:mod:`cardtable.games.myrummy_111.determinize`): ``determinize(game, view, rng)``
-returns a full engine state, drawn uniformly among those consistent with the
-view, whose ``view(view.seat)`` equals ``view``. This module only dispatches
-by game and makes the state the adapter's kind: one without a generator, so
-that the next deal and every MR-4.6 reshuffle reach OpenSpiel as chance nodes
-instead of being drawn inside a player's action.
+Each game resamples hidden cards itself (its manifest's ``determinize``,
+``determinize(game, view, rng)``: a full engine state, drawn uniformly among
+those consistent with the view, whose ``view(view.seat)`` equals ``view``).
+This module looks the sampler up and makes the state the adapter's kind: one
+without a generator (``state.detach_rng()``), so that the next deal and every
+reshuffle reach OpenSpiel as chance nodes instead of being drawn inside a
+player's action.
 """
 
 from __future__ import annotations
 
 import random
-from typing import Any
+from collections.abc import Callable
+from typing import Protocol
 
 from cardtable.core.game import Game, State, View
-from cardtable.games.marshmallow_test import MarshmallowTest, MarshmallowView
-from cardtable.games.marshmallow_test.determinize import determinize as mt_determinize
-from cardtable.games.myrummy_111 import MyRummy111, MyRummyView
-from cardtable.games.myrummy_111.determinize import determinize as mr_determinize
+from cardtable.core.registry import manifest
 
 __all__ = ["determinize"]
 
 
+class Resampled(State, Protocol):
+    """What a game's sampler returns: a state whose generator can be dropped."""
+
+    def detach_rng(self) -> None: ...
+
+
+Sampler = Callable[[Game, View, random.Random], Resampled]
+
+
 def determinize(game: Game, view: View, rng: random.Random) -> State:
     """A full engine state of ``game`` whose ``view(view.seat)`` equals
-    ``view``, hidden cards drawn with ``rng``; the state has no generator."""
-    state: Any
-    if isinstance(game, MarshmallowTest) and isinstance(view, MarshmallowView):
-        state = mt_determinize(game, view, rng)
-    elif isinstance(game, MyRummy111) and isinstance(view, MyRummyView):
-        state = mr_determinize(game, view, rng)
-    else:
-        raise TypeError(f"cannot determinize a {type(view).__name__} of {game!r}")
-    # The engines keep a generator only to deal and reshuffle by themselves;
-    # there is no public way to drop it (MyRummy's sampler always sets one).
-    state._rng = None
-    result: State = state
-    return result
+    ``view``, hidden cards drawn with ``rng``; the state has no generator.
+
+    Raises :class:`~cardtable.core.manifest.MissingPartError` for a game that
+    cannot resample."""
+    sample: Sampler = manifest(game.name).part("determinize")
+    state = sample(game, view, rng)
+    state.detach_rng()
+    return state

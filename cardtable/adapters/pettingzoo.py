@@ -1,20 +1,23 @@
 """cardtable games as PettingZoo AEC environments (one agent per seat).
 
->>> e = env(game="marshmallow-test", players=3)
+>>> import cardtable
+>>> e = env(game=cardtable.game_names()[0], players=3)
 >>> e.reset(seed=1)
 >>> e.agent_selection, e.possible_agents
 ('player_0', ['player_0', 'player_1', 'player_2'])
 >>> obs, reward, terminated, truncated, info = e.last()
->>> obs["observation"].shape, int(obs["action_mask"].sum())
-((342,), 12)
+>>> obs["observation"].shape == e.observation_space("player_0")["observation"].shape
+True
+>>> bool(obs["action_mask"].any()), reward, terminated
+(True, 0.0, False)
 
 Agents are ``player_0 … player_{n-1}`` (seat ``i`` is ``player_i``); the action
 space is ``Discrete(game.num_actions)`` with ``move.index`` as the action and
 the observation is ``{"observation": float32 vector, "action_mask": int8}``
-built from ``state.view(seat)`` by :mod:`cardtable.adapters.observations`.
-Observations are built when asked for (``observe``/``last``), for that agent
-only. Rewards, episodes and seeding are described in :class:`CardtableAECEnv`
-and ``docs/research.md``.
+built from ``state.view(seat)`` by the game's encoder
+(:mod:`cardtable.adapters.observations`). Observations are built when asked
+for (``observe``/``last``), for that agent only. Rewards, episodes and seeding
+are described in :class:`CardtableAECEnv` and ``docs/research.md``.
 
 ``pettingzoo.test.max_cycles_test`` does not apply: it needs a
 ``parallel_env(max_cycles=…)``, and a turn-based game has no parallel form
@@ -32,90 +35,43 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-import cardtable
 from cardtable.adapters import observations
+from cardtable.adapters.common import (
+    EPISODES,
+    ILLEGAL_REWARD,
+    REWARDS,
+    check_choice,
+    check_max_steps,
+    episode_over,
+    final_rewards,
+    make_game,
+    observation_space,
+)
 from cardtable.core.game import Game, State
 
-__all__ = ["CardtableAECEnv", "env", "make_game", "raw_env"]
+__all__ = ["CardtableAECEnv", "env", "raw_env"]
 
-REWARDS = ("points", "win")
-EPISODES = ("game", "round")
 RENDER_MODES = ("ansi", "human")
-DEFAULT_PLAYERS = 4
-ILLEGAL_REWARD = -1.0  # TerminateIllegalWrapper: the offender's reward, others get 0
-
-
-def make_game(game: str | Game, options: dict[str, Any]) -> Game:
-    """``cardtable.load(game, **options)`` with ``players`` defaulting to 4."""
-    if not isinstance(game, str):
-        if options:
-            raise TypeError("pass options to cardtable.load, not beside a game object")
-        return game
-    return cardtable.load(game, **{"players": DEFAULT_PLAYERS, **options})
-
-
-def check_choice(name: str, value: str, choices: tuple[str, ...]) -> str:
-    if value not in choices:
-        raise ValueError(f"{name} must be one of {', '.join(map(repr, choices))}, not {value!r}")
-    return value
-
-
-def check_max_steps(max_steps: int | None) -> int | None:
-    if max_steps is not None and (
-        isinstance(max_steps, bool) or not isinstance(max_steps, int) or max_steps < 1
-    ):
-        raise ValueError(f"max_steps must be a positive int or None, not {max_steps!r}")
-    return max_steps
-
-
-def observation_space(size: int, num_actions: int) -> spaces.Dict:
-    """The observation space both adapters use: the vector and the action mask."""
-    return spaces.Dict(
-        {
-            "observation": spaces.Box(0.0, 1.0, (size,), dtype=np.float32),
-            "action_mask": spaces.Box(0, 1, (num_actions,), dtype=np.int8),
-        }
-    )
-
-
-def derived_seed(seed: int, what: str) -> random.Random:
-    """A generator for ``what`` (e.g. a bot's seat) derived from an episode's seed.
-
-    String seeds hash with SHA-512, the same in every process."""
-    return random.Random(f"cardtable:{seed}:{what}")
-
-
-def final_rewards(state: State, kind: str, episode: str, points: list[int]) -> list[float]:
-    """The end-of-episode rewards for ``reward="win"``: +1/k to each of k
-    winners, -1/(n-k) to each other seat, so they sum to 0 (all 0 if all win).
-
-    Winners are ``state.winners`` for a whole game; for one round, the seats
-    that scored most in it (``points``), all of them when nobody scored."""
-    assert kind == "win"
-    n = len(points)
-    if episode == "game" and state.finished:
-        won = set(state.winners)
-    else:
-        best = max(points)
-        won = {s for s in range(n) if points[s] == best}
-    if len(won) == n:
-        return [0.0] * n
-    return [1.0 / len(won) if s in won else -1.0 / (n - len(won)) for s in range(n)]
 
 
 class CardtableAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo is untyped
     """A cardtable game as an AEC environment.
 
+    - ``game``: a game name (``options`` are its ``cardtable.load`` options,
+      ``players`` defaulting to 4) or a game object; ``None``: the first
+      registered game.
     - ``reward="points"`` (default): an agent's reward at a step is the points
       it scored since the previous step, so an episode's rewards add up to the
       points it scored in the episode. ``reward="win"``: 0 until the episode
-      ends, then see :func:`final_rewards` (zero-sum).
+      ends, then see :func:`~cardtable.adapters.common.final_rewards` (zero-sum).
     - ``episode="game"`` (default): one whole game, all rounds.
       ``episode="round"``: the episode ends when the first round does (its final
       observation already shows the next deal, the table moving on).
     - ``max_steps``: truncate every agent after that many decisions (None: never).
     - ``reset(seed=s)`` deals from ``random.Random(s)``; a reset without a seed
-      draws the next seed from the last seed given (or from entropy).
+      draws the next seed from the last seed given (or from entropy). The
+      first agent to move always has a legal action: every game starts with a
+      decision.
     """
 
     metadata = {  # noqa: RUF012 (PettingZoo reads it from the class)
@@ -127,7 +83,7 @@ class CardtableAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo is untyped
 
     def __init__(
         self,
-        game: str | Game = "marshmallow-test",
+        game: str | Game | None = None,
         *,
         reward: str = "points",
         episode: str = "game",
@@ -210,8 +166,7 @@ class CardtableAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo is untyped
             if self.reward_kind == "points":
                 self._give([float(a - b) for a, b in zip(scores, self._scores, strict=True)])
             self._scores = scores
-        ended = state.finished or (self.episode == "round" and state.round_number != self._round)
-        if ended:
+        if episode_over(state, self.episode, self._round):
             if self.reward_kind == "win":
                 points = [a - b for a, b in zip(scores, self._episode_start, strict=True)]
                 self._give(final_rewards(state, "win", self.episode, points))
@@ -252,12 +207,12 @@ class CardtableAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo is untyped
         self._rewarded = True
 
 
-def raw_env(game: str | Game = "marshmallow-test", **kwargs: Any) -> CardtableAECEnv:
+def raw_env(game: str | Game | None = None, **kwargs: Any) -> CardtableAECEnv:
     """The environment without wrappers (see :class:`CardtableAECEnv`)."""
     return CardtableAECEnv(game, **kwargs)
 
 
-def env(game: str | Game = "marshmallow-test", **kwargs: Any) -> Any:
+def env(game: str | Game | None = None, **kwargs: Any) -> Any:
     """The environment wrapped as PettingZoo's classic environments are: an
     illegal action ends the game with -1 for the offender (and 0 for the
     others), out-of-range actions raise, and the call order is enforced."""

@@ -18,7 +18,7 @@ JSON schema (``--json`` and ``DIR/results.json``), ``cardtable-arena/1``::
 
     {
       "schema": "cardtable-arena/1",
-      "game": "marshmallow-test",
+      "game": "<name>",                   # as cardtable.game_names() lists it
       "options": {"players": 4, ...},     # every option, as in a record
       "seed": 1,                          # replays the run exactly
       "games": 2000,
@@ -43,7 +43,8 @@ JSON schema (``--json`` and ``DIR/results.json``), ``cardtable-arena/1``::
 "Ahead" follows the game's finishing order: the winners first, then by total
 score; the ratings rate each game by the same ranks.
 
->>> run = run_arena("marshmallow-test", ["random", "random"], games=4, seed=1,
+>>> from cardtable import game_names
+>>> run = run_arena(game_names()[0], ["random", "random"], games=4, seed=1,
 ...                 options={"players": 2})
 >>> [e.games for e in run.stats.entries]
 [4, 4]

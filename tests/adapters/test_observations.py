@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from typing import Any
 
@@ -12,8 +13,10 @@ pytest.importorskip("numpy")
 
 import cardtable
 from cardtable.adapters import observations
-from cardtable.adapters.observations import _trick_facts, action_mask, encode, layout
-from cardtable.games.marshmallow_test.cards import parse_card
+from cardtable.adapters.observations import action_mask, encode, layout
+from cardtable.core import registry
+from cardtable.core.manifest import MissingPartError
+from cardtable.games.marshmallow_test.tricks import shown_voids
 from cardtable.games.myrummy_111.codec import Deal as RummyDeal
 
 GAMES = [(name, n) for name in ("marshmallow-test", "myrummy-111") for n in range(2, 6)]
@@ -72,7 +75,7 @@ def test_marshmallow_blocks_hold_the_view() -> None:
     for _ in range(6):  # one whole trick and two cards of the next
         legal = state.legal_moves()
         state.apply(legal[rng.randrange(len(legal))])
-    view = state.view(1)
+    view: Any = state.view(1)
     obs = encode(game, view)
     assert np.flatnonzero(_block(game, obs, "hand")).tolist() == list(view.hand)
     played = {c for t in view.tricks for _, c in t} | {c for _, c in view.current_trick}
@@ -84,26 +87,29 @@ def test_marshmallow_blocks_hold_the_view() -> None:
     assert _block(game, obs, "to_move")[(view.to_move - 1) % 4] == 1.0
 
 
-def _trick(*plays: tuple[int, str]) -> list[tuple[int, int]]:
-    return [(seat, parse_card(card)) for seat, card in plays]
-
-
-def test_voids_follow_mt5_rules() -> None:
-    red, green, yellow = 0, 2, 1
-    trick = _trick((0, "R5"), (1, "G3"), (2, "Y1"), (3, "G7"))
-    voids = [0] * 20
-    cards = _trick_facts(trick, green, False, voids)  # type: ignore[arg-type]
-    assert cards == [c for _, c in trick]
-    # MT-5.3: seat 1 ruffed, so it holds no red; MT-5.4 (may): seat 2 neither
-    # followed nor trumped in, so no red; seat 3 trumped in: nothing revealed.
-    assert {i for i, v in enumerate(voids) if v} == {1 * 5 + red, 2 * 5 + red}
-    voids = [0] * 20
-    _trick_facts(trick, green, True, voids)  # type: ignore[arg-type]
-    # MT-5.4 [must]: after the ruff seat 2 played no trump, so it holds none.
-    assert {i for i, v in enumerate(voids) if v} == {1 * 5 + red, 2 * 5 + green}
-    voids = [0] * 20
-    _trick_facts(_trick((0, "Y5"), (1, "Y2"), (2, "R1")), -1, False, voids)  # type: ignore[arg-type]
-    assert {i for i, v in enumerate(voids) if v} == {2 * 5 + yellow}
+def test_marshmallow_voids_block_is_what_the_tricks_show() -> None:
+    """MT-5.3/5.4: the voids block holds, in relative seats, every void the
+    round's tricks (the one in progress included) have shown, and nothing else."""
+    for ruff in ("may", "must"):
+        game = cardtable.load("marshmallow-test", players=4, trump_after_ruff=ruff)
+        enc = observations.encoder(game)
+        rng = random.Random(7)
+        state = game.new_game(random.Random(7))
+        shown = 0
+        while not state.finished and state.round_number <= 3:
+            for seat in range(4):
+                view: Any = state.view(seat)
+                must = view.trump_after_ruff == "must"
+                expected = np.zeros((4, 5))
+                for trick in (*view.tricks, view.current_trick):
+                    for who, colour in shown_voids(trick, view.trump, must):
+                        expected[(who - seat) % 4, colour] = 1
+                voids = _block(game, enc.encode(view), "voids_by_seat").reshape(4, 5)
+                assert np.array_equal(voids, expected)
+                shown += int(expected.sum())
+            legal = state.legal_moves()
+            state.apply(legal[rng.randrange(len(legal))])
+        assert shown > 0
 
 
 def _same_colour_swap(hands: list[set[int]], a: int, b: int) -> tuple[int, int] | None:
@@ -120,7 +126,7 @@ def test_marshmallow_observation_ignores_other_seats_hidden_cards() -> None:
     game = cardtable.load("marshmallow-test", players=4)
     compared = 0
     for seed in range(20):
-        first = game.new_game(random.Random(seed))
+        first: Any = game.new_game(random.Random(seed))
         hands = [set(first.hand(s)) for s in range(4)]  # privileged: building the test
         rng = random.Random(seed)
         moves = []
@@ -151,7 +157,8 @@ def test_marshmallow_observation_ignores_other_seats_hidden_cards() -> None:
             if a.to_move == 0:
                 mask_a = action_mask(game, a.legal_moves())
                 assert np.array_equal(mask_a, action_mask(game, b.legal_moves()))
-            if not a.view(1).out[1]:  # seat 1 itself sees the difference while it holds cards
+            seat_one: Any = a.view(1)
+            if not seat_one.out[1]:  # seat 1 itself sees the difference while it holds cards
                 assert not np.array_equal(encode(game, a.view(1)), encode(game, b.view(1)))
             a.apply(move)
             b.apply(move)
@@ -175,7 +182,8 @@ def test_myrummy_observation_ignores_other_seats_hidden_cards() -> None:
         b.deal(_rummy_deal(other, sizes))
         rng = random.Random(seed)
         while a.round_number == 1 and not a.finished:
-            va, vb = a.view(0), b.view(0)
+            va: Any = a.view(0)
+            vb: Any = b.view(0)
             if va.discard_pile != vb.discard_pile or va.middle != vb.middle or va.known != vb.known:
                 break  # a swapped card became public
             assert np.array_equal(encode(game, va), encode(game, vb))
@@ -205,9 +213,27 @@ def test_mask_memo_returns_fresh_arrays() -> None:
     assert action_mask(game, legal).sum() == len(legal)
 
 
-def test_unknown_game_has_no_encoder() -> None:
+def test_a_game_without_an_encoder_is_told_so_in_words(monkeypatch: pytest.MonkeyPatch) -> None:
+    game = cardtable.load("marshmallow-test", players=3)
+    bare = dataclasses.replace(registry.manifest(game.name), observation_encoder=None)
+    monkeypatch.setattr(observations, "manifest", lambda name: bare)
+    with pytest.raises(MissingPartError, match="marshmallow-test does not offer an observation"):
+        observations.encoder(game)
+
+
+def test_an_unknown_game_is_an_unknown_game() -> None:
     class Fake:
         name = "nope"
 
-    with pytest.raises(ValueError, match="no observation encoder"):
+    with pytest.raises(cardtable.UnknownGameError, match="nope"):
         observations.encoder(Fake())  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("name", ["marshmallow-test", "myrummy-111"])
+def test_encoders_come_from_the_manifest_and_are_never_shared(name: str) -> None:
+    """Encoders keep memos: two environments on one (or an equal) game must
+    not share one, so every lookup builds a new encoder of the game's class."""
+    game = cardtable.load(name, players=3)
+    first, second = observations.encoder(game), observations.encoder(game)
+    assert first is not second
+    assert type(first) is registry.manifest(name).part("observation_encoder")

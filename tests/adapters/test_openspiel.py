@@ -3,6 +3,7 @@ serialization and OpenSpiel's search bots playing our games."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import pickle
 import random
@@ -22,13 +23,15 @@ from open_spiel.python.algorithms import ismcts, mcts  # noqa: E402
 import cardtable  # noqa: E402
 from cardtable.adapters import observations  # noqa: E402
 from cardtable.adapters import openspiel as adapter  # noqa: E402
+from cardtable.adapters.openspiel_bot import OpenSpielISMCTSBot  # noqa: E402
 from cardtable.adapters.openspiel_determinize import determinize  # noqa: E402
 from cardtable.bots.base import Budget, RandomBot  # noqa: E402
-from cardtable.bots.openspiel_ismcts import OpenSpielISMCTSBot  # noqa: E402
+from cardtable.core import registry  # noqa: E402
+from cardtable.core.manifest import MissingPartError  # noqa: E402
 from cardtable.games.myrummy_111 import Take  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
-MT, MR = adapter.MT_NAME, adapter.MR_NAME
+MT, MR = "python_cardtable_marshmallow_test", "python_cardtable_myrummy_111"
 
 
 def mt_params(players: int, **extra: Any) -> dict[str, Any]:
@@ -69,7 +72,7 @@ def hoarder(state: Any, rng: random.Random) -> int:
 def walk(game: Any, rng: random.Random, policy: Policy = uniform, limit: int = 10**6) -> list[Any]:
     """Play one game through pyspiel; the decision states (clones) on the way."""
     state = game.new_initial_state()
-    seen = []
+    seen: list[Any] = []
     while not state.is_terminal() and len(seen) < limit:
         if state.is_chance_node():
             sample_chance(state, rng)
@@ -136,6 +139,18 @@ def test_load_from_a_cardtable_game() -> None:
     assert adapter.cardtable_game(game).options_json == ct.options_json
     ct_mt = cardtable.load("marshmallow-test", players=5, target=9, first_dealer=4)
     assert adapter.cardtable_game(adapter.load(ct_mt)).options_json == ct_mt.options_json
+
+
+def test_every_layout_is_registered_and_a_game_without_one_is_told_so(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    assert {MT, MR} <= set(adapter.register_games())
+    assert {MT, MR} <= set(pyspiel.registered_names())
+    ct = cardtable.load("marshmallow-test", players=3)
+    bare = dataclasses.replace(registry.manifest(ct.name), openspiel=None)
+    monkeypatch.setattr(adapter, "manifest", lambda name: bare)
+    with pytest.raises(MissingPartError, match="does not offer an OpenSpiel layout"):
+        adapter.load(ct)
 
 
 def test_lengths_and_utilities() -> None:
@@ -323,7 +338,7 @@ def test_reshuffle_is_chance() -> None:
     for _ in range(pile):
         sample_chance(state, rng)
     assert not state.is_chance_node()
-    assert state.engine.view(None).history[-1].reshuffled  # type: ignore[attr-defined]
+    assert state.engine.view(None).history[-1].reshuffled
 
 
 # ---------------------------------------------------------------- serialization

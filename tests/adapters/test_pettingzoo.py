@@ -12,6 +12,8 @@ from typing import Any
 import numpy as np
 import pytest
 
+import cardtable
+
 pytest.importorskip("pettingzoo")
 
 from pettingzoo.test import api_test, seed_test
@@ -19,6 +21,7 @@ from pettingzoo.test.api_test import test_observation as check_observation
 from pettingzoo.test.bombardment_test import bombardment_test
 from pettingzoo.utils import wrappers
 
+from cardtable.adapters.common import EPISODES
 from cardtable.adapters.pettingzoo import CardtableAECEnv, env, raw_env
 
 GAMES = [(name, n) for name in ("marshmallow-test", "myrummy-111") for n in range(2, 6)]
@@ -146,8 +149,8 @@ def test_same_seed_same_episode_other_seed_other_deal() -> None:
     a, b = raw_env("marshmallow-test", players=4), raw_env("marshmallow-test", players=4)
     a.reset(seed=1)
     b.reset(seed=2)
-    first, other = a.observe("player_0"), b.observe("player_0")
-    assert not np.array_equal(first["observation"], other["observation"])
+    one, other = a.observe("player_0"), b.observe("player_0")
+    assert not np.array_equal(one["observation"], other["observation"])
 
 
 def test_reset_without_seed_follows_the_last_seed() -> None:
@@ -197,6 +200,24 @@ def test_observations_are_built_on_demand_for_one_agent() -> None:
     assert len(calls) == 8  # one encoding per observe, none inside step
     e.observe("player_2")
     assert calls[-1] == 2
+
+
+@pytest.mark.parametrize("episode", EPISODES)
+def test_a_reset_always_hands_the_first_agent_a_decision(episode: str) -> None:
+    """Issue 10, item 15 for the AEC env: the agent selected after a reset is
+    the seat to move, with a legal action, in every game, size and seed."""
+    for name, players in GAMES:
+        extra = {"rounds": 1} if name == "myrummy-111" else {}  # a game may be one round
+        e = env(name, players=players, episode=episode, **extra)
+        for seed in range(10):
+            e.reset(seed=seed)
+            obs, _, terminated, truncated, _ = e.last()
+            assert obs["action_mask"].any() and not (terminated or truncated)
+            assert e.unwrapped.state.to_move == int(e.agent_selection.split("_")[1])
+
+
+def test_without_a_game_the_first_registered_game_is_played() -> None:
+    assert raw_env(players=2).game.name == cardtable.game_names()[0]
 
 
 def test_bad_arguments_are_refused() -> None:

@@ -45,7 +45,7 @@ MANIFEST = GameManifest(
             deprecated_alias_of="pimc",
         ),
         "openspiel-ismcts": BotEntry(
-            "cardtable.bots.openspiel_ismcts:OpenSpielISMCTSBot",
+            "cardtable.adapters.openspiel_bot:OpenSpielISMCTSBot",
             "OpenSpiel's information-set MCTS through the adapter",
             strength="loses 100% against pimc at 2p, 20 ms a move",
             time_per_move="20 ms in the measured rows",
@@ -54,7 +54,8 @@ MANIFEST = GameManifest(
     },
     terminal_ui=f"{_PKG}.terminal:MyRummyUI",
     determinize=f"{_PKG}.determinize:determinize",
-    observation_encoder="cardtable.adapters.observations:MyRummyEncoder",
+    observation_encoder=f"{_PKG}.observations:MyRummyEncoder",
+    openspiel=f"{_PKG}.openspiel:LAYOUT",
     rules="rules.md",
     web_client="web/board.js",
     package=_PKG,

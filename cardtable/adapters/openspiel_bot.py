@@ -1,5 +1,9 @@
 """OpenSpiel's own IS-MCTS playing our games through the OpenSpiel adapter.
 
+The bot ``openspiel-ismcts`` of every game that has an OpenSpiel layout (its
+manifest names it); it lives with the adapter, above the bots' machinery
+(:mod:`cardtable.bots` never imports an adapter).
+
 A reference opponent for the arena: the search is OpenSpiel's Python
 ``ISMCTSBot`` (Cowling, Powley & Whitehouse 2012) unchanged; all cardtable
 supplies is the game (:mod:`cardtable.adapters.openspiel`), the resampler
@@ -50,8 +54,7 @@ class EngineRolloutEvaluator:
         self.rng = rng
 
     def evaluate(self, state: adapter.CardtableState) -> npt.NDArray[np.float64]:
-        core = state._core
-        s: Any = core.s.clone(random.Random(self.rng.getrandbits(64)))
+        s = state.engine.clone(random.Random(self.rng.getrandbits(64)))
         start = s.round_number
         randrange = self.rng.randrange
         while not s.finished and s.round_number == start and not s.awaiting_deal:
