@@ -168,6 +168,21 @@ def play_out(
         played = seq
 
 
+def play_moves(conn: Conn, count: int, rng: random.Random) -> dict[str, Any]:
+    """Play ``count`` random moves for ``conn``'s seat; the state after them
+    at which that seat is next to move (or the game is over)."""
+    seat, done = conn.seat, -1
+    for _ in range(count):
+        state = conn.until_state(lambda m, d=done: m["to_move"] == seat and m["seq"] > d)
+        conn.move(rng.choice(state["legal"]))
+        ack = conn.until(lambda m: m["type"] in ("ack", "error"))
+        assert ack == {"type": "ack", "seq": state["seq"] + 1}, ack
+        done = state["seq"]
+    return conn.until_state(
+        lambda m, d=done: m["seq"] > d and (m["to_move"] == seat or m["finished"])
+    )
+
+
 def states_by_seq(record: dict[str, Any]) -> list[State]:
     """The game after 0, 1, 2… moves (each with the deal that follows it, as
     the server deals at once), from a record."""

@@ -7,7 +7,7 @@ import random
 import pytest
 
 import cardtable
-from tests.server.helpers import play_out, running
+from tests.server.helpers import play_moves, play_out, running
 
 pytestmark = pytest.mark.timeout(300, method="thread")
 
@@ -53,12 +53,7 @@ def test_a_player_who_reconnects_gets_the_same_seat_and_plays_on(db_url: str, ga
         token = server.join(table, 0, "Ann")
         rng = random.Random(2)
         with server.connect(table, token) as first:
-            state = first.until_state(lambda m: m["to_move"] == 0)
-            first.move(rng.choice(state["legal"]))
-            assert first.until(lambda m: m["type"] == "ack")["seq"] == state["seq"] + 1
-            before = first.until_state(
-                lambda m: m["seq"] > state["seq"] and (m["to_move"] == 0 or m["finished"])
-            )
+            before = play_moves(first, 2, rng)
         with server.connect(table, token) as again:
             assert again.seat == 0
             assert again.state is not None
