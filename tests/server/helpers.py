@@ -168,9 +168,12 @@ def play_out(
         played = seq
 
 
-def play_moves(conn: Conn, count: int, rng: random.Random) -> dict[str, Any]:
+def play_moves(
+    conn: Conn, count: int, rng: random.Random, wait_turn: bool = True
+) -> dict[str, Any]:
     """Play ``count`` random moves for ``conn``'s seat; the state after them
-    at which that seat is next to move (or the game is over)."""
+    at which that seat is next to move or the game is over (without
+    ``wait_turn``: the state right after the last move)."""
     seat, done = conn.seat, -1
     for _ in range(count):
         state = conn.until_state(lambda m, d=done: m["to_move"] == seat and m["seq"] > d)
@@ -179,7 +182,7 @@ def play_moves(conn: Conn, count: int, rng: random.Random) -> dict[str, Any]:
         assert ack == {"type": "ack", "seq": state["seq"] + 1}, ack
         done = state["seq"]
     return conn.until_state(
-        lambda m, d=done: m["seq"] > d and (m["to_move"] == seat or m["finished"])
+        lambda m, d=done: m["seq"] > d and (m["to_move"] == seat or m["finished"] or not wait_turn)
     )
 
 
