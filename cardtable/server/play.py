@@ -37,10 +37,7 @@ class Play:
         self._tasks: set[asyncio.Task[None]] = set()
 
     def start(self, tables: list[Table]) -> None:
-        loop = asyncio.get_running_loop()
         for table in tables:
-            for seat in table.seats:  # nobody is connected after a restart
-                seat.left_at = loop.time()
             self.review(table)
 
     async def stop(self) -> None:
@@ -166,12 +163,17 @@ class Play:
         table.auto = (key, self._spawn(self._auto_move(table, key)))
 
     def _stand_in_for_absent(self, table: Table) -> None:
+        """A stand-in for each player gone longer than the grace period (the
+        clock starts when they leave, or when they are first missed)."""
         now = asyncio.get_running_loop().time()
         grace = self.hub.settings.grace_seconds
         for i, seat in enumerate(table.seats):
-            left_at = seat.left_at
-            gone = seat.human and seat.connections == 0 and left_at is not None
-            if gone and seat.stand_in is None and now - left_at >= grace:  # type: ignore[operator]
+            if not seat.human or seat.connections or seat.stand_in is not None:
+                continue
+            if seat.left_at is None:
+                seat.left_at = now
+                self._spawn(self._review_later(table, grace + 0.05))
+            elif now - seat.left_at >= grace:
                 seat.stand_in = "left"
                 table.note("stand_in", i)
 
