@@ -196,7 +196,7 @@ async def run(
     return tally
 
 
-def report(mode: str, tally: Tally, seconds: float, cpu: float) -> None:
+def report(mode: str, tally: Tally, seconds: float, cpu: float, players_cpu: float) -> None:
     lat = sorted(tally.latencies)
     if not lat:
         print(f"{mode}: no move was acknowledged; errors: {tally.errors[:3]}")
@@ -206,7 +206,8 @@ def report(mode: str, tally: Tally, seconds: float, cpu: float) -> None:
     print(
         f"{mode:5} {tally.moves / seconds:8.1f} moves/s  {len(lat) / seconds:7.1f} people's moves/s"
         f"  ack p50 {p50:6.1f} ms  p99 {p99:6.1f} ms  max {lat[-1] * 1000:6.0f} ms"
-        f"  games done {tally.games}  server CPU {cpu / seconds:4.0%}  errors {len(tally.errors)}"
+        f"  games {tally.games}  CPU: server {cpu / seconds:.0%},"
+        f" players {players_cpu / seconds:.0%}  errors {len(tally.errors)}"
     )
     for message in sorted(set(tally.errors))[:3]:
         print(f"      error: {message}")
@@ -234,9 +235,10 @@ def main() -> None:
             )
             for mode in modes:
                 think = (0.5, 1.5) if mode == "pace" else (0.0, 0.0)
-                cpu = cpu_seconds(server.pid)
+                cpu, own = cpu_seconds(server.pid), time.process_time()
                 tally = asyncio.run(run(port, args.tables, args.hard, think, args.seconds))
-                report(mode, tally, args.seconds, cpu_seconds(server.pid) - cpu)
+                cpu = cpu_seconds(server.pid) - cpu
+                report(mode, tally, args.seconds, cpu, time.process_time() - own)
         finally:
             server.kill()
             server.wait()
