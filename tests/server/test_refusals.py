@@ -159,3 +159,22 @@ def test_chance_outcomes_come_from_the_server_only(db_url: str) -> None:
             error = first.until(lambda m: m["type"] in ("error", "ack"))
             assert error["type"] == "error"
             assert server.table(table).seq == seq == state["seq"]
+
+
+def test_a_move_the_database_refuses_is_not_acknowledged_and_changes_nothing(
+    duel: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    server, table, ann, _, _ = duel
+    storage = server.hub.storage
+    commit = storage._commit
+
+    async def broken(*args: Any) -> None:
+        raise OSError("disk full")
+
+    monkeypatch.setattr(storage, "_commit", broken)
+    error = refused(duel, "ann", lambda c: c.move(c.state["legal"][0]))
+    assert "could not store" in error["message"]
+    monkeypatch.setattr(storage, "_commit", commit)
+    seq = server.table(table).seq
+    ann.move(ann.state["legal"][0])
+    assert ann.until(lambda m: m["type"] in ("ack", "error")) == {"type": "ack", "seq": seq + 1}
