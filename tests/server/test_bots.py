@@ -7,6 +7,7 @@ import random
 
 import pytest
 
+from cardtable.core.registry import manifest
 from cardtable.server.bots import BotJob, runs_inline, think
 from tests.server.helpers import play_moves, play_out, running
 
@@ -17,7 +18,10 @@ pytestmark = pytest.mark.timeout(600, method="thread")
 def test_only_quick_bots_run_on_the_event_loop(game: str) -> None:
     assert runs_inline(game, "random") and runs_inline(game, "easy")
     assert runs_inline(game, "heuristic")
-    for slow in ("medium", "hard", "ismcts", "openspiel-ismcts"):
+    search = manifest(game).search_bot
+    assert search is not None
+    aliases = [n for n, b in manifest(game).bots.items() if b.deprecated_alias_of == search]
+    for slow in ("medium", "hard", search, *aliases, "openspiel-ismcts"):
         assert not runs_inline(game, slow)
 
 

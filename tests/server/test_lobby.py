@@ -162,3 +162,13 @@ def test_each_game_s_drawing_module_is_served_from_its_package(
         for path in (f"/games/{name}/..", f"/games/{name}/nofile.js", "/games/chess/board.js"):
             response = server.client.get(path)
             assert response.status_code == 404 and response.json()["error"]
+
+
+def test_the_lobby_and_every_table_link_open_the_browser_shell(db_url: str) -> None:
+    with running(db_url) as server:
+        table = server.create("myrummy-111", ["human", "easy"])
+        for path in ("/", f"/t/{table}", "/t/a-table-long-gone"):
+            page = server.client.get(path)
+            assert page.status_code == 200
+            assert page.headers["content-type"].startswith("text/html")
+            assert "<html" in page.text.lower()
