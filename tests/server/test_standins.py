@@ -77,3 +77,14 @@ def test_a_table_everyone_has_left_waits_for_them_bots_included(db_url: str) -> 
             assert ann.state is not None and not ann.state["seats"][0]["bot_playing"]
             moved = ann.until_state(lambda m: m["seq"] == state["seq"] + 2)
             assert moved["seats"][0]["connected"]
+
+
+def test_turn_timers_run_again_after_a_restart(db_url: str) -> None:
+    with running(db_url) as server:
+        table = server.create("marshmallow-test", ["human", "easy"], turn_seconds=1)
+        token = server.join(table, 0, "Ann")
+    with running(db_url) as server, server.connect(table, token) as ann:
+        due = ann.until_state(lambda m: m["timer"] is not None)
+        assert due["timer"]["seat"] == 0 and due["to_move"] == 0
+        taken = ann.until_state(lambda m: m["seats"][0]["bot_playing"])
+        assert taken["log"][-1]["event"] == "timeout"
