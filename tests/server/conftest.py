@@ -18,16 +18,16 @@ def db_url(tmp_path: Path) -> str:
 
 
 @pytest.fixture(scope="session")
-def postgres_server() -> Iterator[str]:
-    """A real PostgreSQL server for the session; skipped (saying why) only
-    where its binaries are not installed."""
+def postgres_server() -> Iterator[tuple[Path, str]]:
+    """A real PostgreSQL server for the session (its binaries and URL);
+    skipped, saying why, only where its binaries are not installed."""
     bin_dir = binaries()
     if bin_dir is None:
         pytest.skip("PostgreSQL is not installed: scripts/install-test-deps.sh installs it")
     with postgres(bin_dir) as url:
-        yield url
+        yield bin_dir, url
 
 
 @pytest.fixture
-def postgres_url(postgres_server: str) -> str:
-    return fresh_database(postgres_server)
+def postgres_url(postgres_server: tuple[Path, str]) -> str:
+    return fresh_database(*postgres_server)

@@ -6,7 +6,6 @@ folder, a free port on 127.0.0.1, trust authentication.
 
 from __future__ import annotations
 
-import asyncio
 import glob
 import os
 import pwd
@@ -64,20 +63,13 @@ def postgres(bin_dir: Path) -> Iterator[str]:
         shutil.rmtree(folder, ignore_errors=True)
 
 
-def fresh_database(url: str) -> str:
+def fresh_database(bin_dir: Path, url: str) -> str:
     """A new, empty database on the server of ``url``; its URL."""
-    import asyncpg
-
     name = "t_" + secrets.token_hex(6)
-    host_port = url.split("@", 1)[1].split("/", 1)[0]
-    host, port = host_port.split(":")
-
-    async def create() -> None:
-        conn = await asyncpg.connect(user=USER, host=host, port=int(port), database="postgres")
-        try:
-            await conn.execute(f"CREATE DATABASE {name}")
-        finally:
-            await conn.close()
-
-    asyncio.run(create())
+    host, port = url.split("@", 1)[1].split("/", 1)[0].split(":")
+    subprocess.run(
+        [str(bin_dir / "createdb"), "-h", host, "-p", port, "-U", USER, name],
+        check=True,
+        capture_output=True,
+    )
     return url.rsplit("/", 1)[0] + "/" + name
