@@ -10,6 +10,7 @@ from typing import Annotated
 import typer
 
 from cardtable.cli.common import fail
+from cardtable.core.extras import install_command
 
 DB_URL_HELP = (
     "database URL: sqlite+aiosqlite:///FILE or postgresql+asyncpg://USER@HOST:PORT/DB"
@@ -59,8 +60,8 @@ def serve(
         from cardtable.server.hub import Settings
     except ModuleNotFoundError as exc:
         raise fail(
-            f"cardtable serve needs the web extra ({exc.name} is missing):"
-            ' python3 -m pip install -e ".[web]"'
+            f"cardtable serve needs the web extra ({exc.name} is missing): "
+            + install_command("web")
         ) from None
     if not 0 < port < 65536:
         raise fail(f"--port {port}: choose a port from 1 to 65535")

@@ -107,13 +107,16 @@ def routes(hub: Hub, play: Play, static: Path) -> list[BaseRoute]:
         return JSONResponse(replay_step(table, step, seat))
 
     async def rematch(request: Request) -> Response:
-        old = await hub.get(request.path_params["table_id"])
         body = await read_json(request)
         only_keys(body, ("token",), "request")
         token = body.get("token")
         if not isinstance(token, str):
             raise BadInput("request.token must be your seat's token", 403)
-        table = await hub.rematch(old, token)
+        old = await hub.get(request.path_params["table_id"], keep=True)  # one rematch, not two
+        try:
+            table = await hub.rematch(old, token)
+        finally:
+            hub.forget_if_idle(old)
         play.changed(old)
         play.changed(table)
         return JSONResponse({"id": table.id, "url": f"/t/{table.id}"})

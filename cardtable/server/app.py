@@ -38,10 +38,9 @@ def create_app(settings: Settings) -> Starlette:
             pool.close()
             await storage.close()
 
-    static = Path(settings.static_dir) if settings.static_dir else STATIC
     app = Starlette(
         routes=[
-            *api.routes(hub, play, static),
+            *api.routes(hub, play, STATIC),
             WebSocketRoute("/ws/{table_id}", ws.endpoint(hub, play)),
         ],
         lifespan=lifespan,

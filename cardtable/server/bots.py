@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import json
 import multiprocessing
+import os
 import random
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -51,19 +52,29 @@ def think(job: BotJob) -> int:
     return bot.choose(view, legal).index
 
 
+def _lower_priority() -> None:
+    # A search spends its time budget however fast it runs: at a lower
+    # priority it yields the CPU to the event loop (acks stay fast) and only
+    # searches a little less when the machine is busy.
+    os.nice(10)
+
+
 def runs_inline(game: str, bot: str) -> bool:
     """Whether ``bot`` answers fast enough for the event loop: not a search
     bot (nor a level seating one) and needing no extra."""
     if bot in LEVELS:
         level = LEVELS[bot].bot
         bot = level if level is not None else (manifest(game).search_bot or "")
-    entry = bot_entries(game).get(bot)
+    entries = bot_entries(game)
+    entry = entries.get(bot)
+    if entry is not None and entry.deprecated_alias_of is not None:
+        entry = entries.get(entry.deprecated_alias_of)
     return entry is not None and not entry.search and entry.extra is None
 
 
 class BotPool:
     """Where bots think: the pool's processes start with ``spawn`` (safe
-    beside an event loop's threads) on first use."""
+    beside an event loop's threads) on first use, at a lower priority."""
 
     def __init__(self, workers: int) -> None:
         self.workers = workers
@@ -74,7 +85,9 @@ class BotPool:
             return think(job)
         if self._pool is None:
             self._pool = ProcessPoolExecutor(
-                self.workers, mp_context=multiprocessing.get_context("spawn")
+                self.workers,
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=_lower_priority,
             )
         try:
             return await asyncio.get_running_loop().run_in_executor(self._pool, think, job)

@@ -38,7 +38,6 @@ class Settings:
     grace_seconds: float = 30.0  # a player who left gets a stand-in after this
     bot_workers: int = 1  # processes for search bots
     max_tables: int = 5000  # tables waiting or playing at once
-    static_dir: str | None = None  # where the browser shell lives (default: the package's)
 
 
 class NotFound(BadInput):
@@ -81,8 +80,10 @@ class Hub:
             row.status = "playing"  # the last join's status write did not land; its seat did
         return build_table(row, load(row.game, **row.options), state, Journal(events))
 
-    async def get(self, table_id: str) -> Table:
-        """The table ``table_id``, from memory or (a finished one) from the database."""
+    async def get(self, table_id: str, keep: bool = False) -> Table:
+        """The table ``table_id``, from memory or (a finished one) from the
+        database; ``keep`` holds a finished one in memory while it has
+        clients (so that all of them see a rematch)."""
         table = self.tables.get(table_id)
         if table is not None:
             return table
@@ -91,7 +92,8 @@ class Hub:
         row = await self.storage.load(table_id)
         if row is None:
             raise NotFound(table_id)
-        return self.tables.setdefault(table_id, self._revive(row))
+        table = self._revive(row)
+        return self.tables.setdefault(table_id, table) if keep else table
 
     def forget_if_idle(self, table: Table) -> None:
         """Drop a finished table nobody looks at from memory (it stays on disk)."""

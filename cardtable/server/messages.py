@@ -11,7 +11,6 @@ check this for every message of many random games).
 from __future__ import annotations
 
 import json
-import random
 import time
 from typing import Any
 
@@ -42,7 +41,7 @@ def game_part(game: Game, state: State, seat: int | None) -> dict[str, Any]:
             if index in allowed:
                 continue
             move = game.move_from_index(index)
-            trial = state.clone(random.Random(0))  # a spare generator: the table's stays untouched
+            trial = state.clone()  # an illegal move is refused before anything is drawn
             try:
                 trial.apply_as(seat, move)
             except IllegalMoveError as exc:
@@ -57,6 +56,17 @@ def game_part(game: Game, state: State, seat: int | None) -> dict[str, Any]:
         "scores": list(state.scores),
         "winners": list(state.winners),
     }
+
+
+def _cached_part(table: Table, seat: int | None) -> dict[str, Any]:
+    """:func:`game_part`, computed once per move and seat (other broadcasts reuse it)."""
+    if table.parts_seq != table.seq:
+        table.parts.clear()
+        table.parts_seq = table.seq
+    part = table.parts.get(seat)
+    if part is None:
+        part = table.parts[seat] = game_part(table.game, table.state, seat)
+    return part
 
 
 def seats_json(table: Table) -> list[dict[str, Any]]:
@@ -83,7 +93,7 @@ def state_message(table: Table, seat: int | None) -> str:
         "game": table.game.name,
         "status": table.status,
         "seq": table.seq,
-        **game_part(table.game, table.state, seat),
+        **_cached_part(table, seat),
         "seats": seats_json(table),
         "spectators": table.spectators,
         "timer": None

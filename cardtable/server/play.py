@@ -37,10 +37,7 @@ class Play:
         self._tasks: set[asyncio.Task[None]] = set()
 
     def start(self, tables: list[Table]) -> None:
-        loop = asyncio.get_running_loop()
         for table in tables:
-            for seat in table.seats:  # nobody is connected after a restart
-                seat.left_at = loop.time()
             self.review(table)
 
     async def stop(self) -> None:
@@ -67,7 +64,7 @@ class Play:
             if seat.connections == 0 and table.status == "playing":
                 seat.left_at = asyncio.get_running_loop().time()
                 table.note("left", client.seat)
-                self._spawn(self._review_later(table, self.hub.settings.grace_seconds))
+                self._spawn(self._review_later(table, self.hub.settings.grace_seconds + 0.05))
         self.changed(table)
         self.hub.forget_if_idle(table)
 
@@ -130,9 +127,9 @@ class Play:
 
     # --- what happens next -------------------------------------------------------
     def changed(self, table: Table) -> None:
-        """Tell every client, then start what should happen next."""
-        self.broadcast(table)
+        """Start what should happen next, then tell every client."""
         self.review(table)
+        self.broadcast(table)
 
     def broadcast(self, table: Table) -> None:
         """Each client its own ``state`` message (built once per seat)."""
@@ -144,12 +141,12 @@ class Play:
             client.send(text)
 
     def review(self, table: Table) -> None:
+        """Start (or stop) bots, stand-ins and timers; tells no client."""
         if table.status != "playing" or (table.has_humans and not table.humans_present):
             self._cancel_auto(table)
             self._stop_timer(table)
             return
-        if self._stand_in_for_absent(table):
-            self.broadcast(table)
+        self._stand_in_for_absent(table)
         seat = table.state.to_move
         if seat is None:
             return
@@ -165,21 +162,24 @@ class Play:
         self._cancel_auto(table)
         table.auto = (key, self._spawn(self._auto_move(table, key)))
 
-    def _stand_in_for_absent(self, table: Table) -> bool:
+    def _stand_in_for_absent(self, table: Table) -> None:
+        """A stand-in for each player gone longer than the grace period (the
+        clock starts when they leave, or when they are first missed)."""
         now = asyncio.get_running_loop().time()
         grace = self.hub.settings.grace_seconds
-        changed = False
         for i, seat in enumerate(table.seats):
-            gone = seat.human and seat.connections == 0 and seat.left_at is not None
-            if gone and seat.stand_in is None and now - seat.left_at >= grace:  # type: ignore[operator]
+            if not seat.human or seat.connections or seat.stand_in is not None:
+                continue
+            if seat.left_at is None:
+                seat.left_at = now
+                self._spawn(self._review_later(table, grace + 0.05))
+            elif now - seat.left_at >= grace:
                 seat.stand_in = "left"
                 table.note("stand_in", i)
-                changed = True
-        return changed
 
     async def _review_later(self, table: Table, delay: float) -> None:
         await asyncio.sleep(delay)
-        self.review(table)
+        self.changed(table)
 
     def _cancel_auto(self, table: Table) -> None:
         if table.auto is not None and table.auto[1] is not asyncio.current_task():

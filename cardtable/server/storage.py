@@ -1,15 +1,17 @@
 """Where tables live on disk: SQLAlchemy 2 async over SQLite or PostgreSQL.
 
-Every write goes through one writer task. It takes whatever writes are queued
-and commits them in one transaction (group commit), then answers each
-caller; a move is acknowledged only after its commit returned. Should a
-batch fail, its writes are retried one by one so that one bad write does not
-sink the others. Reads use their own connections.
+Every write goes through a writer task (one for SQLite, a few for
+PostgreSQL). It takes whatever writes are queued and commits them in one
+transaction (group commit), then answers each caller; a move is
+acknowledged only after its commit returned. Should a batch fail, its
+writes are retried one by one so that one bad write does not sink the
+others. Reads use their own connections.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 from collections.abc import Sequence
@@ -120,18 +122,26 @@ class Storage:
         if self.engine.dialect.name == "sqlite":
             _sqlite_pragmas(self.engine.sync_engine)
         self._queue: asyncio.Queue[tuple[_Write, asyncio.Future[None]]] = asyncio.Queue()
-        self._writer: asyncio.Task[None] | None = None
+        self._writers: list[asyncio.Task[None]] = []
+        # SQLite has one writer at a time. PostgreSQL commits in parallel and
+        # each commit waits for its WAL flush, so several writers keep the
+        # disk busy. A table has at most one write pending (the caller holds
+        # the table's lock), so a table's writes stay in order either way.
+        self.writers = 1 if self.engine.dialect.name == "sqlite" else 4
 
     async def open(self) -> None:
         """Migrate the schema to the newest version and start the writer."""
         async with self.engine.begin() as conn:
             await conn.run_sync(_migrate)
-        self._writer = asyncio.create_task(self._write_loop(), name="storage-writer")
+        self._writers = [
+            asyncio.create_task(self._write_loop(), name=f"storage-writer-{i}")
+            for i in range(self.writers)
+        ]
 
     async def close(self) -> None:
-        if self._writer is not None:
-            self._writer.cancel()
-            await asyncio.gather(self._writer, return_exceptions=True)
+        for writer in self._writers:
+            writer.cancel()
+        await asyncio.gather(*self._writers, return_exceptions=True)
         await self.engine.dispose()
 
     # --- writes -------------------------------------------------------------
@@ -157,33 +167,45 @@ class Storage:
         await done
 
     async def _write_loop(self) -> None:
-        while True:
-            batch = [await self._queue.get()]
-            while not self._queue.empty() and len(batch) < 1000:
-                batch.append(self._queue.get_nowait())
-            try:
-                await self._commit([w for w, _ in batch])
-                failed: list[BaseException | None] = [None] * len(batch)
-            except Exception:
-                failed = [await self._commit_alone(w) for w, _ in batch]
-            for (_, done), error in zip(batch, failed, strict=True):
-                if done.done():
-                    continue
-                if error is None:
-                    done.set_result(None)
-                else:
-                    done.set_exception(error)
+        # Each writer keeps its own connection: no pool checkout (and reset)
+        # per commit, which costs a round trip to PostgreSQL each time.
+        conn: AsyncConnection | None = None
+        try:
+            while True:
+                batch = [await self._queue.get()]
+                while not self._queue.empty() and len(batch) < 1000:
+                    batch.append(self._queue.get_nowait())
+                try:
+                    if conn is None:
+                        conn = await self.engine.connect()
+                    await self._commit(conn, [w for w, _ in batch])
+                    failed: list[BaseException | None] = [None] * len(batch)
+                except Exception:
+                    await _discard(conn)  # it may be broken
+                    conn = None
+                    failed = [await self._commit_alone(w) for w, _ in batch]
+                for (_, done), error in zip(batch, failed, strict=True):
+                    if done.done():
+                        continue
+                    if error is None:
+                        done.set_result(None)
+                    else:
+                        done.set_exception(error)
+        finally:
+            if conn is not None:
+                await conn.close()
 
     async def _commit_alone(self, write: _Write) -> BaseException | None:
         try:
-            await self._commit([write])
+            async with self.engine.connect() as conn:
+                await self._commit(conn, [write])
         except Exception as exc:
             log.exception("storing %s failed", type(write).__name__)
             return exc
         return None
 
-    async def _commit(self, writes: list[_Write]) -> None:
-        async with self.engine.begin() as conn:
+    async def _commit(self, conn: AsyncConnection, writes: list[_Write]) -> None:
+        async with conn.begin():
             event_rows: list[dict[str, Any]] = []
             for write in writes:
                 if isinstance(write, _Append):
@@ -233,6 +255,12 @@ class Storage:
             for e in event_rows:
                 by_id[e["table_id"]].events.append((e["kind"], json.loads(e["data"])))
         return list(by_id.values())
+
+
+async def _discard(conn: AsyncConnection | None) -> None:
+    if conn is not None:
+        with contextlib.suppress(Exception):
+            await conn.close()
 
 
 def _table_row(r: Any) -> TableRow:

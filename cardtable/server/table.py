@@ -12,7 +12,6 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import hmac
-import random
 import secrets
 import time
 from collections import deque
@@ -98,6 +97,9 @@ class Table:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     timer: Timer | None = None
     auto: tuple[tuple[int, int, str], asyncio.Task[None]] | None = None  # (seq, seat, bot)
+    # The view-derived part of each seat's message at move ``parts_seq``.
+    parts: dict[int | None, dict[str, Any]] = field(default_factory=dict)
+    parts_seq: int = -1
 
     @property
     def id(self) -> str:
@@ -181,8 +183,8 @@ class Table:
         return parsed
 
     def refusal(self, seat: int, move: Move) -> IllegalMoveError:
-        """The engine's own reason for refusing ``move`` (on a clone with a spare generator)."""
-        trial = self.state.clone(random.Random(0))
+        """The engine's own reason for refusing ``move`` (tried on a clone)."""
+        trial = self.state.clone()  # refused before anything is drawn from its generator
         try:
             trial.apply_as(seat, move)
         except IllegalMoveError as exc:

@@ -34,7 +34,7 @@ def endpoint(hub: Hub, play: Play) -> Callable[[WebSocket], Awaitable[None]]:
     async def table_socket(ws: WebSocket) -> None:
         await ws.accept()
         try:
-            table = await hub.get(ws.path_params["table_id"])
+            table = await hub.get(ws.path_params["table_id"], keep=True)
         except BadInput as exc:
             await _refuse(ws, str(exc), CLOSE_UNKNOWN_TABLE)
             return

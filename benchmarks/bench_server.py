@@ -1,0 +1,248 @@
+"""Load on ``cardtable serve``: many tables of scripted people and bots at once.
+
+    python benchmarks/bench_server.py [--tables 200] [--seconds 60] [--hard 10]
+        [--mode pace|burst|both] [--db postgresql://user@127.0.0.1:5432/db]
+
+The server runs as a user runs it (``python -m cardtable serve`` in its own
+process, on 127.0.0.1, a fresh SQLite file unless ``--db`` is given). Each
+table alternates the two games and seats two scripted WebSocket players and
+one bot without pacing (``easy``; ``hard`` at ``--hard`` of the tables, whose
+searches fill the worker pool the whole run). A finished game goes on as a
+rematch.
+
+- ``pace``: each player thinks 0.5–1.5 s before each of its moves (a human
+  pace); reports moves/s and the latency from sending a move to receiving its
+  acknowledgement (p50/p99), which covers the engine's check, the commit to
+  the database and the messages to every seat.
+- ``burst``: every player answers at once, for the peak moves/s.
+
+Bounded: ``--tables`` at most 1000, ``--seconds`` at most 600, 127.0.0.1 only.
+Moves/s counts every move applied (people's and bots'); the server's CPU time
+comes from /proc.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from websockets.asyncio.client import ClientConnection, connect
+
+ROOT = Path(__file__).resolve().parent.parent
+GAMES = {
+    "marshmallow-test": {},
+    "myrummy-111": {},
+}
+
+
+@dataclass
+class Tally:
+    latencies: list[float] = field(default_factory=list)  # seconds, move sent -> ack
+    moves: int = 0  # every move applied, counted once per table
+    errors: list[str] = field(default_factory=list)
+    games: int = 0
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+def http(port: int, path: str, body: dict[str, Any] | None = None) -> Any:
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request(
+        f"http://127.0.0.1:{port}{path}", data=data, headers={"Content-Type": "application/json"}
+    )
+    with urllib.request.urlopen(request, timeout=30) as response:
+        return json.load(response)
+
+
+def start_server(port: int, db: str) -> subprocess.Popen[bytes]:
+    process = subprocess.Popen(
+        [sys.executable, "-m", "cardtable", "serve", "--port", str(port), "--db", db],
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        stdout=subprocess.DEVNULL,
+    )
+    for _ in range(600):
+        try:
+            http(port, "/api/games")
+            return process
+        except OSError:
+            if process.poll() is not None:
+                raise SystemExit("the server did not start") from None
+            time.sleep(0.1)
+    raise SystemExit("the server did not answer within 60 s")
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU seconds of process ``pid`` (the bot workers not included)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return sum(int(x) for x in fields[11:13]) / os.sysconf("SC_CLK_TCK")
+
+
+async def make_table(port: int, game: str, bot: str) -> tuple[str, list[str]]:
+    body = {
+        "game": game,
+        "options": GAMES[game],
+        "seats": [{"kind": "human"}, {"kind": "human"}, {"kind": "bot", "bot": bot}],
+        "bot_delay_ms": 0,
+    }
+    table = (await asyncio.to_thread(http, port, "/api/tables", body))["id"]
+    tokens = [
+        (
+            await asyncio.to_thread(
+                http, port, f"/api/tables/{table}/join", {"seat": s, "name": f"p{s}"}
+            )
+        )["token"]
+        for s in (0, 1)
+    ]
+    return table, tokens
+
+
+class Player:
+    """One scripted person: random legal moves after a think time."""
+
+    def __init__(self, port: int, token: str, think: tuple[float, float], seed: int) -> None:
+        self.port, self.token, self.think = port, token, think
+        self.rng = random.Random(seed)
+
+    async def play(self, table: str, tally: Tally, counts_moves: bool, until: float) -> None:
+        while time.monotonic() < until:
+            table = await self._one_game(table, tally, counts_moves, until)
+
+    async def _one_game(self, table: str, tally: Tally, counts_moves: bool, until: float) -> str:
+        url = f"ws://127.0.0.1:{self.port}/ws/{table}?token={self.token}"
+        async with connect(url, max_size=2**20) as ws:
+            sent_at: dict[int, float] = {}
+            played: set[int] = set()
+            first_seq: int | None = None
+            last_seq = 0
+            while (left := until - time.monotonic()) > 0:
+                try:
+                    message = json.loads(await asyncio.wait_for(ws.recv(), left))
+                except TimeoutError:
+                    break
+                kind = message["type"]
+                if kind == "ack":
+                    started = sent_at.pop(message["seq"] - 1, None)
+                    if started is not None:
+                        tally.latencies.append(time.monotonic() - started)
+                    continue
+                if kind == "error":
+                    tally.errors.append(message["message"])
+                    continue
+                seq = message["seq"]
+                first_seq = seq if first_seq is None else first_seq
+                last_seq = seq
+                if message["finished"]:
+                    return await self._next_table(ws, table, message, tally, counts_moves)
+                if message["to_move"] == message["seat"] and seq not in played:
+                    played.add(seq)
+                    await asyncio.sleep(self.rng.uniform(*self.think))
+                    sent_at[seq] = time.monotonic()
+                    move = self.rng.choice(message["legal"])
+                    await ws.send(json.dumps({"type": "move", "seq": seq, "move": move}))
+            if counts_moves and first_seq is not None:
+                tally.moves += last_seq - first_seq
+        return table
+
+    async def _next_table(
+        self, ws: ClientConnection, table: str, final: dict[str, Any], tally: Tally, counts: bool
+    ) -> str:
+        if counts:
+            tally.moves += final["seq"]
+            tally.games += 1
+        rematch = final.get("rematch")
+        if rematch is None:
+            answer = await asyncio.to_thread(
+                http, self.port, f"/api/tables/{table}/rematch", {"token": self.token}
+            )
+            rematch = answer["id"]
+        return str(rematch)
+
+
+async def run(
+    port: int, tables: int, hard: int, think: tuple[float, float], seconds: float
+) -> Tally:
+    tally = Tally()
+    setups = []
+    for i in range(tables):
+        game = list(GAMES)[i % len(GAMES)]
+        setups.append(make_table(port, game, "hard" if i < hard else "easy"))
+    made = await asyncio.gather(*setups)
+    until = time.monotonic() + seconds
+    players = []
+    for i, (table, tokens) in enumerate(made):
+        for seat, token in enumerate(tokens):
+            player = Player(port, token, think, seed=i * 2 + seat)
+            players.append(player.play(table, tally, counts_moves=seat == 0, until=until))
+    results = await asyncio.gather(*players, return_exceptions=True)
+    tally.errors += [repr(r) for r in results if isinstance(r, BaseException)]
+    return tally
+
+
+def report(mode: str, tally: Tally, seconds: float, cpu: float, players_cpu: float) -> None:
+    lat = sorted(tally.latencies)
+    if not lat:
+        print(f"{mode}: no move was acknowledged; errors: {tally.errors[:3]}")
+        return
+    p50 = statistics.median(lat) * 1000
+    p99 = lat[min(len(lat) - 1, int(len(lat) * 0.99))] * 1000
+    print(
+        f"{mode:5} {tally.moves / seconds:8.1f} moves/s  {len(lat) / seconds:7.1f} people's moves/s"
+        f"  ack p50 {p50:6.1f} ms  p99 {p99:6.1f} ms  max {lat[-1] * 1000:6.0f} ms"
+        f"  games {tally.games}  CPU: server {cpu / seconds:.0%},"
+        f" players {players_cpu / seconds:.0%}  errors {len(tally.errors)}"
+    )
+    for message in sorted(set(tally.errors))[:3]:
+        print(f"      error: {message}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--tables", type=int, default=200)
+    parser.add_argument("--hard", type=int, default=10, help="tables whose bot is 'hard'")
+    parser.add_argument("--seconds", type=float, default=60.0)
+    parser.add_argument("--mode", choices=("pace", "burst", "both"), default="both")
+    parser.add_argument("--db", help="database URL (default: a fresh SQLite file)")
+    args = parser.parse_args()
+    if not 1 <= args.tables <= 1000 or not 1 <= args.seconds <= 600:
+        parser.error("--tables 1…1000 and --seconds 1…600")
+    with tempfile.TemporaryDirectory() as folder:
+        db = args.db or f"sqlite:///{Path(folder) / 'bench.sqlite3'}"
+        port = free_port()
+        server = start_server(port, db)
+        try:
+            modes = ("pace", "burst") if args.mode == "both" else (args.mode,)
+            print(
+                f"{args.tables} tables ({args.hard} with a hard bot), {args.seconds:.0f} s a mode,"
+                f" database {db.split('://')[0]}, {os.cpu_count()} cores"
+            )
+            for mode in modes:
+                think = (0.5, 1.5) if mode == "pace" else (0.0, 0.0)
+                cpu, own = cpu_seconds(server.pid), time.process_time()
+                tally = asyncio.run(run(port, args.tables, args.hard, think, args.seconds))
+                cpu = cpu_seconds(server.pid) - cpu
+                report(mode, tally, args.seconds, cpu, time.process_time() - own)
+        finally:
+            server.kill()
+            server.wait()
+
+
+if __name__ == "__main__":
+    main()

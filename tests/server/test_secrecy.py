@@ -1,0 +1,114 @@
+"""No card reaches a client that its seat may not see (MT-9, MR-5).
+
+Many random games are played through the server with two people, a bot and a
+spectator; every message each client received is then checked two ways:
+
+- against the engine's own views: the message's view is exactly
+  ``view(seat)`` of the game at that move, and its legal moves and refusals
+  are what the engine says for that seat;
+- by swapping unseen cards: a state drawn by the game's ``determinize`` from
+  the same view (other hands, the deck, the draw pile all different) gives
+  the very same message.
+
+For Marshmallow Test, whose cards have names, every card named anywhere in a
+message (refusals aside: they cover the whole action space) must also be one
+the seat can see.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from typing import Any
+
+import pytest
+
+import cardtable
+from cardtable.core.game import State
+from cardtable.core.registry import manifest
+from cardtable.server.messages import game_part
+from tests.server.helpers import Conn, play_out, running, states_by_seq
+
+pytestmark = pytest.mark.timeout(600, method="thread")
+
+MT_CARD = re.compile(r'"([RYGBP](?:1[0-2]|[1-9]))"')
+GAMES = 12  # random games per game name
+# Longer games than elsewhere: more rounds, more deals, a reshuffle now and then.
+OPTIONS = {"marshmallow-test": {"target": 6}, "myrummy-111": {"rounds": 3, "turn_limit": 40}}
+
+
+def visible_cards(view: dict[str, Any]) -> set[str]:
+    return set(MT_CARD.findall(json.dumps(view)))
+
+
+def check(record: dict[str, Any], conns: list[Conn]) -> int:
+    """Check every message; the number of swaps that changed some hidden card."""
+    name = record["game"]
+    game = cardtable.load(name, **record["options"])
+    states = states_by_seq(record)
+    determinize = manifest(name).part("determinize")
+    rng = random.Random(0)
+    swapped = 0
+    for conn in conns:
+        last_view: dict[str, Any] = {}
+        for message in conn.messages:
+            if message["type"] != "state":
+                if name == "marshmallow-test":
+                    named = set(MT_CARD.findall(json.dumps(message)))
+                    assert named <= visible_cards(last_view) | named_by_client(conn, message)
+                continue
+            state: State = states[message["seq"]]
+            seat = message["seat"]
+            assert seat == conn.seat
+            part = game_part(game, state, seat)
+            assert {key: message[key] for key in part} == part
+            assert message["view"] == state.view(seat).to_json()
+            last_view = message["view"]
+            if name == "marshmallow-test":
+                shown = dict(message, refused=[])
+                assert set(MT_CARD.findall(json.dumps(shown))) <= visible_cards(message["view"])
+            if state.finished or state.to_move is None:
+                continue
+            looker = seat if seat is not None else state.to_move
+            twin = determinize(game, state.view(looker), rng)
+            assert twin.view(looker) == state.view(looker)
+            assert game_part(game, twin, seat) == part
+            others = [s for s in range(game.num_players) if s != looker]
+            swapped += any(twin.view(s) != state.view(s) for s in others)
+    return swapped
+
+
+def named_by_client(conn: Conn, error: dict[str, Any]) -> set[str]:
+    """Cards the client itself named in the move an error answers."""
+    i = conn.messages.index(error)
+    earlier = [m for m in conn.messages[:i] if m["type"] == "state"]
+    refused = earlier[-1]["refused"] if earlier else []
+    return {c for r in refused for c in MT_CARD.findall(json.dumps(r))}
+
+
+@pytest.mark.parametrize("name", ["marshmallow-test", "myrummy-111"])
+def test_no_message_carries_a_card_its_seat_may_not_see(db_url: str, name: str) -> None:
+    swapped = checked = 0
+    with running(db_url) as server:
+        for seed in range(GAMES):
+            rng = random.Random(seed)
+            players = rng.choice([2, 3, 4])
+            seats = ["human", "human"] + [rng.choice(["easy", "random"])] * (players - 2)
+            rng.shuffle(seats)
+            table = server.create(name, seats, options={**OPTIONS[name], "players": players})
+            humans = [i for i, s in enumerate(seats) if s == "human"]
+            tokens = {i: server.join(table, i) for i in humans}
+            with server.connect(table) as watcher:
+                conns = {i: server.connect(table, tokens[i]) for i in humans}
+                opened = {i: c.__enter__() for i, c in conns.items()}
+                try:
+                    play_out(watcher, opened, rng, mistakes=0.3)
+                finally:
+                    for c in conns.values():
+                        c.__exit__(None, None, None)
+            all_conns = [watcher, *opened.values()]
+            swapped += check(server.record(table), all_conns)
+            checked += sum(len(c.messages) for c in all_conns)
+    assert checked > 50 * GAMES
+    assert swapped > checked // 4  # the swaps really changed what others hold

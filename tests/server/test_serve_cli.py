@@ -1,0 +1,47 @@
+"""``cardtable serve``: its database URL and its mistakes, in one line each."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from cardtable.cli.main import app
+from cardtable.cli.serve_cmd import default_db_url, normalize_db_url
+
+
+@pytest.mark.parametrize(
+    ("given", "used"),
+    [
+        ("sqlite:////tmp/t.db", "sqlite+aiosqlite:////tmp/t.db"),
+        ("postgresql://me@127.0.0.1:5432/ct", "postgresql+asyncpg://me@127.0.0.1:5432/ct"),
+        ("postgres://me@host/ct", "postgresql+asyncpg://me@host/ct"),
+        ("postgresql+asyncpg://me@host/ct", "postgresql+asyncpg://me@host/ct"),
+    ],
+)
+def test_plain_urls_get_the_async_drivers(given: str, used: str) -> None:
+    assert normalize_db_url(given) == used
+
+
+def test_the_default_database_lives_in_the_user_data_directory(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    url = default_db_url()
+    assert url == f"sqlite+aiosqlite:///{tmp_path / 'cardtable' / 'tables.sqlite3'}"
+    assert (tmp_path / "cardtable").is_dir()
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (["--db", "mysql://me@host/ct"], "--db"),
+        (["--port", "70000"], "--port 70000"),
+        (["--bot-workers", "0"], "--bot-workers 0"),
+    ],
+)
+def test_bad_arguments_get_one_error_line(args: list[str], words: str) -> None:
+    result = CliRunner().invoke(app, ["serve", *args])
+    assert result.exit_code == 2
+    assert words in result.output and "Traceback" not in result.output
