@@ -126,11 +126,12 @@ def test_mr_9_record_replays_to_identical_views(seed: int, players: int) -> None
         pool = refresh if refresh and rng.random() < 0.8 else moves
         state.apply(pool[rng.randrange(len(pool))])
     rec = state.record()
-    replay = MyRummy111(**rec["options"]).new_state()
+    again = MyRummy111(**rec["options"])
+    replay = again.new_state()
     for rnd in rec["rounds"]:
-        replay.deal(replay.game.deal_from_json(rnd["deal"], "deal"))
+        replay.deal(again.deal_from_json(rnd["deal"], "deal"))
         for m in rnd["moves"]:
-            seat, move, chance = replay.game.move_from_json(m, "move")
+            seat, move, chance = again.move_from_json(m, "move")
             replay.apply_as(seat, move, **chance)
     assert replay.scores == state.scores and replay.round_scores == state.round_scores
     assert replay.winners == state.winners and replay.record() == rec
