@@ -94,25 +94,6 @@ def test_mr_4_3_place_beyond_hand_from_record_is_rule_break() -> None:
         state.apply(move)
 
 
-def test_mr_9_record_round_trip_replays_identically() -> None:
-    for seed in range(5):
-        original = random_game(seed, players=3, turn_limit=60)
-        rec = original.record(players=["a", "b", "c"])
-        assert rec["game"] == "myrummy-111" and rec["result"]["finished"] is True
-        game = MyRummy111(**rec["options"])
-        state = game.new_state()
-        for r, rnd in enumerate(rec["rounds"]):
-            state.deal(game.deal_from_json(rnd["deal"], f"rounds[{r}].deal"))
-            for i, m in enumerate(rnd["moves"]):
-                seat, move, chance = game.move_from_json(m, f"rounds[{r}].moves[{i}]")
-                state.apply_as(seat, move, **chance)
-        assert state.finished and state.scores == original.scores
-        assert state.round_scores == original.round_scores and state.winners == original.winners
-        assert state.record(players=["a", "b", "c"]) == rec
-        for who in (0, 1, 2, None):
-            assert state.view(who) == original.view(who)
-
-
 def test_mr_3_record_holds_current_deal_before_any_move() -> None:
     state = GAME.new_game(random.Random(2))
     rec = state.record()
