@@ -382,6 +382,7 @@ def test_mr_5_2_views_hide_hands_and_draw_pile() -> None:
 def test_mr_6_1_sorted_strict_either_direction() -> None:
     assert is_sorted([2, 5, 90]) and is_sorted([90, 5, 2])
     assert not is_sorted([2, 90, 5])
+    assert not is_sorted([2, 5, 5, 90]) and not is_sorted([90, 5, 5, 2])  # strictly
     # one card out of place, at either end, in either direction
     assert not is_sorted([2, 5, 90, 3]) and not is_sorted([3, 2, 5, 90])
     assert not is_sorted([90, 5, 2, 3]) and not is_sorted([3, 90, 5, 2])
