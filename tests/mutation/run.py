@@ -67,6 +67,10 @@ def prepare(workdir: Path, modules: tuple[str, ...], tests: tuple[str, ...]) -> 
             f"only_mutate = {json.dumps(list(modules))}",
             f"pytest_add_cli_args_test_selection = {json.dumps(list(tests))}",
             'pytest_add_cli_args = ["-p", "no:cacheprovider"]',
+            # Each mutant's worker imports cardtable afresh, so code that runs at
+            # import (move tables, default symbols) runs mutated too.
+            'process_isolation = "forkserver"',
+            'forkserver_warmup = "none"',
         ]
     )
     (workdir / "pyproject.toml").write_text(config + "\n", encoding="utf-8")

@@ -19,10 +19,12 @@ from cardtable.games.myrummy_111 import (
     Take,
     load_symbols,
 )
-from cardtable.games.myrummy_111.cards import CARDS, symbol_lookup
-from cardtable.games.myrummy_111.moves import legal_places
+from cardtable.games.myrummy_111.cards import CARDS, default_symbols, symbol_lookup
+from cardtable.games.myrummy_111.moves import MOVES, legal_places, place
+from cardtable.games.myrummy_111.options import Options, make_options
 from cardtable.games.myrummy_111.scoring import best_run, is_sorted, winners
-from cardtable.games.myrummy_111.view import TakeEvent
+from cardtable.games.myrummy_111.state import hand_after_place
+from cardtable.games.myrummy_111.view import PlaceEvent, TakeEvent
 
 from .helpers import dealt, make_deal, random_game
 
@@ -30,6 +32,7 @@ SYM = symbol_lookup(DEFAULT_SYMBOLS)
 HAND0 = [10, 20, 30, 40, 50, 60, 70, 80, 90, 100, 104, 5]
 HAND1 = [47, 14, 15, 16, 17, 18, 19, 21, 22, 23, 24, 103]
 MIDDLE = [108, 105, 109]
+GAME_2 = MyRummy111(players=2)
 
 
 def fresh(**options: object) -> tuple[MyRummy111, MyRummyState]:
@@ -553,3 +556,103 @@ def test_mr_9_option_validation_and_json() -> None:
         assert info.value.option == name
     with pytest.raises(OptionError, match="unknown option"):
         MyRummy111(players=3, colour="red")
+
+
+# Facts the public surface shows (each checked against the rule, not a copy) ----------
+def test_mr_1_2_default_symbols_formula() -> None:
+    # MR-1.2 [interpretation]: 1 + [4|n] + [8|n] + [5|n] + [7|n]
+    expected = {2: 1, 13: 1, 12: 2, 10: 2, 14: 2, 8: 3, 16: 3, 20: 3, 28: 3, 35: 3, 70: 3}
+    expected |= {105: 3, 40: 4, 56: 4, 80: 4}
+    assert {card: default_symbols(card) for card in expected} == expected
+
+
+def test_mr_3_1_the_generator_shuffles_the_deal() -> None:
+    game = MyRummy111(players=2)
+    one, two = (game.new_game(random.Random(seed)).hands for seed in (1, 2))
+    assert one != two
+    assert list(one[0]) != sorted(one[0]) and list(one[0]) != sorted(one[0], reverse=True)
+    state = dealt(game, make_deal([HAND0, HAND1], MIDDLE))
+    state.apply(Take(0))
+    state.apply(Place(12, "left", True))  # round 1 over; round 2 awaits its deal
+    again = state.clone(random.Random(5))  # a state with a generator deals by itself
+    again.deal()
+    assert again.round_number == 2 and again.to_move == 1 and again.hands != state.hands
+
+
+def test_mr_4_4_hand_after_place_every_side() -> None:
+    hand = [10, 20, 30]
+    assert hand_after_place(hand, 5, 1, 0) == [5, 20, 30]  # left neighbour out
+    assert hand_after_place(hand, 5, 1, 1) == [10, 5, 30]  # right neighbour out
+    assert hand_after_place(hand, 5, 0, 2) == [5, 10, 20]  # far end out
+    assert hand_after_place(hand, 5, 3, 2) == [20, 30, 5]
+    assert hand == [10, 20, 30]
+
+
+def test_mr_4_action_indices_of_new_moves() -> None:
+    # the layout table of moves.py, for moves built now (not the shared singletons)
+    assert [Take(s, r).index for r in (False, True) for s in range(3)] == list(range(6))
+    assert Place(0, "left").index == 6 and Place(0, "left", True).index == 7
+    assert Place(5, "far").index == 6 + (5 * 3 + 2) * 2
+    assert Place(14, "far", True).index == 95 and Place(15, "left").index == -1
+    assert place(20, "far") == Place(20, "far") and place(20, "far").declare is False
+    assert place(20, "far", True).index == -1 and place(3, "right") is MOVES[6 + 10 * 2]
+
+
+def test_mr_9_make_options_defaults() -> None:
+    assert make_options(2) == Options(2, (12, 12), 60, None, None, DEFAULT_SYMBOLS, 0)
+
+
+def test_mr_4_counts_moves_and_turns_of_the_round() -> None:
+    state = MyRummy111(players=2).new_state()
+    view = state.view(0)  # before the first deal
+    assert (state.moves_in_round, state.turns_in_round) == (0, 0)
+    assert (view.draw_size, view.middle, view.history, view.moves_in_round) == (0, (), (), 0)
+    assert state.middle_face_up == (False, False, False)
+    state.deal(make_deal([HAND0, HAND1], MIDDLE))
+    counts = []
+    for move in (Take(0), Place(5, "left"), Take(0), Place(3, "right")):
+        state.apply(move)
+        counts.append((state.moves_in_round, state.turns_in_round))
+    assert counts == [(1, 0), (2, 1), (3, 1), (4, 2)]
+    state.apply(Take(1))
+    assert state.middle_face_up == (True, False, False)  # slot 1 was taken face down
+    state.apply(Place(12, "left", True))
+    state.deal(make_deal([HAND0, HAND1], MIDDLE))
+    assert (state.moves_in_round, state.turns_in_round, state.round_number) == (0, 0, 2)
+
+
+def test_mr_4_taking_a_face_up_card_empties_its_slot() -> None:
+    _game, state = fresh()
+    for slot in (0, 1):
+        state.apply(Take(slot))
+        state.apply(Place(5, "left"))
+    assert state.middle_face_up == (True, True, False)
+    state.apply(Take(1))
+    assert state.middle_face_up == (True, False, False) and state.middle[1] is None
+
+
+def test_mr_5_views_show_the_public_facts() -> None:
+    _game, state = fresh()
+    state.apply(Take(0))
+    state.apply(Place(4, "right"))  # 108 replaces 50, which goes face up to slot 0
+    for seat in (None, 0, 1):
+        view = state.view(seat)
+        assert (view.to_move, view.phase, view.middle) == (1, "take", (50, None, None))
+        assert (view.moves_in_round, view.turns_in_round) == (2, 1)
+        assert (view.awaiting_deal, view.finished, view.winners) == (False, False, ())
+        assert view.history == (TakeEvent(0, 0, False, None, False), PlaceEvent(0, 4, "right", 50))
+    state.apply(Take(0))  # the face-up 50
+    assert state.view(None).history[-1] == TakeEvent(1, 0, False, 50, False)
+    state.apply(Place(12, "far", True))  # seat 1 declares (falsely): the round ends
+    view = state.view(0)
+    assert view.history[-1] == PlaceEvent(1, 12, "far", 47, True) and view.awaiting_deal
+    assert GAME_2.view_from_json(view.to_json()) == view
+
+
+def test_mr_5_1_a_reshuffle_is_public_and_survives_json() -> None:
+    state = MyRummy111(players=2, rounds=1).new_game(random.Random(8))
+    move, _before = _refresh_until_reshuffle(state)
+    view = state.view(1)
+    assert view.history[-1] == TakeEvent(move["seat"], move["take"], True, None, True)
+    assert GAME_2.view_from_json(view.to_json()) == view
+    assert sum(e.reshuffled for e in view.history if isinstance(e, TakeEvent)) == 1
