@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import random
 
 import pytest
@@ -11,7 +12,12 @@ from cardtable.games.marshmallow_test import MarshmallowState, MarshmallowTest, 
 from cardtable.games.marshmallow_test.cards import (
     COLOUR_NAMES,
     COLOUR_OF,
+    card,
+    cards_of,
+    colour_mask,
     format_card,
+    format_cards,
+    mask_of,
     parse_card,
 )
 from cardtable.games.marshmallow_test.moves import PLAYS, TRUMPS, parse_move
@@ -729,3 +735,121 @@ def test_mt_10_options_json_has_every_option() -> None:
         "first_dealer": 0,
     }
     assert game.name == "marshmallow-test" and game.num_actions == 65 and game.num_players == 3
+
+
+# Facts the public surface shows (each checked against the rule, not a copy) ----------
+def test_mt_1_1_card_helpers() -> None:
+    assert card(2, 7) == parse_card("G7") and card(4, 12) == 59 and card(0, 1) == 0
+    assert mask_of([]) == 0 and mask_of([0, 13, 13]) == 1 | 1 << 13
+    assert cards_of(mask_of([59, 3, 30])) == (3, 30, 59)
+    assert colour_mask(1) == 0xFFF << 12 and cards_of(colour_mask(4))[0] == card(4, 1)
+    assert format_cards([0, 59, 30]) == "R1, P12, G7"
+
+
+def test_mt_a_new_state_shows_an_empty_table_until_dealt() -> None:
+    state = MarshmallowTest(players=3).new_state()
+    assert (state.to_move, state.dealer, state.trump, state.lead_colour) == (None,) * 4
+    assert (state.trick_counts, state.out, state.players_in) == ((0,) * 3, (False,) * 3, (0, 1, 2))
+    assert (state.current_trick, state.tricks_played, state.moves_in_round) == ((), 0, 0)
+    assert (state.awaiting_deal, state.trump_due, state.finished, state.winners) == (
+        True,
+        False,
+        False,
+        (),
+    )
+    assert (state.round_number, state.scores, state.round_scores) == (0, (0, 0, 0), [])
+    assert state.legal_moves() == () and state.view(0).hand == ()
+    empty = MarshmallowView(
+        seat=None,
+        players=3,
+        target=20,
+        trump_after_ruff="may",
+        round_number=0,
+        dealer=None,
+        trump=None,
+        to_move=None,
+        hand=(),
+        hand_sizes=(0, 0, 0),
+        tricks=(),
+        trick_winners=(),
+        current_trick=(),
+        trick_counts=(0, 0, 0),
+        out=(False, False, False),
+        scores=(0, 0, 0),
+        round_scores=(),
+        finished=False,
+        winners=(),
+    )
+    assert state.view(None) == empty and repr(state) == (
+        "<MarshmallowState round 0, to move None, scores (0, 0, 0)>"
+    )
+
+
+def test_mt_5_6_a_follower_one_higher_wins() -> None:
+    state = scenario(3, fill_deal(3, {0: "R5", 1: "R6", 2: "R2"}))
+    play(state, "R5", "R6", "R2")
+    assert state.trick_counts == (0, 1, 0) and state.to_move == 1
+
+
+@pytest.mark.parametrize("variant", ["may", "must"])
+def test_mt_5_6_a_views_derived_facts_agree_with_the_engine(variant: str) -> None:
+    state = MarshmallowTest(players=4, trump_after_ruff=variant).new_game(random.Random(2))
+    rng = random.Random(3)
+    tricks = ruffs = 0
+    while not state.finished:
+        view = state.view(None)
+        trick = view.current_trick
+        assert view.lead_colour == state.lead_colour and view.players_in == state.players_in
+        assert view.trump_due == state.trump_due and view.tricks_to_go_out == 3
+        assert view.round_points == (tuple(state.round_scores[-1]) if state.round_scores else ())
+        ruffed = bool(trick) and COLOUR_OF[trick[0][1]] != view.trump
+        ruffed = ruffed and any(COLOUR_OF[c] == view.trump for _, c in trick)
+        assert view.ruffed == ruffed
+        ruffs += ruffed
+        assert (view.winning_card() is None) == (not trick)
+        if view.tricks:  # the last completed trick, shown as if still in progress
+            full = dataclasses.replace(view, current_trick=view.tricks[-1])
+            winner = full.winning_card()
+            assert winner is not None and winner[0] == view.trick_winners[-1]
+            tricks += 1
+        legal = state.legal_moves()
+        state.apply(legal[rng.randrange(len(legal))])
+    assert tricks > 100 and ruffs > 0
+
+
+def test_mt_clones_keep_the_generator_and_the_winner() -> None:
+    state = MarshmallowTest(players=3).new_game(random.Random(4))
+    twin = state.clone()
+    while twin.round_number == 1:
+        twin.apply(twin.legal_moves()[0])
+    assert twin.round_number == 2 and not twin.awaiting_deal and twin.to_move is not None
+    over = example_state(target=4)
+    play(over, *EXAMPLE_MOVES)
+    copy = over.clone()
+    assert copy.finished and copy.winners == (0,) and copy.record() == over.record()
+    assert repr(copy) == "<MarshmallowState round 1, to move None, scores (4, 0, 0, 0), finished>"
+
+
+def test_mt_record_result_and_emptied_hands_after_a_round() -> None:
+    state = scenario(2, fill_deal(2, TWO_PLAYER_HANDS))
+    play(state, *TWO_PLAYER_MOVES)  # seat 0 goes out: the round ends, the hands go back
+    assert state.record()["result"] == {
+        "finished": False,
+        "scores": [1, 0],
+        "round_scores": [[1, 0]],
+        "winners": [],
+    }
+    for seat in (0, 1):
+        assert state.view(seat).hand == () and state.view(seat).hand_sizes == (0, 0)
+
+
+def test_mt_resume_starts_a_later_round_with_unknown_earlier_deals() -> None:
+    state = MarshmallowTest(players=3).new_state()
+    state.resume(
+        round_number=3, dealer=1, scores=[2, 0, 1], past_round_scores=[[2, 0, 0], [0, 0, 1]]
+    )
+    state.deal(fill_deal(3, {}))
+    assert (state.round_number, state.dealer, state.to_move, state.trump_due) == (3, 1, 1, True)
+    assert state.scores == (2, 0, 1) and state.round_scores == [[2, 0, 0], [0, 0, 1], [0, 0, 0]]
+    rounds = state.record()["rounds"]
+    assert rounds[:2] == [{"deal": {"hands": []}, "moves": []}] * 2 and len(rounds) == 3
