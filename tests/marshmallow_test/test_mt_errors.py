@@ -25,15 +25,15 @@ COLOURS = "one of red, yellow, green, blue, purple"
 @pytest.mark.parametrize(
     ("options", "option", "reason"),
     [
-        ({}, "players", "required: an int from 2 to 5"),
-        ({"players": 6}, "players", "must be an int from 2 to 5, not 6"),
-        ({"players": 4, "target": 0}, "target", "must be a positive int, not 0"),
+        ({"players": 1}, "players", "must be an integer from 2 to 5, got 1"),
+        ({"players": 6}, "players", "must be an integer from 2 to 5, got 6"),
+        ({"players": 4, "target": 0}, "target", "must be a positive integer, got 0"),
         (
             {"players": 4, "trump_after_ruff": "should"},
             "trump_after_ruff",
-            "must be 'may' or 'must', not 'should'",
+            "must be 'may' or 'must', got 'should'",
         ),
-        ({"players": 4, "first_dealer": 4}, "first_dealer", "must be a seat from 0 to 3, not 4"),
+        ({"players": 4, "first_dealer": 4}, "first_dealer", "must be a seat from 0 to 3, got 4"),
         (
             {"players": 4, "colour": "red"},
             "colour",
@@ -264,23 +264,14 @@ def test_mt_view_from_json_says_what_is_wrong() -> None:
             GAME.view_from_json(obj)
         return info.value.where, info.value.reason
 
-    assert reason([]) == ("view", "a view is a JSON object")
+    assert reason([]) == ("view", "a view is a JSON object, not list")
     missing = {k: v for k, v in view.items() if k != "trump"}
     assert reason(missing) == ("view", "missing keys ['trump'], unknown keys []")
     assert reason({**view, "x": 1}) == ("view", "missing keys [], unknown keys ['x']")
-    assert reason({**view, "players": True}) == (
-        "view",
-        "malformed view: expected an int, got True",
-    )
-    assert reason({**view, "winners": ["0"]}) == (
-        "view",
-        "malformed view: expected an int, got '0'",
-    )
-    assert reason({**view, "finished": 0}) == (
-        "view",
-        "malformed view: expected true/false, got 0",
-    )
+    assert reason({**view, "players": True}) == ("view.players", "expected an int, got True")
+    assert reason({**view, "winners": ["0"]}) == ("view.winners[0]", "expected an int, got '0'")
+    assert reason({**view, "finished": 0}) == ("view.finished", "expected true or false, got 0")
     assert reason({**view, "hand": ["R13"]}) == (
-        "view",
-        "malformed view: unknown card 'R13': a card is R, Y, G, B or P and a number 1-12",
+        "view.hand[0]",
+        "a card is written like 'G12', not 'R13'",
     )

@@ -10,11 +10,11 @@ import pytest
 from cardtable.core.errors import IllegalMoveError, OptionError
 from cardtable.games.marshmallow_test import MarshmallowState, MarshmallowTest, MarshmallowView
 from cardtable.games.marshmallow_test.cards import (
+    COLOUR_MASKS,
     COLOUR_NAMES,
     COLOUR_OF,
     card,
     cards_of,
-    colour_mask,
     format_card,
     format_cards,
     mask_of,
@@ -742,7 +742,7 @@ def test_mt_1_1_card_helpers() -> None:
     assert card(2, 7) == parse_card("G7") and card(4, 12) == 59 and card(0, 1) == 0
     assert mask_of([]) == 0 and mask_of([0, 13, 13]) == 1 | 1 << 13
     assert cards_of(mask_of([59, 3, 30])) == (3, 30, 59)
-    assert colour_mask(1) == 0xFFF << 12 and cards_of(colour_mask(4))[0] == card(4, 1)
+    assert cards_of(COLOUR_MASKS[1]) == tuple(card(1, n) for n in range(1, 13))
     assert format_cards([0, 59, 30]) == "R1, P12, G7"
 
 

@@ -130,8 +130,8 @@ def test_mr_4_move_errors_say_where_and_why(obj: Any, where: str, reason: str) -
 
 
 OPTION_ERRORS: list[tuple[dict[str, Any], str, str]] = [
-    ({"players": 1}, "players", "must be an integer 2–5, got 1"),
-    ({"players": True}, "players", "must be an integer 2–5, got True"),
+    ({"players": 1}, "players", "must be an integer from 2 to 5, got 1"),
+    ({"players": True}, "players", "must be an integer from 2 to 5, got True"),
     (
         {"players": 3, "hand_sizes": [12, 12]},
         "hand_sizes",
@@ -157,11 +157,11 @@ OPTION_ERRORS: list[tuple[dict[str, Any], str, str]] = [
         "symbols",
         "card 111 has 0 symbols; each must be an integer 1–4",
     ),
-    ({"players": 3, "first_player": 3}, "first_player", "must be a seat 0–2, got 3"),
+    ({"players": 3, "first_player": 3}, "first_player", "must be a seat from 0 to 2, got 3"),
     (
         {"players": 3, "colour": "red"},
         "colour",
-        "unknown option; known: players, hand_sizes, target, rounds, turn_limit, symbols,"
+        "unknown option; options are players, hand_sizes, target, rounds, turn_limit, symbols,"
         " first_player",
     ),
 ]
@@ -188,7 +188,7 @@ def test_mr_9_symbols_file_errors(tmp_path: Path) -> None:
     path.write_text("[1, 2")
     assert reason(path) == ("symbols", f"'{path}' is not valid JSON: Expecting ',' delimiter")
     path.write_text("+1 -2 x 3")  # signed numbers read as numbers; the first word that is not
-    assert reason(path) == ("symbols", f"'{path}' holds 'x', not an integer")
+    assert reason(path) == ("symbols", f"'{path}', number 3: 'x' is not an integer")
 
 
 @pytest.mark.parametrize(
