@@ -32,8 +32,9 @@ import numpy as np
 import numpy.typing as npt
 
 from cardtable.bots.myrummy_111.heuristic import quality
-from cardtable.bots.myrummy_111.playout import distinct_places, replaced
+from cardtable.bots.myrummy_111.playout import distinct_places
 from cardtable.games.myrummy_111.scoring import is_sorted
+from cardtable.games.myrummy_111.state import hand_after_place
 
 
 def solve(h: int, n: int) -> dict[str, float]:
@@ -55,7 +56,7 @@ def solve(h: int, n: int) -> dict[str, float]:
         for d, card in enumerate(rest):
             best, best_k = -1e9, 0
             for k, (p, s) in enumerate(places):
-                after = tuple(replaced(hand, card, p, s))
+                after = tuple(hand_after_place(hand, card, p, s))
                 nxt[i, d, k] = index[after]
                 q = max(quality(after, True), quality(after, False))
                 if q > best:
