@@ -54,12 +54,24 @@ TARGETS = {
 }
 
 
-def prepare(workdir: Path, modules: tuple[str, ...], tests: tuple[str, ...]) -> None:
-    """Copy the repository's code and tests into ``workdir`` with a mutmut config."""
+def prepare(workdir: Path) -> None:
+    """Copy the repository's code and tests into ``workdir``."""
     workdir.mkdir(parents=True, exist_ok=True)
     for name in ("cardtable", "tests"):
         shutil.rmtree(workdir / name, ignore_errors=True)
         shutil.copytree(ROOT / name, workdir / name, ignore=shutil.ignore_patterns("__pycache__"))
+
+
+def configure(
+    workdir: Path, modules: tuple[str, ...], tests: tuple[str, ...], isolation: str
+) -> None:
+    """The repository's pyproject.toml plus a ``[tool.mutmut]`` section.
+
+    ``fork`` runs each mutant in a fork of a process that has imported
+    everything: fast, but code that ran at import (move tables, default
+    symbols) ran unmutated. ``forkserver`` imports afresh for each mutant, so
+    such code runs mutated too: slow, used for the survivors of a fork pass.
+    """
     config = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
     config += "\n[tool.mutmut]\n" + "\n".join(
         [
@@ -67,9 +79,7 @@ def prepare(workdir: Path, modules: tuple[str, ...], tests: tuple[str, ...]) -> 
             f"only_mutate = {json.dumps(list(modules))}",
             f"pytest_add_cli_args_test_selection = {json.dumps(list(tests))}",
             'pytest_add_cli_args = ["-p", "no:cacheprovider"]',
-            # Each mutant's worker imports cardtable afresh, so code that runs at
-            # import (move tables, default symbols) runs mutated too.
-            'process_isolation = "forkserver"',
+            f'process_isolation = "{isolation}"',
             'forkserver_warmup = "none"',
         ]
     )
@@ -92,8 +102,14 @@ def mutmut(workdir: Path, *args: str) -> str:
 Scores = dict[str, dict[str, float]]
 
 
-def summarize(workdir: Path, modules: tuple[str, ...]) -> tuple[Scores, list[dict[str, str]]]:
-    """Per module: mutants by status, total and the killed share; and the survivors."""
+# pytest's exit code 2 (mutmut: "interrupted"): the mutant broke the import itself.
+DETECTED = ("killed", "timeout", "check was interrupted by user")
+
+
+def summarize(
+    workdir: Path, modules: tuple[str, ...], with_diffs: bool = True
+) -> tuple[Scores, list[dict[str, str]]]:
+    """Per module: mutants by status, total and the detected share; and the survivors."""
     statuses = re.findall(
         r"^\s+(\S+): (\w[\w ]*)$", mutmut(workdir, "results", "--all", "true"), re.M
     )
@@ -106,17 +122,14 @@ def summarize(workdir: Path, modules: tuple[str, ...]) -> tuple[Scores, list[dic
             continue
         counts = per_module.setdefault(module, {})
         counts[status] = counts.get(status, 0) + 1
-        if status not in ("killed", "timeout"):
-            survivors.append(
-                {"mutant": name, "status": status, "diff": mutmut(workdir, "show", name)}
-            )
+        if status not in DETECTED:
+            diff = mutmut(workdir, "show", name) if with_diffs else ""
+            survivors.append({"mutant": name, "status": status, "diff": diff})
     scores: Scores = {
         module: {
             **counts,
             "total": sum(counts.values()),
-            "score": round(
-                (counts.get("killed", 0) + counts.get("timeout", 0)) / sum(counts.values()), 4
-            ),
+            "score": round(sum(counts.get(s, 0) for s in DETECTED) / sum(counts.values()), 4),
         }
         for module, counts in sorted(per_module.items())
     }
@@ -140,8 +153,14 @@ def main() -> int:
     workdir = args.workdir or Path("/tmp/cardtable-mutation") / args.target
     if not args.reuse:
         shutil.rmtree(workdir / "mutants", ignore_errors=True)
-    prepare(workdir, modules, target.tests)
+    prepare(workdir)
+    configure(workdir, modules, target.tests, "fork")
     mutmut(workdir, "run", "--max-children", str(args.jobs))
+    _, survivors = summarize(workdir, modules, with_diffs=False)
+    if survivors:  # again, each importing afresh: code run at import is mutated too
+        configure(workdir, modules, target.tests, "forkserver")
+        names = [s["mutant"] for s in survivors]
+        mutmut(workdir, "run", "--max-children", str(args.jobs), *names)
     scores, survivors = summarize(workdir, modules)
     summary = {"modules": scores, "survivors": survivors}
     (workdir / "summary.json").write_text(json.dumps(summary, indent=1) + "\n", encoding="utf-8")
