@@ -10,10 +10,14 @@ Each target's modules are mutated and every mutant is run against that
 target's *own* tests only: a game's test folder plus the conformance suite's
 tests of that game (``-k <game>``); replay against ``tests/core`` and the
 replay CLI tests. mutmut runs only the tests that reach the mutated function.
+Mutants first run in forks of a process that has imported everything (fast);
+the survivors run again, each importing afresh, so that code which runs at
+import (move tables, default symbols) runs mutated too. A mutant that breaks
+the import itself (pytest exit 2, mutmut's "interrupted") counts as detected.
 
 The work happens in a copy of the repository (``--workdir``, by default
 ``/tmp/cardtable-mutation/<target>``), so the worktree is never edited and a
-second run reuses mutmut's cache. The summary (killed / total per module and
+run with ``--reuse`` keeps mutmut's earlier results. The summary (killed / total per module and
 every surviving mutant's diff) is printed and written to ``summary.json``
 there. Not part of the test suite: a game takes tens of minutes.
 """
