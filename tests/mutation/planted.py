@@ -73,8 +73,8 @@ BUGS = (
         "self._ruffed = False\n        counts = self._counts", "counts = self._counts",
         MT_TESTS),
     Bug("MT-5.5 a led trump loses its rank", f"{MT}/state.py",
-        "self._best = NUMBER_OF[card] + (_TRUMP_BONUS if colour == trump else 0)",
-        "self._best = NUMBER_OF[card]", MT_TESTS),
+        "self._best = STRENGTH[trump][colour][card]",
+        "self._best = STRENGTH[-1][colour][card]", MT_TESTS),  # as if no trump
     Bug("replay compares winners as a list", "cardtable/core/replay.py",
         'same = set(want) == set(got) if key == "winners" else want == got',
         "same = want == got", ("tests/cli/test_replay_cli.py", "tests/core")),
