@@ -41,6 +41,7 @@ DEAL_ERRORS: list[tuple[Any, str, str]] = [
     (1.5, "d", "a deal is an object, not a number"),
     ("x", "d", "a deal is an object, not a string"),
     ([], "d", "a deal is an object, not a list"),
+    (("x",), "d", "a deal is an object, not tuple"),
     (changed(extra=1), "d.extra", "unknown field"),
     ({"hands": DEAL["hands"], "middle": DEAL["middle"]}, "d", "missing field 'draw'"),
     (changed(hands="x"), "d.hands", "must be a list of hands, not a string"),
@@ -187,6 +188,9 @@ def test_mr_9_symbols_file_errors(tmp_path: Path) -> None:
     path = tmp_path / "symbols.txt"
     path.write_text("[1, 2")
     assert reason(path) == ("symbols", f"'{path}' is not valid JSON: Expecting ',' delimiter")
+    path.write_bytes(b"\xff\xfe 1 2")
+    assert reason(path) == ("symbols", f"cannot read '{path}': not UTF-8 text")
+    assert reason(tmp_path) == ("symbols", f"cannot read '{tmp_path}': Is a directory")
     path.write_text("+1 -2 x 3")  # signed numbers read as numbers; the first word that is not
     assert reason(path) == ("symbols", f"'{path}', number 3: 'x' is not an integer")
 

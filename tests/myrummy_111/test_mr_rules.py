@@ -19,7 +19,7 @@ from cardtable.games.myrummy_111 import (
     Take,
     load_symbols,
 )
-from cardtable.games.myrummy_111.cards import CARDS, default_symbols, symbol_lookup
+from cardtable.games.myrummy_111.cards import CARDS, default_symbols, parse_symbols, symbol_lookup
 from cardtable.games.myrummy_111.moves import MOVES, legal_places, place
 from cardtable.games.myrummy_111.options import Options, make_options
 from cardtable.games.myrummy_111.scoring import best_run, is_sorted, winners
@@ -595,11 +595,37 @@ def test_mr_4_action_indices_of_new_moves() -> None:
     assert Place(5, "far").index == 6 + (5 * 3 + 2) * 2
     assert Place(14, "far", True).index == 95 and Place(15, "left").index == -1
     assert place(20, "far") == Place(20, "far") and place(20, "far").declare is False
-    assert place(20, "far", True).index == -1 and place(3, "right") is MOVES[6 + 10 * 2]
+    assert place(20, "far", True).index == -1 and place(20, "far", True).declare is True
+    assert place(3, "right") is MOVES[6 + 10 * 2]
 
 
 def test_mr_9_make_options_defaults() -> None:
     assert make_options(2) == Options(2, (12, 12), 60, None, None, DEFAULT_SYMBOLS, 0)
+    # without players: one seat per hand size, or three
+    assert MyRummy111().num_players == 3 and MyRummy111(hand_sizes=[12, 13]).num_players == 2
+    assert MyRummy111(hand_sizes=(14, 13, 12, 12)).options.hand_sizes == (14, 13, 12, 12)
+
+
+def test_mr_1_2_symbols_written_as_text(tmp_path: Path) -> None:
+    assert parse_symbols("1" * 110) == (1,) * 110  # digits in a row, as OpenSpiel writes them
+    assert parse_symbols("[" + ", ".join(["4"] * 110) + "]") == (4,) * 110
+    assert parse_symbols("\n".join(["2"] * 110)) == (2,) * 110
+    path = tmp_path / "symbols.txt"
+    path.write_text("\ufeff" + " ".join(["3"] * 110), encoding="utf-8")  # a byte-order mark
+    assert load_symbols(path) == (3,) * 110
+
+    def reason(text: str) -> str:
+        with pytest.raises(OptionError) as info:
+            parse_symbols(text)
+        assert info.value.option == "symbols"
+        return info.value.reason
+
+    assert reason("12") == "must list 110 integers 1–4 (cards 2…111), got 2"  # digits: 1, 2
+    assert reason("12 3 4") == "must list 110 integers 1–4 (cards 2…111), got 3"
+    assert reason("x 1") == "the text, number 1: 'x' is not an integer"
+    assert reason("[" + "1" * 500 + "]") == (
+        "the text at [0]: a number of 500 digits is too long (at most 100)"
+    )
 
 
 def test_mr_4_counts_moves_and_turns_of_the_round() -> None:
