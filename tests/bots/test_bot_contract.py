@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import gc
 import random
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -24,7 +25,10 @@ OPTIONS: dict[str, dict[str, Any]] = {
     "marshmallow-test": {"target": 12},
     "myrummy-111": {"rounds": 1, "turn_limit": 40},
 }
-DETERMINIZE = {"marshmallow-test": mt_determinize, "myrummy-111": mr_determinize}
+DETERMINIZE: dict[str, Callable[..., State]] = {
+    "marshmallow-test": mt_determinize,
+    "myrummy-111": mr_determinize,
+}
 FAST_BUDGET = Budget(iterations=40)
 SLOW = {"openspiel-ismcts"}  # Python ISMCTS through pyspiel: a few games only
 
@@ -62,7 +66,7 @@ def holds_a_state(obj: object) -> bool:
     return False
 
 
-@pytest.mark.parametrize("name", cardtable.GAME_NAMES)
+@pytest.mark.parametrize("name", cardtable.game_names())
 @pytest.mark.parametrize("seed", range(6))
 def test_a_view_holds_no_reference_to_the_state(name: str, seed: int) -> None:
     state = random_position(name, 2 + seed % 4, seed, moves=seed * 7)
@@ -83,7 +87,7 @@ def choose_with_state_in_frame(state: State, bot: Any) -> Any:
     return bot.choose(real_state.view(seat), real_state.legal_moves())
 
 
-@pytest.mark.parametrize("name", cardtable.GAME_NAMES)
+@pytest.mark.parametrize("name", cardtable.game_names())
 def test_bots_decide_the_same_over_decoy_hidden_cards(name: str) -> None:
     for seed in range(4):
         state = random_position(name, 3, seed, moves=5 + 3 * seed)
@@ -108,7 +112,7 @@ def test_bots_decide_the_same_over_decoy_hidden_cards(name: str) -> None:
             assert picks[0] in state.legal_moves()
 
 
-@pytest.mark.parametrize("name", cardtable.GAME_NAMES)
+@pytest.mark.parametrize("name", cardtable.game_names())
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
 def test_every_bot_finishes_games_with_only_legal_moves(name: str, players: int) -> None:
     """Hundreds of games for the cheap bots, a few for the search bots."""

@@ -70,6 +70,7 @@ def test_determinizations_are_consistent_with_the_view(
     if state.finished:
         return
     game = state.game
+    assert isinstance(game, MarshmallowTest)
     seat = seat_pick % players
     view = state.view(seat)
     cons = constraints_from_view(view)
@@ -265,6 +266,7 @@ def test_bot_sees_only_the_view_decoy_hands() -> None:
         seat = state.to_move
         view = state.view(seat)
         game = state.game
+        assert isinstance(game, MarshmallowTest)
         decoy = determinize(game, view, rng)
         assert decoy.view(seat) == view
         assert [decoy.hand(s) for s in range(4)] != [state.hand(s) for s in range(4)] or (

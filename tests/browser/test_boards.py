@@ -89,8 +89,8 @@ def test_marshmallow_test_dealer_names_trump_by_keyboard_and_refusals_cite_rules
     assert "MT-4.2" in page.locator(".mt-prompt").inner_text()
     shoot(page, screenshots, "marshmallow-test-trump-choice-desktop")
     ended = page.locator(".mt-round-over").inner_text()
-    for seat, points in enumerate(state.round_scores[0]):
-        assert f"{NAMES[seat]}: {points} point" in ended
+    for who, points in enumerate(state.round_scores[0]):
+        assert f"{NAMES[who]}: {points} point" in ended
     page.locator(".mt-trump-choice button").first.focus()
     page.keyboard.press("Tab")
     page.keyboard.press("Enter")
@@ -136,13 +136,13 @@ def test_myrummy_111_preview_matches_the_engine_for_every_placement(
     game = load("myrummy-111", players=2)
     state = game.new_game(random.Random(11))
     state.apply(state.legal_moves()[0])  # seat 0 takes slot 0 (MR-4.2)
-    view = state.view(0)
+    view: Any = state.view(0)
     hand, card = list(view.hand or ()), view.taken_card
     assert card is not None
     sym = symbol_lookup(view.options.symbols)
     person = Person.open(browser, "Ann")
     page = show(person, server, message("myrummy-111", state, 0, 1))
-    places = [m for m in state.legal_moves() if not getattr(m, "declare", True)]
+    places: list[Any] = [m for m in state.legal_moves() if not getattr(m, "declare", True)]
     assert len(places) >= 2 * len(hand)
     for move in places:
         page.locator(f"button.mr-gap[data-key='gap-{move.position}']").click()
@@ -180,7 +180,8 @@ def test_myrummy_111_refresh_and_a_sorted_declaration(
     page = show(person, server, message("myrummy-111", state, 0, 1))
     page.locator("button.mr-gap[data-key='gap-12']").click()
     page.locator(".mr-discard[data-key='discard-far']").click()
-    sym = symbol_lookup(state.view(0).options.symbols)
+    seen: Any = state.view(0)
+    sym = symbol_lookup(seen.options.symbols)
     after = hand_after_place(up, 44, 12, 2)
     total = sum(sym[c] for c in after) + 5  # MR-6.2
     declare = page.locator("#mr-declare")
@@ -194,7 +195,8 @@ def test_myrummy_111_refresh_and_a_sorted_declaration(
     for seat, slot in ((1, 2), (0, 1)):
         state.apply_as(seat, Take(slot))
         state.apply_as(seat, place(0, "right"))
-    assert all(c is not None for c in state.view(1).middle)
+    seen = state.view(1)
+    assert all(c is not None for c in seen.middle)
     page = show(person, server, message("myrummy-111", state, 1, 6))
     shoot(page, screenshots, "myrummy-111-refresh-desktop")
     page.get_by_role(

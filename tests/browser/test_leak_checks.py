@@ -42,7 +42,8 @@ def person_with(frames: list[dict[str, Any]]) -> Person:
 def other_card(frame: dict[str, Any], record: dict[str, Any]) -> str:
     """A card seat 1 holds at this frame that seat 0 cannot see."""
     step = engine_steps(record)[frame["seq"]][-1]
-    return next(c for c in step.hands[1] if c not in CARDS.visible(frame["view"]))
+    card: str = next(c for c in step.hands[1] if c not in CARDS.visible(frame["view"]))
+    return card
 
 
 def test_the_leak_checks_pass_clean_frames_and_catch_a_slipped_card() -> None:

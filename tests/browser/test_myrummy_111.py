@@ -95,7 +95,7 @@ def place(person: Person, keyboard: bool, rng: random.Random, declare: bool) -> 
     warning = page.locator(".mr-warning")
     if warning.count() == 0:
         return None  # the hand was sorted: the declaration went straight out
-    text = warning.inner_text()
+    text: str = warning.inner_text()
     page.get_by_role("button", name="Declare anyway").click()
     return text
 

@@ -214,10 +214,29 @@ def test_result_that_differs_is_exit_1_without_position(tmp_path: Path) -> None:
     assert "result.scores" in error["message"]
 
 
+def shared_win() -> dict[str, Any]:
+    """A MyRummy 111 record that two seats win together (MR-7.1: the totals
+    and the last round tie): both hands stay sorted runs of 12 one-symbol cards."""
+    game = cardtable.load("myrummy-111", players=2, rounds=1, turn_limit=1, symbols=[1] * 110)
+    state = game.new_state()
+    deal = {"hands": [list(range(2, 14)), list(range(14, 26))], "middle": [26, 27, 28]}
+    deal["draw"] = list(range(29, 112))
+    state.deal(game.deal_from_json(deal, "deal"))
+    state.apply(game.parse_move("take 0"))
+    state.apply(game.parse_move("place 12 left"))
+    assert state.finished and state.winners == (0, 1)
+    return state.record()
+
+
 def test_winners_compare_as_a_set(tmp_path: Path) -> None:
-    record = random_state("myrummy-111", 2, 3, turn_limit=40).record()
-    record["result"]["winners"] = list(reversed(record["result"]["winners"]))
+    record = shared_win()
     assert replay(record, tmp_path=tmp_path)[0] == 0
+    record["result"]["winners"] = [1, 0]  # the same winners in another order
+    assert replay(record, tmp_path=tmp_path)[0] == 0
+    for wrong in ([0], [1], []):
+        record["result"]["winners"] = wrong
+        code, error = json_error(record, tmp_path)
+        assert code == 1 and "result.winners" in error["message"], wrong
 
 
 def test_round_after_the_end_of_the_game_is_exit_1(tmp_path: Path) -> None:

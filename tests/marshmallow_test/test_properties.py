@@ -62,53 +62,18 @@ def test_mt_invariants_over_random_games(args: tuple[int, int, str]) -> None:
 
 @settings(max_examples=25, deadline=None)
 @given(games)
-def test_mt_trick_sizes_and_clone_independence(args: tuple[int, int, str]) -> None:
+def test_mt_5_1_each_seat_plays_once_to_a_trick(args: tuple[int, int, str]) -> None:
+    """(Clone, record and view round trips: tests/conformance, for every game.)"""
     players, seed, variant = args
     game = MarshmallowTest(players=players, trump_after_ruff=variant)
     state = game.new_game(random.Random(seed))
     rng = random.Random(seed)
-    steps = 0
     while not state.finished:
         view = state.view(None)
         for trick in view.tricks:
-            assert len({s for s, _ in trick}) == len(trick)
-        if steps == 20:
-            copy = state.clone()
-            frozen = state.view(0)
-            moves = copy.legal_moves()
-            copy.apply(moves[0])
-            assert state.view(0) == frozen  # the original is untouched
+            assert len({s for s, _ in trick}) == len(trick) >= 2
         legal = state.legal_moves()
         state.apply(legal[rng.randrange(len(legal))])
-        steps += 1
-
-
-@settings(max_examples=25, deadline=None)
-@given(games)
-def test_mt_record_replays_to_identical_views(args: tuple[int, int, str]) -> None:
-    players, seed, variant = args
-    game = MarshmallowTest(players=players, trump_after_ruff=variant)
-    state = game.new_game(random.Random(seed))
-    rng = random.Random(seed + 7)
-    stop = rng.randrange(50, 400)
-    for _ in range(stop):
-        if state.finished:
-            break
-        legal = state.legal_moves()
-        state.apply(legal[rng.randrange(len(legal))])
-    record = state.record(players=[f"p{i}" for i in range(players)])
-    replayed = game.new_state()
-    for r, rnd in enumerate(record["rounds"]):
-        replayed.deal(game.deal_from_json(rnd["deal"], f"rounds[{r}].deal"))
-        for m, obj in enumerate(rnd["moves"]):
-            seat, move, chance = game.move_from_json(obj, f"rounds[{r}].moves[{m}]")
-            replayed.apply_as(seat, move, **chance)
-    for seat in [None, *range(players)]:
-        assert replayed.view(seat) == state.view(seat)
-        view = state.view(seat)
-        assert game.view_from_json(view.to_json()) == view
-    assert replayed.scores == state.scores and replayed.round_scores == state.round_scores
-    assert replayed.record() == state.record()
 
 
 def test_mt_codec_rejects_malformed_deals_and_moves() -> None:

@@ -26,7 +26,7 @@ def dealt(game: MyRummy111, deal: Deal) -> MyRummyState:
 
 def random_game(seed: int, players: int = 2, **options: object) -> MyRummyState:
     """A game played to the end by uniform random moves."""
-    game = MyRummy111(players=players, **options)  # type: ignore[arg-type]
+    game = MyRummy111(players=players, **options)
     rng = random.Random(seed)
     state = game.new_game(rng)
     while not state.finished:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from cardtable.bots.base import RandomBot
+from cardtable.bots.base import Bot, RandomBot
 from cardtable.games.myrummy_111 import MyRummy111
 from cardtable.games.myrummy_111.bots.heuristic import HeuristicBot
 
@@ -15,7 +15,7 @@ def test_mr_6_heuristic_beats_random() -> None:
     games = 20
     for i in range(games):
         seat = i % 2
-        bots = {
+        bots: dict[int | None, Bot] = {
             seat: HeuristicBot(seat, game, random.Random(i)),
             1 - seat: RandomBot(1 - seat, game, random.Random(100 + i)),
         }

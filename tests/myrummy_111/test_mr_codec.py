@@ -7,7 +7,7 @@ import random
 import pytest
 
 from cardtable.core.errors import IllegalMoveError, RecordError
-from cardtable.games.myrummy_111 import MyRummy111, Place, Take
+from cardtable.games.myrummy_111 import MyRummy111, MyRummyState, Place, Take
 from cardtable.games.myrummy_111.moves import MOVES, NUM_ACTIONS
 
 from .helpers import random_game
@@ -94,25 +94,6 @@ def test_mr_4_3_place_beyond_hand_from_record_is_rule_break() -> None:
         state.apply(move)
 
 
-def test_mr_9_record_round_trip_replays_identically() -> None:
-    for seed in range(5):
-        original = random_game(seed, players=3, turn_limit=60)
-        rec = original.record(players=["a", "b", "c"])
-        assert rec["game"] == "myrummy-111" and rec["result"]["finished"] is True
-        game = MyRummy111(**rec["options"])
-        state = game.new_state()
-        for r, rnd in enumerate(rec["rounds"]):
-            state.deal(game.deal_from_json(rnd["deal"], f"rounds[{r}].deal"))
-            for i, m in enumerate(rnd["moves"]):
-                seat, move, chance = game.move_from_json(m, f"rounds[{r}].moves[{i}]")
-                state.apply_as(seat, move, **chance)
-        assert state.finished and state.scores == original.scores
-        assert state.round_scores == original.round_scores and state.winners == original.winners
-        assert state.record(players=["a", "b", "c"]) == rec
-        for seat in (0, 1, 2, None):
-            assert state.view(seat) == original.view(seat)
-
-
 def test_mr_3_record_holds_current_deal_before_any_move() -> None:
     state = GAME.new_game(random.Random(2))
     rec = state.record()
@@ -120,16 +101,20 @@ def test_mr_3_record_holds_current_deal_before_any_move() -> None:
     assert rec["result"] == {"finished": False, "scores": [0, 0], "round_scores": [], "winners": []}
 
 
+def _waiting(state: MyRummyState) -> tuple[bool, int | None]:
+    return state.awaiting_deal, state.to_move
+
+
 def test_mr_3_awaiting_deal_without_generator() -> None:
     state = GAME.new_state()
-    assert state.awaiting_deal and state.to_move is None and state.legal_moves() == ()
+    assert _waiting(state) == (True, None) and state.legal_moves() == ()
     with pytest.raises(IllegalMoveError, match="dealt first"):
         state.apply(Take(0))
     rec = GAME.new_game(random.Random(4)).record()
     state.deal(rec["rounds"][0]["deal"])
-    assert not state.awaiting_deal and state.to_move == 0
+    assert _waiting(state) == (False, 0)
     with pytest.raises(IllegalMoveError, match="no deal is due"):
         state.deal(rec["rounds"][0]["deal"])
     state.apply(Take(0))
     state.apply(Place(0, "far", True))
-    assert state.awaiting_deal and state.to_move is None and state.round_number == 2
+    assert _waiting(state) == (True, None) and state.round_number == 2

@@ -73,7 +73,6 @@ def test_mr_5_2_views_never_leak(seed: int, players: int) -> None:
             if hidden_taken is not None:
                 assert hidden_taken not in seen
                 assert view.taken_card == (hidden_taken if seat == state.to_move else None)
-            assert view == state.game.view_from_json(view.to_json())
             for other, known in enumerate(view.known):
                 for pos, card in enumerate(known):
                     assert card is None or state.hands[other][pos] == card  # MR-8
@@ -89,30 +88,11 @@ def _public_cards(view) -> set[int]:  # type: ignore[no-untyped-def]
     return cards
 
 
-@settings(max_examples=20, deadline=None)
-@given(SEEDS)
-def test_mr_4_clone_is_independent(seed: int) -> None:
-    game = MyRummy111(players=3, turn_limit=30)
-    rng = random.Random(seed)
-    state = game.new_game(random.Random(seed))
-    for _ in range(rng.randrange(60)):
-        if state.finished:
-            return
-        moves = state.legal_moves()
-        state.apply(moves[rng.randrange(len(moves))])
-    before = (state.record(), [state.view(s) for s in (None, 0, 1, 2)])
-    twin = state.clone(random.Random(1))
-    for _ in range(50):
-        if twin.finished:
-            break
-        moves = twin.legal_moves()
-        twin.apply(moves[rng.randrange(len(moves))])
-    assert (state.record(), [state.view(s) for s in (None, 0, 1, 2)]) == before
-
-
 @settings(max_examples=15, deadline=None)
 @given(SEEDS, PLAYERS)
-def test_mr_9_record_replays_to_identical_views(seed: int, players: int) -> None:
+def test_mr_9_records_with_options_and_reshuffles_replay(seed: int, players: int) -> None:
+    """Refresh-heavy play, so records hold MR-4.6 reshuffles (the generic
+    record round trip is in tests/conformance)."""
     rng = random.Random(seed)
     game = MyRummy111(
         players=players, turn_limit=rng.choice([None, 30]), rounds=rng.choice([None, 2])
@@ -126,11 +106,12 @@ def test_mr_9_record_replays_to_identical_views(seed: int, players: int) -> None
         pool = refresh if refresh and rng.random() < 0.8 else moves
         state.apply(pool[rng.randrange(len(pool))])
     rec = state.record()
-    replay = MyRummy111(**rec["options"]).new_state()
+    again = MyRummy111(**rec["options"])
+    replay = again.new_state()
     for rnd in rec["rounds"]:
-        replay.deal(replay.game.deal_from_json(rnd["deal"], "deal"))
+        replay.deal(again.deal_from_json(rnd["deal"], "deal"))
         for m in rnd["moves"]:
-            seat, move, chance = replay.game.move_from_json(m, "move")
+            seat, move, chance = again.move_from_json(m, "move")
             replay.apply_as(seat, move, **chance)
     assert replay.scores == state.scores and replay.round_scores == state.round_scores
     assert replay.winners == state.winners and replay.record() == rec

@@ -1,0 +1,179 @@
+"""Mutation testing of the rules modules and replay, with mutmut, sized for 2 cores.
+
+::
+
+    PYTHONPATH=$PWD python -m tests.mutation.run marshmallow-test [--module state] [--jobs 2]
+    PYTHONPATH=$PWD python -m tests.mutation.run myrummy-111
+    PYTHONPATH=$PWD python -m tests.mutation.run replay
+
+Each target's modules are mutated and every mutant is run against that
+target's *own* tests only: a game's test folder plus the conformance suite's
+tests of that game (``-k <game>``); replay against ``tests/core`` and the
+replay CLI tests. mutmut runs only the tests that reach the mutated function.
+Mutants first run in forks of a process that has imported everything (fast);
+the survivors run again, each importing afresh, so that code which runs at
+import (move tables, default symbols) runs mutated too. A mutant that breaks
+the import itself (pytest exit 2, mutmut's "interrupted") counts as detected.
+
+The work happens in a copy of the repository (``--workdir``, by default
+``/tmp/cardtable-mutation/<target>``), so the worktree is never edited and a
+run with ``--reuse`` keeps mutmut's earlier results. The summary (killed / total per module and
+every surviving mutant's diff) is printed and written to ``summary.json``
+there. Not part of the test suite: a game takes tens of minutes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import shutil
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+RULES = ("cards", "moves", "options", "state", "scoring", "codec", "view", "tricks")
+
+
+@dataclass(frozen=True)
+class Target:
+    modules: tuple[str, ...]  # paths from the repository root
+    tests: tuple[str, ...]  # pytest arguments selecting the target's own tests
+
+
+def game_target(package: str, keyword: str) -> Target:
+    folder = ROOT / "cardtable" / "games" / package
+    modules = tuple(
+        f"cardtable/games/{package}/{name}.py" for name in RULES if (folder / f"{name}.py").exists()
+    )
+    return Target(modules, (f"tests/{package}", "tests/conformance", "-k", keyword))
+
+
+TARGETS = {
+    "marshmallow-test": game_target("marshmallow_test", "marshmallow"),
+    "myrummy-111": game_target("myrummy_111", "myrummy"),
+    "replay": Target(("cardtable/core/replay.py",), ("tests/core", "tests/cli/test_replay_cli.py")),
+}
+
+
+def prepare(workdir: Path) -> None:
+    """Copy the repository's code and tests into ``workdir``."""
+    workdir.mkdir(parents=True, exist_ok=True)
+    for name in ("cardtable", "tests"):
+        shutil.rmtree(workdir / name, ignore_errors=True)
+        shutil.copytree(ROOT / name, workdir / name, ignore=shutil.ignore_patterns("__pycache__"))
+
+
+def configure(
+    workdir: Path, modules: tuple[str, ...], tests: tuple[str, ...], isolation: str
+) -> None:
+    """The repository's pyproject.toml plus a ``[tool.mutmut]`` section.
+
+    ``fork`` runs each mutant in a fork of a process that has imported
+    everything: fast, but code that ran at import (move tables, default
+    symbols) ran unmutated. ``forkserver`` imports afresh for each mutant, so
+    such code runs mutated too: slow, used for the survivors of a fork pass.
+    """
+    config = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+    config += "\n[tool.mutmut]\n" + "\n".join(
+        [
+            'source_paths = ["cardtable/"]',
+            f"only_mutate = {json.dumps(list(modules))}",
+            f"pytest_add_cli_args_test_selection = {json.dumps(list(tests))}",
+            'pytest_add_cli_args = ["-p", "no:cacheprovider"]',
+            f'process_isolation = "{isolation}"',
+            'forkserver_warmup = "none"',
+        ]
+    )
+    (workdir / "pyproject.toml").write_text(config + "\n", encoding="utf-8")
+
+
+def mutmut(workdir: Path, *args: str) -> str:
+    done = subprocess.run(
+        [sys.executable, "-m", "mutmut", *args],
+        cwd=workdir,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if done.returncode:
+        raise SystemExit(f"mutmut {' '.join(args)} failed:\n{done.stdout}\n{done.stderr}")
+    return done.stdout
+
+
+Scores = dict[str, dict[str, float]]
+
+
+# pytest's exit code 2 (mutmut: "interrupted"): the mutant broke the import itself.
+DETECTED = ("killed", "timeout", "check was interrupted by user")
+
+
+def summarize(
+    workdir: Path, modules: tuple[str, ...], with_diffs: bool = True
+) -> tuple[Scores, list[dict[str, str]]]:
+    """Per module: mutants by status, total and the detected share; and the survivors."""
+    statuses = re.findall(
+        r"^\s+(\S+): (\w[\w ]*)$", mutmut(workdir, "results", "--all", "true"), re.M
+    )
+    dotted = {m: m.removesuffix(".py").replace("/", ".") for m in modules}
+    per_module: dict[str, dict[str, float]] = {}
+    survivors = []
+    for name, status in statuses:
+        module = next((m for m, d in dotted.items() if name.startswith(d + ".")), None)
+        if module is None:
+            continue
+        counts = per_module.setdefault(module, {})
+        counts[status] = counts.get(status, 0) + 1
+        if status not in DETECTED:
+            diff = mutmut(workdir, "show", name) if with_diffs else ""
+            survivors.append({"mutant": name, "status": status, "diff": diff})
+    scores: Scores = {
+        module: {
+            **counts,
+            "total": sum(counts.values()),
+            "score": round(sum(counts.get(s, 0) for s in DETECTED) / sum(counts.values()), 4),
+        }
+        for module, counts in sorted(per_module.items())
+    }
+    return scores, survivors
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("target", choices=sorted(TARGETS))
+    parser.add_argument("--module", help="mutate only this module of the target (e.g. state)")
+    parser.add_argument("--jobs", type=int, default=2, help="mutants run at once (default 2)")
+    parser.add_argument("--workdir", type=Path, help="where to copy the repository and run")
+    parser.add_argument("--reuse", action="store_true", help="keep mutmut's earlier results")
+    args = parser.parse_args()
+    target = TARGETS[args.target]
+    modules = target.modules
+    if args.module:
+        modules = tuple(m for m in modules if Path(m).stem == args.module)
+        if not modules:
+            parser.error(f"{args.target} has no module {args.module!r}")
+    workdir = args.workdir or Path("/tmp/cardtable-mutation") / args.target
+    if not args.reuse:
+        shutil.rmtree(workdir / "mutants", ignore_errors=True)
+    prepare(workdir)
+    configure(workdir, modules, target.tests, "fork")
+    mutmut(workdir, "run", "--max-children", str(args.jobs))
+    _, survivors = summarize(workdir, modules, with_diffs=False)
+    if survivors:  # again, each importing afresh: code run at import is mutated too
+        configure(workdir, modules, target.tests, "forkserver")
+        names = [s["mutant"] for s in survivors]
+        mutmut(workdir, "run", "--max-children", str(args.jobs), *names)
+    scores, survivors = summarize(workdir, modules)
+    summary = {"modules": scores, "survivors": survivors}
+    (workdir / "summary.json").write_text(json.dumps(summary, indent=1) + "\n", encoding="utf-8")
+    for module, counts in scores.items():
+        print(f"{module}: {counts}")
+    for survivor in survivors:
+        print(survivor["diff"])
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
