@@ -42,7 +42,7 @@ from typing import Any
 from websockets.asyncio.client import ClientConnection, connect
 
 ROOT = Path(__file__).resolve().parent.parent
-GAMES = {
+GAMES: dict[str, dict[str, Any]] = {
     "marshmallow-test": {},
     "myrummy-111": {},
 }

@@ -179,9 +179,9 @@ def test_with_cards_moves_only_hidden_cards() -> None:
     twin.apply(Take(1))  # plays on from its own cards
     assert twin.taken_card == OTHER[0]
     with pytest.raises(ValueError, match="face-up"):
-        state.with_cards(hands, [middle[1], middle[0], middle[2]], rest)  # type: ignore[arg-type]
+        state.with_cards(hands, [middle[1], middle[0], middle[2]], rest)  # type: ignore[arg-type, list-item]
     with pytest.raises(ValueError, match="same cards"):
-        state.with_cards(hands, middle, [1, *rest[1:]])  # type: ignore[arg-type]
+        state.with_cards(hands, middle, [1, *rest[1:]])  # type: ignore[arg-type, list-item]
     with pytest.raises(ValueError, match="sizes"):
         state.with_cards(hands, middle, rest[1:])  # type: ignore[arg-type]
 
@@ -237,7 +237,7 @@ def test_every_manifest_target_resolves() -> None:
     m = manifest("myrummy-111")
     for part in ("game", "terminal_ui", "determinize"):
         assert callable(resolve(getattr(m, part))), part
-    assert resolve(m.determinize) is determinize
+    assert m.determinize is not None and resolve(m.determinize) is determinize
     for name, entry in m.bots.items():
         if entry.extra is None:
             assert callable(resolve(entry.target)), name

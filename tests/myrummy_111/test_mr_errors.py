@@ -353,7 +353,7 @@ def test_mr_resume_refuses_a_dealt_state_and_bad_positions() -> None:
     assert refused(new, start_player=2) == "bad resume: round 2, start 2"
     assert refused(new, round_number=0, past_round_scores=[]) == "bad resume: round 0, start 1"
     assert refused(new, scores=[3]) == "bad resume: round 2, start 1"
-    assert refused(new, past_round_scores=[]) == "round 2 follows 1 earlier rounds"
+    assert refused(new, past_round_scores=[]) == "round 2 follows 1 earlier rounds of 2 scores"
     new.resume(round_number=2, start_player=1, scores=[3, 4], past_round_scores=[[3, 4]])
     new.deal(DEAL)
     assert (new.round_number, new.to_move, new.scores) == (2, 1, (3, 4))

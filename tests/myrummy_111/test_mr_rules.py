@@ -20,10 +20,10 @@ from cardtable.games.myrummy_111 import (
     load_symbols,
 )
 from cardtable.games.myrummy_111.cards import CARDS, default_symbols, parse_symbols, symbol_lookup
+from cardtable.games.myrummy_111.exchange import hand_after_place
 from cardtable.games.myrummy_111.moves import MOVES, legal_places, place
 from cardtable.games.myrummy_111.options import Options, make_options
 from cardtable.games.myrummy_111.scoring import best_run, is_sorted, winners
-from cardtable.games.myrummy_111.state import hand_after_place
 from cardtable.games.myrummy_111.view import PlaceEvent, TakeEvent
 
 from .helpers import dealt, make_deal, random_game

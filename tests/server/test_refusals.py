@@ -172,8 +172,8 @@ def test_a_move_the_database_refuses_is_not_acknowledged_and_changes_nothing(
         raise OSError("disk full")
 
     monkeypatch.setattr(storage, "_commit", broken)
-    error = refused(duel, "ann", lambda c: c.move(c.state["legal"][0]))
-    assert "could not store" in error["message"]
+    error = refused(duel, "ann", lambda c: c.move(ann.state["legal"][0]))
+    assert error is not None and "could not store" in error["message"]
     monkeypatch.setattr(storage, "_commit", commit)
     seq = server.table(table).seq
     ann.move(ann.state["legal"][0])
