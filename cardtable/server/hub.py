@@ -59,17 +59,35 @@ class Hub:
         revived = []
         for row in await self.storage.load_live():
             try:
-                table = self._revive(row)
+                table = await self._rebuild(row)
             except CardtableError as exc:
                 log.error("table %s cannot be rebuilt from its record: %s", row.id, exc)
                 continue
-            pending = table.journal.pending(table.state)
-            if pending:  # the record stopped at the end of a round: store the new deal
-                await self.storage.append(table.id, len(table.journal.events), pending)
-                table.journal.commit(pending)
             self.tables[table.id] = table
             revived.append(table)
         return revived
+
+    async def resync(self, table: Table) -> None:
+        """Make ``table``'s game what the database holds (after a write whose
+        outcome is unknown), keeping its seats' connections."""
+        try:
+            row = await self.storage.load(table.id)
+            if row is None:
+                return
+            fresh = await self._rebuild(row)
+        except Exception:
+            log.exception("table %s: cannot read it back from the database", table.id)
+            return
+        table.state, table.journal, table.row.status = fresh.state, fresh.journal, fresh.status
+
+    async def _rebuild(self, row: TableRow) -> Table:
+        """:meth:`_revive`, storing the deal of a round the record did not start yet."""
+        table = self._revive(row)
+        pending = table.journal.pending(table.state)
+        if pending:  # the record stopped at the end of a round: store the new deal
+            await self.storage.append(table.id, len(table.journal.events), pending)
+            table.journal.commit(pending)
+        return table
 
     def _revive(self, row: TableRow) -> Table:
         events, row.events = row.events, []

@@ -103,6 +103,9 @@ class Play:
 
     # --- moves -----------------------------------------------------------------
     async def _human_move(self, table: Table, client: Client, seq: Any, move: Any) -> None:
+        await self._uncancelled(self._human_commit(table, client, seq, move))
+
+    async def _human_commit(self, table: Table, client: Client, seq: Any, move: Any) -> None:
         async with table.lock:
             parsed = table.check_move(client.seat, seq, move)
             assert client.seat is not None
@@ -120,9 +123,8 @@ class Play:
             await self.hub.storage.append(table.id, len(table.journal.events), new, status)
         except Exception:
             log.exception("table %s: storing a move failed", table.id)
-            raise Refused(
-                "the server could not store this move; nothing changed, try again"
-            ) from None
+            await self.hub.resync(table)  # whatever the database holds is the truth
+            raise Refused("the server could not store this move; try again") from None
         table.adopt(after, new)
 
     # --- what happens next -------------------------------------------------------
@@ -187,7 +189,7 @@ class Play:
         table.auto = None
 
     async def _auto_move(self, table: Table, key: tuple[int, int, str]) -> None:
-        seq, seat, bot = key
+        _, seat, bot = key
         state = table.state
         legal = tuple(m.index for m in state.legal_moves())
         job = BotJob(
@@ -209,6 +211,10 @@ class Play:
         pause = table.row.bot_delay_ms / 1000 - (loop.time() - started)
         if pause > 0:
             await asyncio.sleep(pause)
+        await self._uncancelled(self._auto_commit(table, key, index))
+
+    async def _auto_commit(self, table: Table, key: tuple[int, int, str], index: int) -> None:
+        seq, seat, bot = key
         async with table.lock:
             if table.seq != seq or table.controller(seat) != bot or table.status != "playing":
                 return  # the game moved on (the player came back, a restart…)
@@ -245,6 +251,13 @@ class Play:
         self.changed(table)
 
     # --- tasks -----------------------------------------------------------------
+    async def _uncancelled(self, work: Coroutine[Any, Any, None]) -> None:
+        """Run ``work`` (which takes the table's lock) in a task of its own and
+        wait for it. Cancelling the caller (a bot's turn taken back, a socket
+        closing) then never stops a move between its commit and its adoption,
+        which would leave the table behind its database."""
+        await asyncio.shield(self._spawn(work))
+
     def _spawn(self, work: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
         task = asyncio.create_task(work)
         self._tasks.add(task)
@@ -253,5 +266,6 @@ class Play:
 
     def _done(self, task: asyncio.Task[None]) -> None:
         self._tasks.discard(task)
-        if not task.cancelled() and task.exception() is not None:
-            log.error("table task failed", exc_info=task.exception())
+        error = None if task.cancelled() else task.exception()
+        if error is not None and not isinstance(error, BadInput):  # refusals reach the client
+            log.error("table task failed", exc_info=error)

@@ -141,12 +141,17 @@ def sqlite_url(folder: Path) -> str:
 
 
 def play_out(
-    observer: Conn, players: dict[int, Conn], rng: random.Random, mistakes: float = 0.0
+    observer: Conn,
+    players: dict[int, Conn],
+    rng: random.Random,
+    mistakes: float = 0.0,
+    stale_first: bool = False,
 ) -> dict[str, Any]:
     """Play random legal moves for the ``players`` (by seat) until the game
     ends; ``observer`` sees every state (a spectator or one of the players).
     With probability ``mistakes`` a refused move is tried first (and must be
-    refused)."""
+    refused). With ``stale_first`` the first move may be answered "stale" (a
+    stand-in's move was being stored as its player came back)."""
     played = -1  # the last seq a move was sent for
     while True:
         state = observer.until_state(
@@ -164,6 +169,9 @@ def play_out(
             assert mover.until(lambda m: m["type"] in ("ack", "error"))["type"] == "error"
         mover.move(rng.choice(now["legal"]))
         ack = mover.until(lambda m: m["type"] in ("ack", "error"))
+        if stale_first and played < 0 and "stale" in ack.get("message", ""):
+            played = seq
+            continue
         assert ack == {"type": "ack", "seq": seq + 1}, ack
         played = seq
 

@@ -112,6 +112,7 @@ def test_an_illegal_move_gets_the_engines_reason_and_rule(duel: Any) -> None:
         '{"type": "move", "seq": true, "move": {"play": "R1"}}',
         '{"type": "back"}',
     ],
+    ids=lambda text: text[:40],
 )
 def test_malformed_messages_are_refused(duel: Any, text: str) -> None:
     refused(duel, "ann", lambda c: c.ws.send_text(text))

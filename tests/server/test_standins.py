@@ -3,12 +3,14 @@ the player is back, everyone is shown it, and an empty table waits."""
 
 from __future__ import annotations
 
+import asyncio
 import random
 import time
+from typing import Any
 
 import pytest
 
-from tests.server.helpers import play_moves, play_out, running
+from tests.server.helpers import Server, play_moves, play_out, running
 
 pytestmark = pytest.mark.timeout(300, method="thread")
 
@@ -57,7 +59,7 @@ def test_a_player_who_leaves_is_played_by_a_bot_while_others_wait(db_url: str) -
             with server.connect(table, tokens[0]) as ann:
                 assert ann.state is not None and not ann.state["seats"][0]["bot_playing"]
                 bob.until_state(lambda m: m["seats"][0]["connected"])
-                final = play_out(bob, {0: ann, 1: bob}, rng)
+                final = play_out(bob, {0: ann, 1: bob}, rng, stale_first=True)
         assert final["finished"]
 
 
@@ -88,3 +90,39 @@ def test_turn_timers_run_again_after_a_restart(db_url: str) -> None:
         assert due["timer"]["seat"] == 0 and due["to_move"] == 0
         taken = ann.until_state(lambda m: m["seats"][0]["bot_playing"])
         assert taken["log"][-1]["event"] == "timeout"
+
+
+def test_leaving_while_a_bots_move_is_being_stored_loses_nothing(
+    db_url: str, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    rng = random.Random(8)
+    with running(db_url) as server:
+        table = server.create("marshmallow-test", ["human", "easy"])
+        token = server.join(table, 0, "Ann")
+        storage = server.hub.storage
+        commit = storage._commit
+
+        async def slow(*args: Any) -> None:
+            await asyncio.sleep(0.2)  # a slow disk: the bot's commit is in flight when Ann goes
+            await commit(*args)
+
+        monkeypatch.setattr(storage, "_commit", slow)
+        with server.connect(table, token) as ann:
+            play_moves(ann, 1, rng, wait_turn=False)
+        with server.connect(table, token) as ann:
+            play_moves(ann, 3, rng)
+        live = server.table(table)
+        assert server_events(server, table) == live.journal.events
+    # The bot's move was adopted once stored, not stored again (a duplicate).
+    assert not [r for r in caplog.records if "storing a move failed" in r.getMessage()]
+
+
+def server_events(server: Server, table: str) -> list[Any]:
+    """The table's events as the database holds them."""
+
+    async def load() -> list[Any]:
+        row = await server.hub.storage.load(table)
+        assert row is not None
+        return row.events
+
+    return server.client.portal.call(load)  # type: ignore[union-attr]

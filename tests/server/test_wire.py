@@ -21,6 +21,7 @@ from cardtable.server.wire import BadInput, get_int, get_name, parse_json
         ('{"a": "\\ud800"', "not valid JSON"),
         ("", "not valid JSON"),
     ],
+    ids=lambda v: v[:24] if isinstance(v, str) else None,
 )
 def test_what_the_parser_refuses(text: str, words: str) -> None:
     with pytest.raises(BadInput) as error:
