@@ -26,7 +26,7 @@ from cardtable.server.wire import (
     only_keys,
 )
 
-STAND_INS = ("easy", "medium")
+STAND_INS = ("easy", "medium", "random")
 CREATE_KEYS = ("game", "options", "seats", "private", "turn_seconds", "bot_delay_ms", "stand_in")
 
 
@@ -85,8 +85,10 @@ def parse_create(body: Any) -> NewTable:
             f"request.seats has {len(seats_json)} entries for {game.num_players} players"
         )
     seats = [_seat(game, i, s) for i, s in enumerate(seats_json)]
-    stand_in = get_choice(obj, "stand_in", "request", STAND_INS, "easy")
-    if stand_in not in bot_names(name):
+    offered = bot_names(name)
+    default = next(b for b in STAND_INS if b in offered)  # "random" plays every game
+    stand_in = get_choice(obj, "stand_in", "request", STAND_INS, default)
+    if stand_in not in offered:
         raise BadInput(f"request.stand_in: {name} has no {stand_in!r} bot")
     return NewTable(
         game=game,

@@ -95,7 +95,7 @@ class Server:
 
     def create(self, game: str, seats: list[str], **settings: Any) -> str:
         """A table; ``seats`` holds "human" or a bot name per seat."""
-        options = settings.pop("options", QUICK[game])
+        options = settings.pop("options") if "options" in settings else QUICK[game]
         body = {
             "game": game,
             "options": options,

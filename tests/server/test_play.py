@@ -61,3 +61,17 @@ def test_a_player_who_reconnects_gets_the_same_seat_and_plays_on(db_url: str, ga
             assert again.state["view"] == before["view"]
             final = play_out(again, {0: again}, rng)
         assert final["finished"]
+
+
+def test_a_game_installed_as_a_plugin_plays_through_the_server_unchanged(db_url: str) -> None:
+    from tests.fixtures.plugin import NAME, registered
+
+    with registered(), running(db_url) as server:
+        offered = {g["name"]: g for g in server.client.get("/api/games").json()}
+        assert offered[NAME]["board"] is None  # it brings no browser drawing
+        table = server.create(NAME, ["human", "lowest"], options={})
+        token = server.join(table, 0, "Ann")
+        with server.connect(table) as watcher, server.connect(table, token) as ann:
+            final = play_out(watcher, {0: ann}, random.Random(4))
+        assert final["finished"]
+        assert cardtable.replay(server.record(table)).error is None
