@@ -54,6 +54,7 @@ MANIFEST = GameManifest(
     },
     terminal_ui=f"{_PKG}.terminal:MyRummyUI",
     determinize=f"{_PKG}.determinize:determinize",
+    evaluator=f"{_PKG}.analysis:MyRummyEvaluator",
     observation_encoder="cardtable.adapters.observations:MyRummyEncoder",
     rules="rules.md",
     web_client="web/board.js",

@@ -1,0 +1,114 @@
+"""The chance of winning the game from the standings at the end of a round.
+
+Playing every sample on to the end of the game would make each value a coin
+flip over several more rounds: far too noisy to tell one card from another.
+Instead a playout stops when its round ends and reads the seat's chance to
+win from this model, which is measured, not guessed: ``WIN_MODEL_GAMES``
+games of the evaluator's own policy in every seat (fixed seed), and at each
+round's end, for each seat, its score, the best score among the others, the
+round, and whether it went on to win (a shared win counts ``1/k``). A query
+is the kernel-weighted share of wins among those rows, near in both scores
+(a Gaussian kernel, Silverman's bandwidth on the scores) and in the round
+(bandwidth half a round), with one pseudo-game at the fair share ``1/n`` so
+that standings never seen read as even.
+
+It sees the standings only through (own score, best other score, round), so
+it is a summary: what the others' scores are beyond the leader's, and who
+deals next, are averaged over as they came in those games.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+from numpy.typing import NDArray
+
+from cardtable.analysis.evaluator import Evaluator
+from cardtable.analysis.playout import MAX_MOVES
+from cardtable.analysis.seeds import derive_seed
+from cardtable.core.game import Game
+
+__all__ = ["WIN_MODEL_GAMES", "WinModel", "fit_win_model", "win_shares"]
+
+WIN_MODEL_GAMES = 600
+ROUND_BANDWIDTH = 0.5
+PSEUDO_GAMES = 1.0
+
+
+def win_shares(winners: Sequence[int], players: int) -> list[float]:
+    """Each seat's share of the win: ``1/k`` for each of ``k`` winners."""
+    return [1.0 / len(winners) if s in winners else 0.0 for s in range(players)]
+
+
+@dataclass
+class WinModel:
+    """Rows of (round ended, own score, best other score, win share) and the
+    kernel estimate over them (module doc)."""
+
+    players: int
+    rounds: NDArray[np.float64]
+    own: NDArray[np.float64]
+    other: NDArray[np.float64]
+    won: NDArray[np.float64]
+    _memo: dict[tuple[int, int, int], float] = field(default_factory=dict, repr=False)
+
+    @property
+    def bandwidth(self) -> float:
+        # Silverman's rule on the scores; at least half a point.
+        n = len(self.own)
+        if n < 2:
+            return 1.0
+        return max(0.5, 1.06 * float(np.std(self.own)) * math.pow(n, -0.2))
+
+    def chance(self, scores: Sequence[int], seat: int, round_ended: int) -> float:
+        """The seat's estimated chance to win after round ``round_ended``
+        ended with totals ``scores`` and the game goes on."""
+        own = scores[seat]
+        other = max(s for i, s in enumerate(scores) if i != seat)
+        key = (round_ended, own, other)
+        cached = self._memo.get(key)
+        if cached is not None:
+            return cached
+        h = self.bandwidth
+        logw = -((self.own - own) ** 2 + (self.other - other) ** 2) / (2 * h * h) - (
+            self.rounds - round_ended
+        ) ** 2 / (2 * ROUND_BANDWIDTH**2)
+        w = np.exp(logw)
+        value = (float(w @ self.won) + PSEUDO_GAMES / self.players) / (
+            float(w.sum()) + PSEUDO_GAMES
+        )
+        self._memo[key] = value
+        return value
+
+
+def fit_win_model(
+    game: Game, evaluator: Evaluator, *, games: int = WIN_MODEL_GAMES, seed: int = 0
+) -> WinModel:
+    """Play ``games`` games with ``evaluator``'s policy and collect the rows."""
+    n = game.num_players
+    rows: list[tuple[int, int, int, float]] = []
+    for g in range(games):
+        state = game.new_game(random.Random(derive_seed(seed, "win-model", g, "deal")))
+        policy = evaluator.policy(random.Random(derive_seed(seed, "win-model", g, "policy")))
+        ended: list[tuple[int, tuple[int, ...]]] = []
+        round_number = state.round_number
+        for _ in range(MAX_MOVES * 10):
+            if state.finished:
+                break
+            state.apply(policy(state))
+            if state.round_number != round_number and not state.finished:
+                ended.append((round_number, tuple(state.scores)))
+                round_number = state.round_number
+        if not state.finished:
+            continue  # a game the policy never finished teaches nothing
+        shares = win_shares(state.winners, n)
+        for r, scores in ended:
+            for s in range(n):
+                other = max(x for i, x in enumerate(scores) if i != s)
+                rows.append((r, scores[s], other, shares[s]))
+    table = np.array(rows, dtype=float).reshape(-1, 4)
+    return WinModel(n, table[:, 0], table[:, 1], table[:, 2], table[:, 3])
