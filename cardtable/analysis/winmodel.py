@@ -86,9 +86,11 @@ class WinModel:
 
 
 def fit_win_model(
-    game: Game, evaluator: Evaluator, *, games: int = WIN_MODEL_GAMES, seed: int = 0
+    game: Game, evaluator: Evaluator, *, games: int | None = None, seed: int = 0
 ) -> WinModel:
-    """Play ``games`` games with ``evaluator``'s policy and collect the rows."""
+    """Play ``games`` (default ``WIN_MODEL_GAMES``) games with ``evaluator``'s
+    policy and collect the rows."""
+    games = WIN_MODEL_GAMES if games is None else games
     n = game.num_players
     rows: list[tuple[int, int, int, float]] = []
     for g in range(games):
