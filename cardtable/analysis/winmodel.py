@@ -24,9 +24,6 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-import numpy as np
-from numpy.typing import NDArray
-
 from cardtable.analysis.evaluator import Evaluator
 from cardtable.analysis.playout import MAX_MOVES
 from cardtable.analysis.seeds import derive_seed
@@ -46,23 +43,23 @@ def win_shares(winners: Sequence[int], players: int) -> list[float]:
 
 @dataclass
 class WinModel:
-    """Rows of (round ended, own score, best other score, win share) and the
-    kernel estimate over them (module doc)."""
+    """The rows, grouped by (round ended, own score, best other score) into
+    ``bins`` of (round, own, other, rows, wins), and the kernel estimate over
+    them (module doc). Pure Python with ``math.fsum``, so a query gives the
+    same bits in every process."""
 
     players: int
-    rounds: NDArray[np.float64]
-    own: NDArray[np.float64]
-    other: NDArray[np.float64]
-    won: NDArray[np.float64]
+    bins: tuple[tuple[int, int, int, int, float], ...]
+    bandwidth: float
     _memo: dict[tuple[int, int, int], float] = field(default_factory=dict, repr=False)
 
-    @property
-    def bandwidth(self) -> float:
-        # Silverman's rule on the scores; at least half a point.
-        n = len(self.own)
-        if n < 2:
-            return 1.0
-        return max(0.5, 1.06 * float(np.std(self.own)) * math.pow(n, -0.2))
+    @staticmethod
+    def from_rows(players: int, rows: Sequence[tuple[int, int, int, float]]) -> WinModel:
+        grouped: dict[tuple[int, int, int], list[float]] = {}
+        for r, own, other, won in rows:
+            grouped.setdefault((r, own, other), []).append(won)
+        bins = tuple((*key, len(v), math.fsum(v)) for key, v in sorted(grouped.items()))
+        return WinModel(players, bins, _silverman([own for _, own, _, _ in rows]))
 
     def chance(self, scores: Sequence[int], seat: int, round_ended: int) -> float:
         """The seat's estimated chance to win after round ``round_ended``
@@ -73,16 +70,28 @@ class WinModel:
         cached = self._memo.get(key)
         if cached is not None:
             return cached
-        h = self.bandwidth
-        logw = -((self.own - own) ** 2 + (self.other - other) ** 2) / (2 * h * h) - (
-            self.rounds - round_ended
-        ) ** 2 / (2 * ROUND_BANDWIDTH**2)
-        w = np.exp(logw)
-        value = (float(w @ self.won) + PSEUDO_GAMES / self.players) / (
-            float(w.sum()) + PSEUDO_GAMES
-        )
+        a = 1 / (2 * self.bandwidth**2)
+        b = 1 / (2 * ROUND_BANDWIDTH**2)
+        weights: list[float] = []
+        wins: list[float] = []
+        for r, o, x, rows, won in self.bins:
+            w = math.exp(-a * ((o - own) ** 2 + (x - other) ** 2) - b * (r - round_ended) ** 2)
+            weights.append(w * rows)
+            wins.append(w * won)
+        prior = PSEUDO_GAMES / self.players
+        value = (math.fsum(wins) + prior) / (math.fsum(weights) + PSEUDO_GAMES)
         self._memo[key] = value
         return value
+
+
+def _silverman(values: Sequence[int]) -> float:
+    """Silverman's rule-of-thumb bandwidth; at least half a point."""
+    n = len(values)
+    if n < 2:
+        return 1.0
+    mean = math.fsum(values) / n
+    sd = math.sqrt(math.fsum((v - mean) ** 2 for v in values) / n)
+    return max(0.5, 1.06 * sd * math.pow(n, -0.2))
 
 
 def fit_win_model(
@@ -112,5 +121,4 @@ def fit_win_model(
             for s in range(n):
                 other = max(x for i, x in enumerate(scores) if i != s)
                 rows.append((r, scores[s], other, shares[s]))
-    table = np.array(rows, dtype=float).reshape(-1, 4)
-    return WinModel(n, table[:, 0], table[:, 1], table[:, 2], table[:, 3])
+    return WinModel.from_rows(n, rows)
