@@ -61,6 +61,8 @@ class Estimate:
         mean = math.fsum(values) / n
         if n == 1:
             return Estimate(mean, math.inf)
+        if min(values) == max(values):
+            return Estimate(values[0], 0.0)  # exactly, not a rounding error's worth
         var = math.fsum((v - mean) ** 2 for v in values) / (n - 1)
         return Estimate(mean, math.sqrt(var / n))
 
