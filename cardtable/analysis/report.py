@@ -175,12 +175,9 @@ def analysis_json(
 # --- text -------------------------------------------------------------------
 
 
-def _pct(e: Estimate) -> str:
-    return f"{100 * e.mean:+.1f}% ±{100 * e.se:.1f}"
-
-
-def _pts(e: Estimate) -> str:
-    return f"{e.mean:+.2f} ±{e.se:.2f}"
+def _gain(loss: Estimate, scale: float, unit: str) -> str:
+    """What the better move gains: ``+2.4% ±0.5``."""
+    return f"{scale * loss.mean:+.1f}{unit} ±{scale * loss.se:.1f}"
 
 
 def _moves(legal: Sequence[Move], moves: Sequence[int]) -> str:
@@ -251,13 +248,15 @@ def analysis_text(
     ]
     for s in summarise(analyses, names):
         counts = ", ".join(f"{n} {c}" for c, n in s.classes.items() if n)
+        judged = max(1, s.decisions - s.forced)
         out += [
-            f"{s.name} (seat {s.seat}): accuracy {s.accuracy:.1f}",
-            f"  lost {100 * s.win_lost.mean:.1f}% ±{100 * s.win_lost.se:.1f} win chance and"
-            f" {s.points_lost.mean:.2f} ±{s.points_lost.se:.2f} expected points"
-            f" over {s.decisions - s.forced} decisions ({s.forced} forced)",
-            f"  hindsight (real cards): {100 * s.hindsight_win_lost.mean:.1f}% win chance,"
-            f" {s.hindsight_points_lost.mean:.2f} points",
+            f"{s.name} (seat {s.seat}): accuracy {s.accuracy:.1f} over"
+            f" {s.decisions - s.forced} decisions (and {s.forced} forced, not judged)",
+            f"  lost {s.points_lost.mean:.2f} ±{s.points_lost.se:.2f} expected points in all,"
+            f" {100 * s.win_lost.mean / judged:.1f}% ±{100 * s.win_lost.se / judged:.1f}"
+            " win chance a decision on average",
+            f"  hindsight (real cards): {s.hindsight_points_lost.mean:.2f} points,"
+            f" {100 * s.hindsight_win_lost.mean / judged:.1f}% win chance a decision",
             f"  {counts}",
         ]
         for rank, a in enumerate(s.costliest, start=1):
@@ -267,8 +266,8 @@ def analysis_text(
             best = a.fair.groups[a.fair.best]
             out.append(
                 f"  {rank}. round {d.round}, move {d.move}: played {d.legal[d.played]} ({a.label});"
-                f" better {_moves(d.legal, best.moves)}: win {_pct(played.loss_win)},"
-                f" points {_pts(played.loss_points)}"
+                f" better {_moves(d.legal, best.moves)}: {_gain(played.loss_win, 100, '%')}"
+                f" win chance, {_gain(played.loss_points, 1, '')} points"
             )
             if draw is not None:
                 out += ["    " + line for line in draw(d.view, d.seat).rstrip().splitlines()]
