@@ -1,26 +1,37 @@
 """Naming a decision by what it cost, only where the numbers are clear.
 
 The loss is the drop in the chance of winning the game, in percentage
-points, against the best alternative (:mod:`.estimate`). With ``lo`` and
-``hi`` the loss minus and plus two standard errors:
+points, against the best alternative (:mod:`.estimate`). With ``lo`` the
+loss minus two standard errors and ``hi`` the most any other alternative
+may win more (its paired difference plus two standard errors; below zero
+when every other alternative is clearly worse):
 
-* ``best``: the move played is the alternative with the highest estimate;
 * ``blunder`` / ``mistake`` / ``inaccuracy``: the most severe class whose
   threshold ``lo`` reaches (so at least that bad with about 97.5%
   confidence; a loss that might only be a mistake is called one);
-* ``good``: ``hi`` below the inaccuracy threshold (clearly a small loss);
-* ``unclear``: neither (more budget narrows it).
+* ``best``: ``hi`` below the inaccuracy threshold and the move played is
+  the alternative with the highest estimate (or level with it);
+* ``good``: ``hi`` below the inaccuracy threshold, another move estimated
+  better (clearly a small loss, if any);
+* ``unclear``: none of these (more budget narrows it).
+
+So a move is called best or good only when it clearly is not even an
+inaccuracy, and a blunder only when it clearly is one.
 
 Forced decisions (a single legal move) get no class.
 
->>> classify(played_is_best=False, loss=12.0, se=1.0)
+>>> classify(played_is_best=False, loss=20.0, se=2.0, hi=24.0)
 'blunder'
->>> classify(played_is_best=False, loss=12.0, se=4.0)
-'inaccuracy'
->>> classify(played_is_best=False, loss=1.0, se=0.5)
+>>> classify(played_is_best=False, loss=20.0, se=4.0, hi=28.0)
+'mistake'
+>>> classify(played_is_best=False, loss=1.0, se=0.5, hi=2.0)
 'good'
+>>> classify(played_is_best=True, loss=0.0, se=1.0, hi=4.0)
+'unclear'
+>>> classify(played_is_best=True, loss=0.0, se=0.0, hi=-50.0)
+'best'
 >>> round(accuracy([0.0, 10.0]), 1)
-82.5
+81.8
 """
 
 from __future__ import annotations
@@ -39,15 +50,16 @@ THRESHOLDS: tuple[tuple[str, float], ...] = (
 CLASSES = ("best", "good", "unclear", *(name for name, _ in THRESHOLDS))
 
 
-def classify(*, played_is_best: bool, loss: float, se: float) -> str:
-    """The class of a decision whose loss (percentage points) is ``loss ± se``."""
-    if played_is_best:
-        return "best"
-    lo, hi = loss - 2 * se, loss + 2 * se
+def classify(*, played_is_best: bool, loss: float, se: float, hi: float) -> str:
+    """The class of a decision whose loss (percentage points) is ``loss ± se``
+    and no alternative of which wins more than ``hi`` points more."""
+    lo = loss - 2 * se
     for name, threshold in reversed(THRESHOLDS):
         if lo >= threshold:
             return name
-    return "good" if hi < THRESHOLDS[0][1] else "unclear"
+    if hi >= THRESHOLDS[0][1]:
+        return "unclear"
+    return "best" if played_is_best else "good"
 
 
 def decision_accuracy(loss: float) -> float:

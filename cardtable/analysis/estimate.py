@@ -78,6 +78,9 @@ class GroupValue:
     points: Estimate
     loss_win: Estimate
     loss_points: Estimate
+    # How much more the strongest other alternative wins, paired on the
+    # samples both have: the one whose mean + 2 SE is highest (None: no other).
+    rival: Estimate | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,6 +135,25 @@ def _argmax(candidates: Sequence[int], keys: Callable[[int], tuple[float, float]
     return best
 
 
+def _constant(samples: list[_Samples], groups: Sequence[int]) -> bool:
+    return all(
+        min(s.win) == max(s.win) and min(s.points) == max(s.points)
+        for s in (samples[g] for g in groups)
+    )
+
+
+def _rival(samples: list[_Samples], g: int) -> Estimate | None:
+    best: Estimate | None = None
+    for h, other in enumerate(samples):
+        n = min(len(other.win), len(samples[g].win))
+        if h == g or n == 0:
+            continue
+        diff = _floored(Estimate.of(_diffs(other, samples[g], n)[0]), WIN_SE_FLOOR / n)
+        if best is None or diff.mean + 2 * diff.se > best.mean + 2 * best.se:
+            best = diff
+    return best
+
+
 def _fold_key(samples: list[_Samples], fold: list[int]) -> Callable[[int], tuple[float, float]]:
     return lambda g: samples[g].key(fold)
 
@@ -168,12 +190,15 @@ def evaluate(
     seed: int,
     keep: Sequence[int] = (),
     min_deals: int = MIN_DEALS,
+    stop_when_constant: bool = False,
 ) -> Evaluation:
     """Evaluate each group of ``legal`` for ``seat`` (module doc).
 
     ``starts(i)`` is the ``i``-th sampled position (a fresh state each call);
     ``budget_moves`` bounds the playout moves spent (the first stage always
-    runs in full); ``keep`` lists groups never dropped.
+    runs in full); ``keep`` lists groups never dropped. With
+    ``stop_when_constant`` the sampling stops as soon as no outcome varies
+    from sample to sample (hindsight: the true cards leave little to chance).
     """
     samples = [_Samples() for _ in groups]
     cost = [0, 0]  # playouts, playout moves
@@ -204,7 +229,7 @@ def evaluate(
     target = max(PILOT_DEALS, min(min_deals, int(budget_moves / (3 * per_deal)), MAX_DEALS))
     fill(everyone, target)
     active = everyone
-    while len(active) > 1:
+    while len(active) > 1 and not (stop_when_constant and _constant(samples, active)):
         # Every group competes again, dropped ones with their older means.
         leader = _argmax(active, lambda g: samples[g].key())
         ranked = sorted(everyone, key=lambda g: samples[g].key(), reverse=True)
@@ -257,6 +282,7 @@ def _summarise(
                 points=Estimate.of(s.points),
                 loss_win=_floored(Estimate.of(loss_win), WIN_SE_FLOOR / max(1, n)),
                 loss_points=Estimate.of(loss_points),
+                rival=_rival(samples, g),
             )
         )
     return Evaluation(tuple(values), best, playouts, used)

@@ -17,6 +17,7 @@ processes, gives the same values.
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Callable, Collection, Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -81,6 +82,8 @@ class Analyser:
         budget: float,
         seed: int,
         keep: Sequence[int],
+        *,
+        stop_when_constant: bool = False,
     ) -> Evaluation:
         groups = self.evaluator.groups(view, legal)
         return evaluate(
@@ -93,6 +96,7 @@ class Analyser:
             budget_moves=self.budget_moves(budget),
             seed=seed,
             keep=[g for g, members in enumerate(groups) if any(m in members for m in keep)],
+            stop_when_constant=stop_when_constant,
         )
 
     def evaluate_view(
@@ -135,11 +139,15 @@ class Analyser:
             budget * HINDSIGHT_SHARE,
             derive_seed(seed, "hindsight", *where),
             keep,
+            stop_when_constant=True,
         )
-        played = fair.group_of(decision.played)
-        loss = fair.groups[played].loss_win
+        played = fair.groups[fair.group_of(decision.played)]
+        rival = played.rival
         label = classify(
-            played_is_best=fair.is_best(played), loss=100 * loss.mean, se=100 * loss.se
+            played_is_best=fair.is_best(fair.group_of(decision.played)),
+            loss=100 * played.loss_win.mean,
+            se=100 * played.loss_win.se,
+            hi=-math.inf if rival is None else 100 * (rival.mean + 2 * rival.se),
         )
         return DecisionAnalysis(decision, fair, hindsight, label)
 
