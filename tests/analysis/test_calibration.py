@@ -99,7 +99,7 @@ def _exact(
 def _mt_positions() -> Iterator[State]:
     """Round-1 decisions of 2-player games, random play, with at most 3
     cards in the mover's hand and 2 in the other's, and a choice to make."""
-    for seed in range(80):
+    for seed in range(400):
         state = play("marshmallow-test", 2, seed, moves=0)
         rng = random.Random(seed)
         while not state.finished and state.round_number == 1:
@@ -140,25 +140,30 @@ def _mt_consistent_states(game: Game, state: State, seat: int) -> list[State]:
     return out
 
 
-def test_marshmallow_test_estimates_match_exact_values_over_the_last_tricks() -> None:
+def mt_zs(positions: int, budget: float) -> list[float]:
+    """The z values of ``positions`` Marshmallow Test positions (module doc)."""
     game = cardtable.load("marshmallow-test", players=2)
     analyser = Analyser(game)
     zs: list[float] = []
-    positions = 0
+    done = 0
     for state in _mt_positions():
         seat = state.to_move
         assert seat is not None
         legal = tuple(state.legal_moves())
         evaluation = analyser.evaluate_view(
-            state.view(seat), legal, seat=seat, budget=0.1, seed=positions
+            state.view(seat), legal, seat=seat, budget=budget, seed=done
         )
         exact = _exact(analyser, _mt_consistent_states(game, state, seat), seat, evaluation, legal)
         zs.extend(_z(evaluation, exact))
-        positions += 1
-        if positions == 12:
+        done += 1
+        if done == positions:
             break
-    assert positions == 12
-    _check(zs)
+    assert done == positions
+    return zs
+
+
+def test_marshmallow_test_estimates_match_exact_values_over_the_last_tricks() -> None:
+    _check(mt_zs(12, budget=0.1))
 
 
 # --- MyRummy 111 ---------------------------------------------------------------
@@ -182,26 +187,27 @@ def _deal_with(hand: list[int], unseen: list[int], card: int, slot: int) -> dict
     return {"hands": [hand, rest[:12]], "middle": middle, "draw": rest[12:]}
 
 
-def test_myrummy_estimates_match_exact_points_one_exchange_from_sorted() -> None:
+def mr_zs(hands: int, budget: float) -> list[float]:
+    """The z values (points) of ``hands`` MyRummy 111 hands (module doc)."""
     game = cardtable.load("myrummy-111", players=2, rounds=1, turn_limit=1)
     analyser = Analyser(game)
     zs: list[float] = []
-    for seed in range(8):
+    for seed in range(hands):
         deal = _near_sorted_deal(random.Random(seed))
         state = game.new_state()
         state.deal(game.deal_from_json(deal, "deal"))
-        view = state.view(0)
         legal = tuple(state.legal_moves())  # MR-4.2: take one of three face-down cards
-        evaluation = analyser.evaluate_view(view, legal, seat=0, budget=0.3, seed=seed)
-        hand = deal["hands"][0]  # type: ignore[index]
+        evaluation = analyser.evaluate_view(state.view(0), legal, seat=0, budget=budget, seed=seed)
+        hand: list[int] = deal["hands"][0]  # type: ignore[index]
         unseen = [c for c in range(2, 112) if c not in hand]
         exact: Exact = []
         for value in evaluation.groups:
             take = legal[value.moves[0]]
+            slot: int = take.slot  # type: ignore[attr-defined]
             outcomes = []
             for card in unseen:  # the face-down card, any unseen card alike (MR-5)
                 fixed = game.new_state()
-                fixed.deal(game.deal_from_json(_deal_with(hand, unseen, card, take.slot), "deal"))  # type: ignore[attr-defined]
+                fixed.deal(game.deal_from_json(_deal_with(hand, unseen, card, slot), "deal"))
                 outcome = play_out(
                     fixed.clone(random.Random(0)),
                     0,
@@ -212,4 +218,8 @@ def test_myrummy_estimates_match_exact_points_one_exchange_from_sorted() -> None
                 outcomes.append((outcome.win, float(outcome.points)))
             exact.append(outcomes)
         zs.extend(_z(evaluation, exact, units=(1,)))  # points only (module doc)
-    _check(zs)
+    return zs
+
+
+def test_myrummy_estimates_match_exact_points_one_exchange_from_sorted() -> None:
+    _check(mr_zs(8, budget=0.3))
