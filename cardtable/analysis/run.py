@@ -180,12 +180,14 @@ def analyse_record(
     seed: int = 0,
     jobs: int = 1,
     progress: Callable[[int, int], None] | None = None,
+    model: WinModel | None = None,
 ) -> list[DecisionAnalysis]:
     """Every decision of ``seats`` in the record ``text`` (which must replay
     without error), in record order; ``jobs`` processes share the work and
-    give the same result as one."""
+    give the same result as one. ``model``: a win model already fitted for
+    this game and options (else it is fitted here)."""
     parsed = parse_record(text)
-    analyser = Analyser(parsed.game)
+    analyser = Analyser(parsed.game, model=model)
     decisions = list(walk(parsed, seats))
     total = len(decisions)
     results: list[DecisionAnalysis] = []

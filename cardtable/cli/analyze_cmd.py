@@ -99,9 +99,9 @@ def analyze(
         budget=budget,
         seed=seed,
         jobs=jobs,
-        progress=None if json_output else _progress,
+        progress=_progress if sys.stderr.isatty() else None,
     )
-    if not json_output:
+    if sys.stderr.isatty():
         sys.stderr.write("\n")
     if json_output:
         document = analysis_json(analyses, names, game=game.name, seed=seed, budget=budget)
