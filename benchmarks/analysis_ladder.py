@@ -25,10 +25,14 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 
 import cardtable
+from cardtable.analysis.evaluator import evaluator_for
 from cardtable.analysis.report import summarise
 from cardtable.analysis.run import analyse_record
+from cardtable.analysis.winmodel import WinModel, fit_win_model
 from cardtable.bots import Budget, make_bot
 from cardtable.core.registry import manifest
+
+MODELS: dict[tuple[str, int], WinModel] = {}
 
 
 @dataclass(frozen=True)
@@ -56,8 +60,11 @@ def run(job: Job) -> tuple[str, int, float, float, float]:
         seat = state.to_move
         assert seat is not None
         state.apply(bots[seat].choose(state.view(seat), state.legal_moves()))
+    key = (job.game, job.players)
+    if key not in MODELS:  # one win model per process: the same in every game of the run
+        MODELS[key] = fit_win_model(game, evaluator_for(game))
     analyses = analyse_record(
-        json.dumps(state.record()), seats=[0], budget=job.budget, seed=job.seed
+        json.dumps(state.record()), seats=[0], budget=job.budget, seed=job.seed, model=MODELS[key]
     )
     summary = summarise(analyses, [str(s) for s in range(job.players)])[0]
     judged = max(1, summary.decisions - summary.forced)
