@@ -78,8 +78,10 @@ class GroupValue:
     points: Estimate
     loss_win: Estimate
     loss_points: Estimate
-    # How much more the strongest other alternative wins, paired on the
-    # samples both have: the one whose mean + 2 SE is highest (None: no other).
+    # How much more the strongest other alternative still in contention at
+    # the end wins, paired on the samples both have: the one whose mean + 2 SE
+    # is highest (None: no other). Alternatives dropped by the halving are
+    # taken to be no better than the best found.
     rival: Estimate | None
 
 
@@ -142,9 +144,10 @@ def _constant(samples: list[_Samples], groups: Sequence[int]) -> bool:
     )
 
 
-def _rival(samples: list[_Samples], g: int) -> Estimate | None:
+def _rival(samples: list[_Samples], g: int, contenders: Sequence[int]) -> Estimate | None:
     best: Estimate | None = None
-    for h, other in enumerate(samples):
+    for h in contenders:
+        other = samples[h]
         n = min(len(other.win), len(samples[g].win))
         if h == g or n == 0:
             continue
@@ -282,7 +285,7 @@ def _summarise(
                 points=Estimate.of(s.points),
                 loss_win=_floored(Estimate.of(loss_win), WIN_SE_FLOOR / max(1, n)),
                 loss_points=Estimate.of(loss_points),
-                rival=_rival(samples, g),
+                rival=_rival(samples, g, active),
             )
         )
     return Evaluation(tuple(values), best, playouts, used)

@@ -10,9 +10,11 @@ values from the real hidden cards (:mod:`.run`).
 A player's summary: accuracy (:func:`.classify.accuracy` over the loss in
 win chance of each unforced decision), the expected win chance and points
 lost in total (sums of the losses; the standard error of a sum is the root
-of the summed squares), how many decisions fell in each class, the same
-totals in hindsight, and the three costliest decisions (largest fair loss in
-win chance among those not best).
+of the summed squares; text shows win chance per decision, since chances
+lost in different positions do not add up to a chance), how many decisions
+fell in each class, the same in hindsight with how many moves were also the
+best with the real cards, and the three costliest decisions (largest fair
+loss in win chance among those not best).
 """
 
 from __future__ import annotations
@@ -43,6 +45,7 @@ class PlayerSummary:
     points_lost: Estimate
     hindsight_win_lost: Estimate
     hindsight_points_lost: Estimate
+    hindsight_best: int  # decisions whose move was also the best with the real cards
     classes: dict[str, int]
     costliest: tuple[DecisionAnalysis, ...]
 
@@ -79,6 +82,11 @@ def summarise(analyses: Sequence[DecisionAnalysis], names: Sequence[str]) -> lis
                 points_lost=_total([g.loss_points for g in fair]),
                 hindsight_win_lost=_total([g.loss_win for g in hind]),
                 hindsight_points_lost=_total([g.loss_points for g in hind]),
+                hindsight_best=sum(
+                    1
+                    for a in judged
+                    if a.hindsight and a.hindsight.is_best(_played(a.hindsight, a))
+                ),
                 classes=classes,
                 costliest=tuple(costly[:COSTLIEST]),
             )
@@ -147,6 +155,7 @@ def _summary_json(s: PlayerSummary) -> dict[str, JSON]:
         "hindsight_lost": {
             "win": _estimate_json(s.hindsight_win_lost),
             "points": _estimate_json(s.hindsight_points_lost),
+            "best": s.hindsight_best,
         },
         "classes": dict(s.classes),
         "costliest": [{"round": a.decision.round, "move": a.decision.move} for a in s.costliest],
@@ -255,8 +264,10 @@ def analysis_text(
             f"  lost {s.points_lost.mean:.2f} ±{s.points_lost.se:.2f} expected points in all,"
             f" {100 * s.win_lost.mean / judged:.1f}% ±{100 * s.win_lost.se / judged:.1f}"
             " win chance a decision on average",
-            f"  hindsight (real cards): {s.hindsight_points_lost.mean:.2f} points,"
-            f" {100 * s.hindsight_win_lost.mean / judged:.1f}% win chance a decision",
+            f"  hindsight (real cards): best in {s.hindsight_best} of {s.decisions - s.forced},"
+            f" {s.hindsight_points_lost.mean / judged:.2f} points and"
+            f" {100 * s.hindsight_win_lost.mean / judged:.1f}% win chance short of the best"
+            " a decision on average",
             f"  {counts}",
         ]
         for rank, a in enumerate(s.costliest, start=1):
