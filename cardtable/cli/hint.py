@@ -42,6 +42,7 @@ class Hints:
         self.budget = budget
         self.used: list[dict[str, JSON]] = []
         self._analyser: Analyser | None = None
+        self._introduced = False
 
     def reader(self, read_line: ReadLine, state: State) -> ReadLine:
         """``read_line`` for the seat's move now: a typed ``hint`` is answered
@@ -49,6 +50,9 @@ class Hints:
         view = state.view(self.seat)
         legal = tuple(state.legal_moves())
         where = {"round": state.round_number, "move": state.moves_in_round + 1, "seat": self.seat}
+        if not self._introduced:
+            self._introduced = True
+            self._say("(Type hint at your move for the value of each choice, from your view.)")
 
         def read(prompt: str) -> str:
             while True:
