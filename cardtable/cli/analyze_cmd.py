@@ -59,14 +59,26 @@ def analyze(
     ],
     seat: Annotated[
         list[int] | None,
-        typer.Option("--seat", "-s", help="analyse this seat (repeatable; default every seat)"),
+        typer.Option(
+            "--seat",
+            "-s",
+            metavar="SEAT",
+            help="analyse this seat (repeatable; default every seat)",
+        ),
     ] = None,
     budget: Annotated[
         float,
-        typer.Option(help="nominal seconds per decision (a fixed amount of work: reproducible)"),
+        typer.Option(
+            metavar="SECONDS",
+            help="nominal seconds per decision (a fixed amount of work: reproducible)",
+        ),
     ] = DEFAULT_BUDGET,
-    jobs: Annotated[int, typer.Option(help="processes to share the work (same result)")] = 1,
-    seed: Annotated[int, typer.Option(help="seed of the sampled deals and playouts")] = 0,
+    jobs: Annotated[
+        int, typer.Option(metavar="N", help="processes to share the work (same result)")
+    ] = 1,
+    seed: Annotated[
+        int, typer.Option(metavar="N", help="seed of the sampled deals and playouts")
+    ] = 0,
     json_output: Annotated[bool, typer.Option("--json", help="print one JSON object")] = False,
 ) -> None:
     """Judge each decision of a recorded game from what that seat could see."""
