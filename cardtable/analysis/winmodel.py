@@ -6,11 +6,19 @@ Instead a playout stops when its round ends and reads the seat's chance to
 win from this model, which is measured, not guessed: ``WIN_MODEL_GAMES``
 games of the evaluator's own policy in every seat (fixed seed), and at each
 round's end, for each seat, its score, the best score among the others, the
-round, and whether it went on to win (a shared win counts ``1/k``). A query
-is the kernel-weighted share of wins among those rows, near in both scores
-(a Gaussian kernel, Silverman's bandwidth on the scores) and in the round
-(bandwidth half a round), with one pseudo-game at the fair share ``1/n`` so
-that standings never seen read as even.
+round, and whether it went on to win (a shared win counts ``1/k``).
+
+A query is the kernel-weighted share of wins among those rows near in both
+scores (a Gaussian kernel, Silverman's bandwidth on the scores) and in the
+round (bandwidth half a round), plus ``PSEUDO_GAMES`` pseudo-rows at the
+value of a logistic curve fitted to all rows (features: the score
+difference and the larger score, in units of the scores' spread, their
+product, the round over the mean round, and its product with the
+difference). Where the games went, the kernel decides; where they never
+went (a deficit no policy game had), the curve does, instead of an even
+chance. Against 300 games played on from given standings, e.g. MyRummy
+111 after round 1 at 0 to 40 the model says 1%, the games 0.3%; at 25 to 5,
+80% and 82%.
 
 It sees the standings only through (own score, best other score, round), so
 it is a summary: what the others' scores are beyond the leader's, and who
@@ -25,6 +33,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from cardtable.analysis.evaluator import Evaluator
+from cardtable.analysis.logistic import Logistic, fit_logistic
 from cardtable.analysis.playout import MAX_MOVES
 from cardtable.analysis.seeds import derive_seed
 from cardtable.core.game import Game
@@ -33,7 +42,7 @@ __all__ = ["WIN_MODEL_GAMES", "WinModel", "fit_win_model", "win_shares"]
 
 WIN_MODEL_GAMES = 600
 ROUND_BANDWIDTH = 0.5
-PSEUDO_GAMES = 1.0
+PSEUDO_GAMES = 3.0
 
 
 def win_shares(winners: Sequence[int], players: int) -> list[float]:
@@ -41,25 +50,48 @@ def win_shares(winners: Sequence[int], players: int) -> list[float]:
     return [1.0 / len(winners) if s in winners else 0.0 for s in range(players)]
 
 
+@dataclass(frozen=True, slots=True)
+class Scales:
+    """Units of the curve's features: the scores' spread, the mean round."""
+
+    score: float
+    round: float
+
+    def features(self, round_ended: int, own: int, other: int) -> list[float]:
+        u = (own - other) / self.score
+        v = max(own, other) / self.score
+        w = round_ended / self.round
+        return [1.0, u, v, u * v, w, u * w]
+
+
 @dataclass
 class WinModel:
     """The rows, grouped by (round ended, own score, best other score) into
-    ``bins`` of (round, own, other, rows, wins), and the kernel estimate over
-    them (module doc). Pure Python with ``math.fsum``, so a query gives the
-    same bits in every process."""
+    ``bins`` of (round, own, other, rows, wins), the curve, and the estimate
+    over them (module doc). Pure Python with ``math.fsum``, so a query gives
+    the same bits in every process."""
 
-    players: int
     bins: tuple[tuple[int, int, int, int, float], ...]
     bandwidth: float
+    scales: Scales
+    curve: Logistic
     _memo: dict[tuple[int, int, int], float] = field(default_factory=dict, repr=False)
 
     @staticmethod
-    def from_rows(players: int, rows: Sequence[tuple[int, int, int, float]]) -> WinModel:
+    def from_rows(rows: Sequence[tuple[int, int, int, float]]) -> WinModel:
         grouped: dict[tuple[int, int, int], list[float]] = {}
         for r, own, other, won in rows:
             grouped.setdefault((r, own, other), []).append(won)
         bins = tuple((*key, len(v), math.fsum(v)) for key, v in sorted(grouped.items()))
-        return WinModel(players, bins, _silverman([own for _, own, _, _ in rows]))
+        owns = [own for _, own, _, _ in rows]
+        scales = Scales(
+            score=max(1.0, _spread(owns)),
+            round=max(1.0, math.fsum(r for r, _, _, _ in rows) / max(1, len(rows))),
+        )
+        curve = fit_logistic(
+            [scales.features(r, o, x) for r, o, x, _ in rows], [w for *_, w in rows]
+        )
+        return WinModel(bins, _silverman(owns), scales, curve)
 
     def chance(self, scores: Sequence[int], seat: int, round_ended: int) -> float:
         """The seat's estimated chance to win after round ``round_ended``
@@ -78,10 +110,18 @@ class WinModel:
             w = math.exp(-a * ((o - own) ** 2 + (x - other) ** 2) - b * (r - round_ended) ** 2)
             weights.append(w * rows)
             wins.append(w * won)
-        prior = PSEUDO_GAMES / self.players
-        value = (math.fsum(wins) + prior) / (math.fsum(weights) + PSEUDO_GAMES)
+        prior = self.curve.probability(self.scales.features(round_ended, own, other))
+        value = (math.fsum(wins) + PSEUDO_GAMES * prior) / (math.fsum(weights) + PSEUDO_GAMES)
         self._memo[key] = value
         return value
+
+
+def _spread(values: Sequence[int]) -> float:
+    n = len(values)
+    if n < 2:
+        return 1.0
+    mean = math.fsum(values) / n
+    return math.sqrt(math.fsum((v - mean) ** 2 for v in values) / n)
 
 
 def _silverman(values: Sequence[int]) -> float:
@@ -89,9 +129,7 @@ def _silverman(values: Sequence[int]) -> float:
     n = len(values)
     if n < 2:
         return 1.0
-    mean = math.fsum(values) / n
-    sd = math.sqrt(math.fsum((v - mean) ** 2 for v in values) / n)
-    return max(0.5, 1.06 * sd * math.pow(n, -0.2))
+    return max(0.5, 1.06 * _spread(values) * math.pow(n, -0.2))
 
 
 def fit_win_model(
@@ -121,4 +159,4 @@ def fit_win_model(
             for s in range(n):
                 other = max(x for i, x in enumerate(scores) if i != s)
                 rows.append((r, scores[s], other, shares[s]))
-    return WinModel.from_rows(n, rows)
+    return WinModel.from_rows(rows)
