@@ -8,17 +8,17 @@ games of the evaluator's own policy in every seat (fixed seed), and at each
 round's end, for each seat, its score, the best score among the others, the
 round, and whether it went on to win (a shared win counts ``1/k``).
 
-A query is the kernel-weighted share of wins among those rows near in both
+A query is the kernel-weighted share of wins among those rows, near in both
 scores (a Gaussian kernel, Silverman's bandwidth on the scores) and in the
-round (bandwidth half a round), plus ``PSEUDO_GAMES`` pseudo-rows at the
-value of a logistic curve fitted to all rows (features: the score
-difference and the larger score, in units of the scores' spread, their
-product, the round over the mean round, and its product with the
-difference). Where the games went, the kernel decides; where they never
-went (a deficit no policy game had), the curve does, instead of an even
-chance. Against 300 games played on from given standings, e.g. MyRummy
-111 after round 1 at 0 to 40 the model says 1%, the games 0.3%; at 25 to 5,
-80% and 82%.
+round (bandwidth half a round). Where fewer than ``MIN_SUPPORT`` rows' worth
+of weight stand behind it (standings the policy's games never reached, say
+a hand declared unsorted on purpose), the model gives no answer and the
+playout plays on to the next round's end, or to the end of the game
+(:func:`~cardtable.analysis.playout.play_out`).
+
+Against 300 games played on from given standings (MyRummy 111, 2 players,
+after round 1): at 25 to 5 the model says 77%, the games 82%; at 5 to 25,
+23% and 19%; at 0 to 40 it gives no answer (the games: 0.3%).
 
 It sees the standings only through (own score, best other score, round), so
 it is a summary: what the others' scores are beyond the leader's, and who
@@ -33,7 +33,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from cardtable.analysis.evaluator import Evaluator
-from cardtable.analysis.logistic import Logistic, fit_logistic
 from cardtable.analysis.playout import MAX_MOVES
 from cardtable.analysis.seeds import derive_seed
 from cardtable.core.game import Game
@@ -42,7 +41,7 @@ __all__ = ["WIN_MODEL_GAMES", "WinModel", "fit_win_model", "win_shares"]
 
 WIN_MODEL_GAMES = 600
 ROUND_BANDWIDTH = 0.5
-PSEUDO_GAMES = 3.0
+MIN_SUPPORT = 5.0
 
 
 def win_shares(winners: Sequence[int], players: int) -> list[float]:
@@ -50,32 +49,16 @@ def win_shares(winners: Sequence[int], players: int) -> list[float]:
     return [1.0 / len(winners) if s in winners else 0.0 for s in range(players)]
 
 
-@dataclass(frozen=True, slots=True)
-class Scales:
-    """Units of the curve's features: the scores' spread, the mean round."""
-
-    score: float
-    round: float
-
-    def features(self, round_ended: int, own: int, other: int) -> list[float]:
-        u = (own - other) / self.score
-        v = max(own, other) / self.score
-        w = round_ended / self.round
-        return [1.0, u, v, u * v, w, u * w]
-
-
 @dataclass
 class WinModel:
     """The rows, grouped by (round ended, own score, best other score) into
-    ``bins`` of (round, own, other, rows, wins), the curve, and the estimate
-    over them (module doc). Pure Python with ``math.fsum``, so a query gives
-    the same bits in every process."""
+    ``bins`` of (round, own, other, rows, wins), and the estimate over them
+    (module doc). Pure Python with ``math.fsum``, so a query gives the same
+    bits in every process."""
 
     bins: tuple[tuple[int, int, int, int, float], ...]
     bandwidth: float
-    scales: Scales
-    curve: Logistic
-    _memo: dict[tuple[int, int, int], float] = field(default_factory=dict, repr=False)
+    _memo: dict[tuple[int, int, int], float | None] = field(default_factory=dict, repr=False)
 
     @staticmethod
     def from_rows(rows: Sequence[tuple[int, int, int, float]]) -> WinModel:
@@ -83,25 +66,17 @@ class WinModel:
         for r, own, other, won in rows:
             grouped.setdefault((r, own, other), []).append(won)
         bins = tuple((*key, len(v), math.fsum(v)) for key, v in sorted(grouped.items()))
-        owns = [own for _, own, _, _ in rows]
-        scales = Scales(
-            score=max(1.0, _spread(owns)),
-            round=max(1.0, math.fsum(r for r, _, _, _ in rows) / max(1, len(rows))),
-        )
-        curve = fit_logistic(
-            [scales.features(r, o, x) for r, o, x, _ in rows], [w for *_, w in rows]
-        )
-        return WinModel(bins, _silverman(owns), scales, curve)
+        return WinModel(bins, _silverman([own for _, own, _, _ in rows]))
 
-    def chance(self, scores: Sequence[int], seat: int, round_ended: int) -> float:
+    def chance(self, scores: Sequence[int], seat: int, round_ended: int) -> float | None:
         """The seat's estimated chance to win after round ``round_ended``
-        ended with totals ``scores`` and the game goes on."""
+        ended with totals ``scores`` and the game goes on; ``None`` where the
+        model's games never stood (module doc)."""
         own = scores[seat]
         other = max(s for i, s in enumerate(scores) if i != seat)
         key = (round_ended, own, other)
-        cached = self._memo.get(key)
-        if cached is not None:
-            return cached
+        if key in self._memo:
+            return self._memo[key]
         a = 1 / (2 * self.bandwidth**2)
         b = 1 / (2 * ROUND_BANDWIDTH**2)
         weights: list[float] = []
@@ -110,8 +85,8 @@ class WinModel:
             w = math.exp(-a * ((o - own) ** 2 + (x - other) ** 2) - b * (r - round_ended) ** 2)
             weights.append(w * rows)
             wins.append(w * won)
-        prior = self.curve.probability(self.scales.features(round_ended, own, other))
-        value = (math.fsum(wins) + PSEUDO_GAMES * prior) / (math.fsum(weights) + PSEUDO_GAMES)
+        support = math.fsum(weights)
+        value = math.fsum(wins) / support if support >= MIN_SUPPORT else None
         self._memo[key] = value
         return value
 
