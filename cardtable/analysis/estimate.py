@@ -7,13 +7,14 @@ terms and its standard error comes from the paired differences.
 
 The work is spent in stages (successive halving): every alternative gets
 ``MIN_DEALS`` samples (fewer where that would take more than a third of the
-budget, never fewer than ``PILOT_DEALS``), then each stage doubles the samples of the
-alternatives still in contention: at most half of them (the better half by
-their means so far), and none that is clearly worse than the leader (paired
-difference more than ``DROP_Z`` standard errors below zero). ``keep``, the
-move played, is never dropped. An alternative dropped early keeps its
-coarser estimate and wider error. The amount of work depends only on the
-outcomes, never on the clock, so the same seed gives the same values.
+budget, never fewer than ``PILOT_DEALS``), then each stage doubles the
+samples of the alternatives still in contention: at most half of them (the
+better half by their means so far; one dropped earlier comes back if its
+mean rises into that half), and none that is clearly worse than the leader
+(paired difference more than ``DROP_Z`` standard errors below zero).
+``keep``, the move played, is never dropped. An alternative dropped keeps
+its coarser estimate and wider error. The amount of work depends only on
+the outcomes, never on the clock, so the same seed gives the same values.
 
 The *best* alternative has the highest win chance (points break ties). The
 *loss* of an alternative is how much less it wins (and scores) than the best.
