@@ -17,6 +17,7 @@ from rich.console import Console
 
 import cardtable
 from cardtable.bots import make_bot
+from cardtable.cli.analyze_cmd import analyze
 from cardtable.cli.arena_cmd import arena
 from cardtable.cli.commands import Command, Group
 from cardtable.cli.common import fail, parse_options
@@ -229,6 +230,7 @@ def show_rules(
 
 app.command(cls=GameCommand)(arena)
 app.command(cls=Command)(serve)
+app.command(cls=Command)(analyze)
 
 
 def main() -> None:

@@ -14,6 +14,7 @@ past in one burst.
 
 from __future__ import annotations
 
+import contextlib
 import random
 import time
 from collections.abc import Callable, Sequence
@@ -24,6 +25,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from cardtable.bots import Bot
+from cardtable.cli.hint import Hints, offer_analysis
 from cardtable.core.game import Game, Move, State, View
 from cardtable.core.records import dumps
 from cardtable.core.registry import manifest
@@ -98,6 +100,7 @@ def play_game(
             f"The rules: type [bold]rules[/bold] (or rules NUMBER) at any prompt,"
             f" or run: cardtable rules {game.name}"
         )
+    hints = None if human_seat is None else Hints(game, human_seat, console)
     try:
         while not state.finished:
             seat = state.to_move
@@ -107,7 +110,8 @@ def play_game(
             round_number = state.round_number
             if seat == human_seat:
                 ui.show(before)
-                move = ui.ask(state.view(seat), legal, read_line)
+                read = read_line if hints is None else hints.reader(read_line, state)
+                move = ui.ask(state.view(seat), legal, read)
             else:
                 move = bots[seat].choose(state.view(seat), legal)
             state.apply(move)
@@ -119,13 +123,17 @@ def play_game(
     except QuitGame:
         console.print("[bold]Game stopped.[/bold]")
         if save is not None:
-            _save(state, names, save)
+            _save(state, names, save, hints)
             console.print(f"The record so far is in {save}.")
         return state
     ui.finish(state.view(watcher))
     if save is not None:
-        _save(state, names, save)
+        _save(state, names, save, hints)
         console.print(f"Record saved to {save}; check it with: cardtable replay {save}")
+    if hints is not None and human_seat is not None:
+        with contextlib.suppress(QuitGame):
+            record = {**state.record(list(names)), **hints.record_fields()}
+            offer_analysis(record, human_seat, names, console, read_line, game=game)
     return state
 
 
@@ -169,8 +177,9 @@ def with_rules(read_line: ReadLine, game: Game, console: Console) -> ReadLine:
     return read
 
 
-def _save(state: State, names: Sequence[str], path: Path) -> None:
-    path.write_text(dumps(state.record(list(names)), indent=1) + "\n", encoding="utf-8")
+def _save(state: State, names: Sequence[str], path: Path, hints: Hints | None) -> None:
+    record = {**state.record(list(names)), **(hints.record_fields() if hints else {})}
+    path.write_text(dumps(record, indent=1) + "\n", encoding="utf-8")
 
 
 class PlainUI:

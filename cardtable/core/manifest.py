@@ -79,6 +79,9 @@ class GameManifest:
     - ``observation_encoder``: ``"module:Class"``, ``Class(game)`` an
       ``cardtable.adapters.observations.Encoder``;
     - ``openspiel``: ``"module:attr"``, the game's OpenSpiel layout;
+    - ``evaluator``: ``"module:func"``, ``func(game)`` a
+      ``cardtable.analysis.evaluator.Evaluator`` (a faster playout policy
+      for game analysis; without one, analysis plays the heuristic bot);
     - ``rules``: a file inside the game package (the rules in words);
     - ``web_client``: a file inside the game package (the browser drawing).
     """
@@ -95,6 +98,7 @@ class GameManifest:
     determinize: str | None = None
     observation_encoder: str | None = None
     openspiel: str | None = None
+    evaluator: str | None = None
     rules: str | None = None
     web_client: str | None = None
     package: str | None = None  # where ``rules`` and ``web_client`` live
@@ -124,6 +128,7 @@ _PART_WORDS = {
     "determinize": "resampling of hidden cards (no search bot or analysis)",
     "observation_encoder": "an observation encoder (no PettingZoo/Gymnasium adapter)",
     "openspiel": "an OpenSpiel layout",
+    "evaluator": "an analysis evaluator",
     "rules": "a rules text",
     "web_client": "a browser drawing",
 }

@@ -54,6 +54,7 @@ MANIFEST = GameManifest(
     },
     terminal_ui=f"{_PKG}.terminal:MyRummyUI",
     determinize=f"{_PKG}.determinize:determinize",
+    evaluator=f"{_PKG}.analysis:MyRummyEvaluator",
     observation_encoder=f"{_PKG}.observations:MyRummyEncoder",
     openspiel=f"{_PKG}.openspiel:LAYOUT",
     rules="rules.md",

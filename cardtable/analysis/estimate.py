@@ -1,0 +1,292 @@
+"""Values of a decision's alternatives from paired playouts, with standard errors.
+
+Every alternative is played out from the *same* sampled positions with the
+*same* playout seeds (common random numbers): deal ``i`` and its chance are
+shared, so the difference between two alternatives is measured on equal
+terms and its standard error comes from the paired differences.
+
+The work is spent in stages (successive halving): every alternative gets
+``MIN_DEALS`` samples (fewer where that would take more than a third of the
+budget, never fewer than ``PILOT_DEALS``), then each stage doubles the
+samples of the alternatives still in contention: at most half of them (the
+better half by their means so far; one dropped earlier comes back if its
+mean rises into that half), and none that is clearly worse than the leader
+(paired difference more than ``DROP_Z`` standard errors below zero).
+``keep``, the move played, is never dropped. An alternative dropped keeps
+its coarser estimate and wider error. The amount of work depends only on
+the outcomes, never on the clock, so the same seed gives the same values.
+
+The *best* alternative has the highest win chance (points break ties). The
+*loss* of an alternative is how much less it wins (and scores) than the best.
+Picking the best and measuring a loss on the same samples would favour
+whichever alternative had lucky samples, so the loss is cross-fitted: on the
+odd samples it is measured against the best of the even samples, and the
+other way round.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from cardtable.analysis.evaluator import Evaluator
+from cardtable.analysis.playout import ChanceAfterRound, Outcome, play_out
+from cardtable.analysis.seeds import derive_seed
+from cardtable.core.game import Move, State
+
+__all__ = ["DROP_Z", "MIN_DEALS", "Estimate", "Evaluation", "GroupValue", "evaluate"]
+
+MIN_DEALS = 8  # samples every alternative gets before any is dropped
+PILOT_DEALS = 2
+# A win-chance loss's standard error is at least this over the sample count:
+# a handful of identical samples must not pass for certainty.
+WIN_SE_FLOOR = 0.5
+MAX_DEALS = 4096  # enough for any decision; short playouts would otherwise run on
+DROP_Z = 3.0  # how clear "clearly worse" must be to stop sampling an alternative
+
+
+@dataclass(frozen=True, slots=True)
+class Estimate:
+    """A sample mean and its standard error (``inf`` from fewer than two samples)."""
+
+    mean: float
+    se: float
+
+    @staticmethod
+    def of(values: Sequence[float]) -> Estimate:
+        n = len(values)
+        if n == 0:
+            return Estimate(0.0, math.inf)
+        mean = math.fsum(values) / n
+        if n == 1:
+            return Estimate(mean, math.inf)
+        if min(values) == max(values):
+            return Estimate(values[0], 0.0)  # exactly, not a rounding error's worth
+        var = math.fsum((v - mean) ** 2 for v in values) / (n - 1)
+        return Estimate(mean, math.sqrt(var / n))
+
+
+@dataclass(frozen=True, slots=True)
+class GroupValue:
+    """One distinct alternative: the legal moves (indices) that make it, its
+    values, and its loss against the best alternative."""
+
+    moves: tuple[int, ...]
+    samples: int
+    win: Estimate
+    points: Estimate
+    loss_win: Estimate
+    loss_points: Estimate
+    # How much more the strongest other alternative still in contention at
+    # the end wins, paired on the samples both have: the one whose mean + 2 SE
+    # is highest (None: no other). Alternatives dropped by the halving are
+    # taken to be no better than the best found.
+    rival: Estimate | None
+
+
+@dataclass(frozen=True, slots=True)
+class Evaluation:
+    groups: tuple[GroupValue, ...]
+    best: int  # index into ``groups``
+    playouts: int
+    moves: int  # playout moves simulated
+
+    def group_of(self, legal_index: int) -> int:
+        return next(g for g, value in enumerate(self.groups) if legal_index in value.moves)
+
+    def is_best(self, group: int) -> bool:
+        """Whether ``group`` is the best or level with it (equal means)."""
+        a, b = self.groups[group], self.groups[self.best]
+        return (a.win.mean, a.points.mean) >= (b.win.mean, b.points.mean)
+
+
+class _Samples:
+    """The outcomes of one alternative, sample by sample."""
+
+    def __init__(self) -> None:
+        self.win: list[float] = []
+        self.points: list[float] = []
+
+    def add(self, outcome: Outcome) -> None:
+        self.win.append(outcome.win)
+        self.points.append(float(outcome.points))
+
+    def key(self, index: Sequence[int] | None = None) -> tuple[float, float]:
+        """(mean win, mean points) over ``index`` (all samples when ``None``)."""
+        if index is None:
+            return Estimate.of(self.win).mean, Estimate.of(self.points).mean
+        return (
+            Estimate.of([self.win[i] for i in index]).mean,
+            Estimate.of([self.points[i] for i in index]).mean,
+        )
+
+
+def _floored(estimate: Estimate, floor: float) -> Estimate:
+    return Estimate(estimate.mean, max(estimate.se, floor))
+
+
+def _argmax(candidates: Sequence[int], keys: Callable[[int], tuple[float, float]]) -> int:
+    # First candidate wins ties: the order of groups is the order of legal moves.
+    best = candidates[0]
+    best_key = keys(best)
+    for g in candidates[1:]:
+        key = keys(g)
+        if key > best_key:
+            best, best_key = g, key
+    return best
+
+
+def _constant(samples: list[_Samples], groups: Sequence[int]) -> bool:
+    return all(
+        min(s.win) == max(s.win) and min(s.points) == max(s.points)
+        for s in (samples[g] for g in groups)
+    )
+
+
+def _rival(samples: list[_Samples], g: int, contenders: Sequence[int]) -> Estimate | None:
+    best: Estimate | None = None
+    for h in contenders:
+        other = samples[h]
+        n = min(len(other.win), len(samples[g].win))
+        if h == g or n == 0:
+            continue
+        diff = _floored(Estimate.of(_diffs(other, samples[g], n)[0]), WIN_SE_FLOOR / n)
+        if best is None or diff.mean + 2 * diff.se > best.mean + 2 * best.se:
+            best = diff
+    return best
+
+
+def _fold_key(samples: list[_Samples], fold: list[int]) -> Callable[[int], tuple[float, float]]:
+    return lambda g: samples[g].key(fold)
+
+
+def _diffs(a: _Samples, b: _Samples, n: int) -> tuple[list[float], list[float]]:
+    return (
+        [a.win[i] - b.win[i] for i in range(n)],
+        [a.points[i] - b.points[i] for i in range(n)],
+    )
+
+
+def _clearly_worse(leader: _Samples, other: _Samples) -> bool:
+    n = min(len(leader.win), len(other.win))
+    if n < MIN_DEALS:
+        return False
+    win, points = _diffs(leader, other, n)
+    w = Estimate.of(win)
+    if w.mean - DROP_Z * w.se > 0:
+        return True
+    # Where the win chance cannot differ (a game already decided), points decide.
+    p = Estimate.of(points)
+    return all(d == 0 for d in win) and p.mean - DROP_Z * p.se > 0
+
+
+def evaluate(
+    starts: Callable[[int], State],
+    seat: int,
+    legal: Sequence[Move],
+    groups: Sequence[Sequence[int]],
+    evaluator: Evaluator,
+    chance: ChanceAfterRound,
+    *,
+    budget_moves: int,
+    seed: int,
+    keep: Sequence[int] = (),
+    min_deals: int = MIN_DEALS,
+    stop_when_constant: bool = False,
+) -> Evaluation:
+    """Evaluate each group of ``legal`` for ``seat`` (module doc).
+
+    ``starts(i)`` is the ``i``-th sampled position (a fresh state each call);
+    ``budget_moves`` bounds the playout moves spent (the first stage always
+    runs in full); ``keep`` lists groups never dropped. With
+    ``stop_when_constant`` the sampling stops as soon as no outcome varies
+    from sample to sample (hindsight: the true cards leave little to chance).
+    """
+    samples = [_Samples() for _ in groups]
+    cost = [0, 0]  # playouts, playout moves
+
+    def fill(chosen: Sequence[int], upto: int) -> None:
+        """Sample every group in ``chosen`` up to ``upto`` deals (a group
+        coming back after being dropped catches up on the same deals)."""
+        for i in range(min(len(samples[g].win) for g in chosen), upto):
+            needing = [g for g in chosen if len(samples[g].win) == i]
+            if not needing:
+                continue
+            base = starts(i)
+            chance_seed = derive_seed(seed, i, "chance")
+            policy_seed = derive_seed(seed, i, "policy")
+            for g in needing:
+                state = base.clone(random.Random(chance_seed))
+                policy = evaluator.policy(random.Random(policy_seed))
+                outcome = play_out(state, seat, legal[groups[g][0]], policy, chance)
+                samples[g].add(outcome)
+                cost[0] += 1
+                cost[1] += outcome.moves
+
+    everyone = list(range(len(groups)))
+    # A pilot of two deals measures the playouts; the first stage then takes
+    # at most a third of the budget (fewer than ``min_deals`` if need be).
+    fill(everyone, PILOT_DEALS)
+    per_deal = cost[1] / cost[0] * len(groups)
+    target = max(PILOT_DEALS, min(min_deals, int(budget_moves / (3 * per_deal)), MAX_DEALS))
+    fill(everyone, target)
+    active = everyone
+    while len(active) > 1 and not (stop_when_constant and _constant(samples, active)):
+        # Every group competes again, dropped ones with their older means.
+        leader = _argmax(active, lambda g: samples[g].key())
+        ranked = sorted(everyone, key=lambda g: samples[g].key(), reverse=True)
+        contenders = [
+            g for g in ranked if g == leader or not _clearly_worse(samples[leader], samples[g])
+        ][: max(2, (len(active) + 1) // 2)]
+        chosen = sorted({*contenders, *keep})
+        per_playout = cost[1] / cost[0]
+        missing = sum(target - len(samples[g].win) for g in chosen)
+        spare = (budget_moves - cost[1]) / per_playout - missing
+        extra = min(target, int(spare / len(chosen)), MAX_DEALS - target)
+        if len(chosen) == 1 or extra < 1:
+            break
+        target += extra
+        fill(chosen, target)
+        active = chosen
+    return _summarise(samples, groups, active, target, cost[0], cost[1])
+
+
+def _summarise(
+    samples: list[_Samples],
+    groups: Sequence[Sequence[int]],
+    active: list[int],
+    deals: int,
+    playouts: int,
+    used: int,
+) -> Evaluation:
+    best = _argmax(active, lambda g: samples[g].key())
+    folds = [list(range(f, deals, 2)) for f in (0, 1)]
+    if len(active) > 1 and min(len(f) for f in folds) >= 2:
+        # Cross-fitting: the best of one half is the reference on the other half.
+        best_on = [_argmax(active, _fold_key(samples, fold)) for fold in folds]
+        reference = [best_on[1 - i % 2] for i in range(deals)]
+    else:
+        reference = [best] * deals
+    values = []
+    for g, moves in enumerate(groups):
+        s = samples[g]
+        n = len(s.win)
+        if g in active:
+            loss_win = [samples[reference[i]].win[i] - s.win[i] for i in range(n)]
+            loss_points = [samples[reference[i]].points[i] - s.points[i] for i in range(n)]
+        else:
+            loss_win, loss_points = _diffs(samples[best], s, n)
+        values.append(
+            GroupValue(
+                moves=tuple(moves),
+                samples=n,
+                win=Estimate.of(s.win),
+                points=Estimate.of(s.points),
+                loss_win=_floored(Estimate.of(loss_win), WIN_SE_FLOOR / max(1, n)),
+                loss_points=Estimate.of(loss_points),
+                rival=_rival(samples, g, active),
+            )
+        )
+    return Evaluation(tuple(values), best, playouts, used)

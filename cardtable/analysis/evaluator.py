@@ -1,0 +1,108 @@
+"""How analysis plays a position out: the playout policy a game offers.
+
+An :class:`Evaluator` gives the policy every seat follows in a playout (a
+function from a state to the move of the seat to move), how fast it runs (to
+turn ``--budget`` seconds into a fixed amount of work) and which legal moves
+are the same decision (to evaluate each once). A game may offer a faster one
+through its manifest (``evaluator``, a factory ``(game) -> Evaluator``); a
+game's evaluator needs nothing from this package, it only has to have these
+attributes. Without one, :class:`BotEvaluator` seats the game's ``heuristic``
+bot (``random`` where it has none) in every seat, each deciding from its own
+``view(seat)``.
+
+A policy must decide from what the seat to move could know (its own hand and
+the public table), or playouts would be games between cheats.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from typing import Protocol
+
+from cardtable.analysis.seeds import derive_seed
+from cardtable.bots import Bot, bot_entries, make_bot
+from cardtable.core.game import Game, Move, State, View
+from cardtable.core.registry import manifest
+
+__all__ = [
+    "BOT_MOVES_PER_SECOND",
+    "BotEvaluator",
+    "Evaluator",
+    "PlayoutPolicy",
+    "evaluator_for",
+    "singletons",
+]
+
+PlayoutPolicy = Callable[[State], Move]
+
+# Nominal speed of the bot-seated playouts: heuristic decisions (view plus
+# choice plus apply) per second on one core of the reference machine (2 shared
+# cores; Marshmallow Test's heuristic at 4 players measured about 60,000).
+BOT_MOVES_PER_SECOND = 40_000.0
+
+
+class Evaluator(Protocol):
+    """What analysis needs from a game to play positions out (module doc)."""
+
+    @property
+    def moves_per_second(self) -> float:
+        """Nominal playout moves per second on one core: the ``--budget`` rate."""
+        ...
+
+    def policy(self, rng: random.Random) -> PlayoutPolicy:
+        """A fresh policy for one playout, drawing its chance only on ``rng``."""
+        ...
+
+    def groups(self, view: View, legal: Sequence[Move]) -> Sequence[Sequence[int]]:
+        """Indices into ``legal`` of the moves that leave the same position,
+        one group per distinct decision (every index exactly once)."""
+        ...
+
+
+def singletons(legal: Sequence[Move]) -> list[list[int]]:
+    """Every move its own group: what to assume when nothing more is known."""
+    return [[i] for i in range(len(legal))]
+
+
+class BotEvaluator:
+    """Playouts with one of the game's bots in every seat, each seeing its own view."""
+
+    moves_per_second = BOT_MOVES_PER_SECOND
+
+    def __init__(self, game: Game, bot: str | None = None) -> None:
+        self.game = game
+        self.bot = bot if bot is not None else _default_bot(game.name)
+
+    def policy(self, rng: random.Random) -> PlayoutPolicy:
+        base = rng.getrandbits(64)
+        bots: dict[int, Bot] = {}
+
+        def choose(state: State) -> Move:
+            seat = state.to_move
+            assert seat is not None, "a playout state always has a seat to move"
+            bot = bots.get(seat)
+            if bot is None:
+                # One generator per seat, so a seat's chance does not depend on
+                # the order in which seats first move (paired playouts stay paired).
+                bot = make_bot(self.bot, self.game, seat, random.Random(derive_seed(base, seat)))
+                bots[seat] = bot
+            return bot.choose(state.view(seat), state.legal_moves())
+
+        return choose
+
+    def groups(self, view: View, legal: Sequence[Move]) -> Sequence[Sequence[int]]:
+        return singletons(legal)
+
+
+def _default_bot(game_name: str) -> str:
+    return "heuristic" if "heuristic" in bot_entries(game_name) else "random"
+
+
+def evaluator_for(game: Game) -> Evaluator:
+    """The game's own evaluator if its manifest names one, else :class:`BotEvaluator`."""
+    game_manifest = manifest(game.name)
+    if game_manifest.has("evaluator"):
+        factory: Callable[[Game], Evaluator] = game_manifest.part("evaluator")
+        return factory(game)
+    return BotEvaluator(game)
