@@ -37,6 +37,8 @@ REDUCED = {
     "cardtable arena": "thousands of games: run with --games 1, --jobs 1 and at most "
     "10 search iterations (where no --budget-ms is given), every other option as written",
     "cardtable play --watch": "bots at 0.1 s a move for a whole game: run with --bots random",
+    "cardtable analyze": "half a second of search per decision of a whole game: run with"
+    " --budget 0.02, every other option as written",
 }
 PLACEHOLDER = re.compile(r"^[A-Z][A-Z_=]*$|…|\[[A-Z]+\]")
 
@@ -99,7 +101,16 @@ def reduce(command: str) -> str:
             words += ["--iterations", "10"]
     elif words[:2] == ["cardtable", "play"] and "--watch" in words and "--bots" not in words:
         words += ["--bots", "random"]
-    return shlex.join(words) if "|" not in command else command
+    elif words[:2] == ["cardtable", "analyze"]:
+        if "--budget" in words:
+            words[words.index("--budget") + 1] = "0.02"
+        else:
+            words += ["--budget", "0.02"]
+    if any(operator in words for operator in ("|", "<", ">")):
+        # a redirection: reduce the command before it, keep the rest as written
+        at = min(words.index(op) for op in ("|", "<", ">") if op in words)
+        return shlex.join(words[:at]) + " " + " ".join(words[at:])
+    return shlex.join(words)
 
 
 def run(command: str, cwd: Path) -> subprocess.CompletedProcess[str]:
