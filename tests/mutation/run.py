@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-RULES = ("cards", "moves", "options", "state", "scoring", "codec", "view", "tricks")
+RULES = ("cards", "moves", "options", "state", "scoring", "codec", "view", "tricks", "exchange")
 
 
 @dataclass(frozen=True)
