@@ -26,6 +26,7 @@ from __future__ import annotations
 import itertools
 import random
 from collections.abc import Iterator, Sequence
+from typing import Any
 
 import cardtable
 from cardtable.analysis.estimate import Evaluation
@@ -119,13 +120,13 @@ def _mt_consistent_states(game: Game, state: State, seat: int) -> list[State]:
     deal = record["rounds"][0]["deal"]
     moves = parse_record(record).rounds[0].moves
     opp = 1 - seat
-    played = {s: [CARD_NAMES[m.card] for t, m, _ in moves if t == s] for s in (0, 1)}
+    played = {s: [CARD_NAMES[m.index] for t, m, _ in moves if t == s] for s in (0, 1)}
     view = state.view(seat)
     mine = set(deal["hands"][seat])
     unseen = [c for c in CARD_NAMES if c not in mine and c not in played[opp]]
     out = []
     for held in itertools.combinations(unseen, view.hand_sizes[opp]):  # type: ignore[attr-defined]
-        hands = [None, None]
+        hands: list[Any] = [None, None]
         hands[seat] = deal["hands"][seat]
         hands[opp] = [*played[opp], *held]
         candidate = game.new_state()

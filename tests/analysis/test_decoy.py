@@ -11,6 +11,7 @@ the hidden cards, and say so) differ for some of them.
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 
@@ -27,13 +28,15 @@ CASES = [
 ]
 
 
-def _decision(state: object, seat: int, view: object, legal: tuple, true_state: object) -> Decision:
+def _decision(
+    state: object, seat: int, view: object, legal: tuple[Any, ...], true_state: object
+) -> Decision:
     return Decision(0, 1, 1, seat, view, legal, 0, true_state)  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize(("name", "players", "options"), CASES)
 def test_same_view_over_other_hidden_cards_gives_the_same_fair_values(
-    name: str, players: int, options: dict[str, object]
+    name: str, players: int, options: dict[str, Any]
 ) -> None:
     determinize = manifest(name).part("determinize")
     hindsight_differs = 0

@@ -6,6 +6,7 @@ import io
 import itertools
 import json
 import random
+from collections.abc import Iterator
 from pathlib import Path
 
 from rich.console import Console
@@ -57,7 +58,11 @@ def test_hint_values_ignore_the_hidden_cards() -> None:
         console = Console(file=io.StringIO(), width=120)
         hints = Hints(game, 0, console, budget=0.05)
         lines = iter(["hint", "take 0"])
-        read = hints.reader(lambda _prompt, lines=lines: next(lines), s)
+
+        def typed(_prompt: str, lines: Iterator[str] = lines) -> str:
+            return next(lines)
+
+        read = hints.reader(typed, s)
         assert read("> ") == "take 0"
         outputs.append(console.file.getvalue())  # type: ignore[attr-defined]
         assert hints.record_fields() == {"hints": [{"round": 1, "move": 1, "seat": 0}]}
@@ -98,7 +103,7 @@ def test_end_of_input_at_the_offer_ends_the_game_quietly() -> None:
     state = play_game(
         game,
         human_seat=0,
-        bots=bots,  # type: ignore[arg-type]
+        bots=bots,
         names=["You", "Bot"],
         rng=random.Random(2),
         console=console,
