@@ -48,9 +48,9 @@ it face up into the slot it came from; your hand keeps its size.
   place … declare   also declare the hand sorted; this ends the round (MR-4.5)
   preview P SIDE    (or ? P SIDE) show the hand a placement would leave
 Scoring (MR-6): a declarer whose hand is sorted (strictly up or strictly down,
-gaps allowed) scores all its symbols ★ + 5; unsorted, 0, and the round still
+gaps allowed) scores all its joker symbols ★ + 5; unsorted, 0, and the round still
 ends. Everyone else scores their best run: the adjacent block, sorted either
-way, with the most ★ (marked ━ under your hand; coloured: sorted blocks).
+way, with the most joker symbols ★ (marked ━ under your hand; coloured: sorted blocks).
 Game: {goal}; ties go to the last round's higher score (MR-7.1).
 An empty line redraws the table; quit stops the game."""
 
@@ -275,7 +275,7 @@ class MyRummyUI:
             )
         elif points[seat] > 0:
             self.console.print(
-                f"{escape(who)} declared a sorted hand: {points[seat]}★ (all symbols + 5)."
+                f"{escape(who)} declared a sorted hand: {points[seat]}★ (all joker symbols + 5)."
             )
         else:
             self.console.print(

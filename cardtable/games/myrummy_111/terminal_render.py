@@ -125,7 +125,7 @@ def hand_verdict(hand: Sequence[int], symbols: Sequence[int]) -> str:
     if is_sorted(hand):
         way = "up ↑" if hand[0] < hand[-1] else "down ↓"
         total = declaration_score(symbols[c] for c in hand)
-        return f"sorted {way}: declaring scores {total}{STAR} (all symbols + 5)"
+        return f"sorted {way}: declaring scores {total}{STAR} (all joker symbols + 5)"
     first, last, _ = best_block(hand, symbols)
     run = f"{hand[first]}…{hand[last]}, {last - first + 1} cards"
     return f"unsorted; best run {value}{STAR} ({run})"
@@ -233,7 +233,7 @@ def others_known(view: MyRummyView, names: Sequence[str]) -> list[Text]:
         if seat == view.seat or all(c is None for c in known):
             continue
         cards = " ".join("·" if c is None else str(c) for c in known)
-        rows.append(Text(f"{short(names[seat])} holds  {cards}", style="dim"))
+        rows.append(Text(f"{short(names[seat])}'s cards by position (· unknown): {cards}", style="dim"))
     return rows
 
 
