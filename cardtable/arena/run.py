@@ -128,4 +128,3 @@ def run_arena(
         budget=budget,
     )
     return ArenaRun(info, aggregate(list(bots), played), played)
-

@@ -25,8 +25,19 @@ def invoke(*args: str) -> tuple[int, str, str]:
 def test_json_save_and_chart(tmp_path: Path) -> None:
     save, chart = tmp_path / "run", tmp_path / "chart.png"
     code, out, err = invoke(
-        "marshmallow-test", "--bots", "heuristic,random,heuristic", "--games", "6",
-        "--seed", "4", "--save", str(save), "--chart", str(chart), "--json", "--quiet",
+        "marshmallow-test",
+        "--bots",
+        "heuristic,random,heuristic",
+        "--games",
+        "6",
+        "--seed",
+        "4",
+        "--save",
+        str(save),
+        "--chart",
+        str(chart),
+        "--json",
+        "--quiet",
     )
     assert code == 0, err
     results = json.loads(out)
@@ -50,8 +61,20 @@ def test_json_save_and_chart(tmp_path: Path) -> None:
 
 def test_table_options_and_budget() -> None:
     code, out, err = invoke(
-        "myrummy-111", "-b", "heuristic,random", "-n", "2", "--seed", "1", "-q",
-        "-o", "rounds=1", "--budget-ms", "50", "--iterations", "10",
+        "myrummy-111",
+        "-b",
+        "heuristic,random",
+        "-n",
+        "2",
+        "--seed",
+        "1",
+        "-q",
+        "-o",
+        "rounds=1",
+        "--budget-ms",
+        "50",
+        "--iterations",
+        "10",
     )
     assert code == 0, err
     assert "heuristic" in out and "head to head" in out
@@ -98,7 +121,10 @@ def test_ray_missing_is_a_clear_error(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_the_real_command_line_has_no_traceback() -> None:
     result = subprocess.run(
         [sys.executable, "-m", "cardtable", "arena", "marshmallow-test", "--bots", "random,x"],
-        cwd=ROOT, capture_output=True, text=True, check=False,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
     )
     assert result.returncode == 2
     assert "unknown bot 'x'" in result.stderr

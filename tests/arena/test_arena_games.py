@@ -14,8 +14,9 @@ from cardtable.core import records
 
 
 def test_identical_bots_come_out_level() -> None:
-    run = run_arena("marshmallow-test", ["random", "random"], games=400, seed=11,
-                    options={"players": 2})
+    run = run_arena(
+        "marshmallow-test", ["random", "random"], games=400, seed=11, options={"players": 2}
+    )
     first, second = run.stats.entries
     assert first.games == second.games == 400
     assert first.win_rate + second.win_rate == pytest.approx(1)
@@ -26,8 +27,14 @@ def test_identical_bots_come_out_level() -> None:
 
 def test_a_seed_fixes_the_results_whatever_the_jobs() -> None:
     def results(jobs: int, seed: int) -> str:
-        run = run_arena("myrummy-111", ["heuristic", "random", "random"], games=24, seed=seed,
-                        options={"players": 3}, jobs=jobs)
+        run = run_arena(
+            "myrummy-111",
+            ["heuristic", "random", "random"],
+            games=24,
+            seed=seed,
+            options={"players": 3},
+            jobs=jobs,
+        )
         return json.dumps(results_json(run.info, run.stats))
 
     assert results(1, 5) == results(2, 5)

@@ -21,8 +21,12 @@ BOTS = ["heuristic", "random", "random"]
 @pytest.fixture(scope="module")
 def cluster() -> Iterator[None]:
     # Ship the package under test: the workers need not find it installed.
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False,
-             runtime_env={"py_modules": [cardtable]})
+    ray.init(
+        num_cpus=2,
+        include_dashboard=False,
+        log_to_driver=False,
+        runtime_env={"py_modules": [cardtable]},
+    )
     try:
         yield
     finally:
@@ -31,16 +35,33 @@ def cluster() -> Iterator[None]:
 
 def test_ray_matches_local_processes(cluster: None) -> None:
     def results(jobs: int = 1, ray_address: str | None = None) -> str:
-        run = run_arena("marshmallow-test", BOTS, games=30, seed=21, options={"players": 3},
-                        jobs=jobs, ray_address=ray_address)
+        run = run_arena(
+            "marshmallow-test",
+            BOTS,
+            games=30,
+            seed=21,
+            options={"players": 3},
+            jobs=jobs,
+            ray_address=ray_address,
+        )
         return json.dumps(results_json(run.info, run.stats))
 
     assert results(ray_address="local") == results(jobs=2)
 
 
 def test_cli_uses_the_running_cluster(cluster: None) -> None:
-    args = ["arena", "myrummy-111", "--bots", ",".join(BOTS), "--games", "6", "--seed", "2",
-            "--json", "-q"]
+    args = [
+        "arena",
+        "myrummy-111",
+        "--bots",
+        ",".join(BOTS),
+        "--games",
+        "6",
+        "--seed",
+        "2",
+        "--json",
+        "-q",
+    ]
     on_ray = CliRunner().invoke(app, [*args, "--ray", "auto"])
     local = CliRunner().invoke(app, args)
     assert on_ray.exit_code == 0, on_ray.stderr

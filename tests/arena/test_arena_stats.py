@@ -8,8 +8,13 @@ from cardtable.arena.runner import GameResult, GameTask
 from cardtable.arena.stats import aggregate, entry_labels, finishing_ranks, wilson_interval
 
 
-def game(index: int, seating: tuple[int, ...], scores: tuple[int, ...],
-         winners: tuple[int, ...], rounds: int = 1) -> tuple[GameTask, GameResult]:
+def game(
+    index: int,
+    seating: tuple[int, ...],
+    scores: tuple[int, ...],
+    winners: tuple[int, ...],
+    rounds: int = 1,
+) -> tuple[GameTask, GameResult]:
     task = GameTask(index, index, 0, seating, deal_seed=0, bot_seed=0)
     per_round = tuple(tuple(0 for _ in scores) for _ in range(rounds))
     result = GameResult(("x",) * len(scores), scores, per_round, winners, decisions=1)
@@ -41,7 +46,10 @@ def test_wilson_interval_takes_fractional_wins() -> None:
 
 def test_labels_number_only_repeated_names() -> None:
     assert entry_labels(["ismcts", "heuristic", "heuristic", "heuristic"]) == [
-        "ismcts", "heuristic#1", "heuristic#2", "heuristic#3",
+        "ismcts",
+        "heuristic#1",
+        "heuristic#2",
+        "heuristic#3",
     ]
 
 
@@ -81,8 +89,12 @@ def test_points_per_round_counts_each_games_rounds() -> None:
 
 
 def test_ratings_put_the_steady_winner_on_top() -> None:
-    played = [game(i, (i % 2, 1 - i % 2), (20, 3) if i % 2 == 0 else (3, 20),
-                   (0,) if i % 2 == 0 else (1,)) for i in range(20)]
+    played = [
+        game(
+            i, (i % 2, 1 - i % 2), (20, 3) if i % 2 == 0 else (3, 20), (0,) if i % 2 == 0 else (1,)
+        )
+        for i in range(20)
+    ]
     a, b = aggregate(["A", "B"], played).entries
     assert a.rating is not None and b.rating is not None
     assert a.rating.mu > 25 > b.rating.mu

@@ -233,7 +233,8 @@ def others_known(view: MyRummyView, names: Sequence[str]) -> list[Text]:
         if seat == view.seat or all(c is None for c in known):
             continue
         cards = " ".join("·" if c is None else str(c) for c in known)
-        rows.append(Text(f"{short(names[seat])}'s cards by position (· unknown): {cards}", style="dim"))
+        label = f"{short(names[seat])}'s cards by position (· unknown): {cards}"
+        rows.append(Text(label, style="dim"))
     return rows
 
 
