@@ -17,7 +17,8 @@ the import itself (pytest exit 2, mutmut's "interrupted") counts as detected.
 
 The work happens in a copy of the repository (``--workdir``, by default
 ``/tmp/cardtable-mutation/<target>``), so the worktree is never edited and a
-run with ``--reuse`` keeps mutmut's earlier results. The summary (killed / total per module and
+run with ``--reuse`` keeps mutmut's earlier results; ``--survivors`` runs only the last
+run's survivors again, against the tests as they are now. The summary (killed / total per module and
 every surviving mutant's diff) is printed and written to ``summary.json``
 there. Not part of the test suite: a game takes tens of minutes.
 """
@@ -32,6 +33,7 @@ import subprocess
 import sys
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[2]
 RULES = ("cards", "moves", "options", "state", "scoring", "codec", "view", "tricks", "exchange")
@@ -146,6 +148,34 @@ def summarize(
     return scores, survivors
 
 
+def write_summary(
+    workdir: Path, modules: tuple[str, ...], scores: Scores, survivors: list[dict[str, str]]
+) -> None:
+    """Update ``summary.json``: the modules measured now replace their earlier entries."""
+    path = workdir / "summary.json"
+    earlier: dict[str, Any] = {"modules": {}, "survivors": []}
+    if path.exists():
+        earlier = json.loads(path.read_text(encoding="utf-8"))
+    dotted = tuple(m.removesuffix(".py").replace("/", ".") + "." for m in modules)
+    kept = {m: c for m, c in earlier["modules"].items() if m not in modules}
+    summary = {
+        "modules": dict(sorted({**kept, **scores}.items())),
+        "survivors": [s for s in earlier["survivors"] if not s["mutant"].startswith(dotted)]
+        + survivors,
+    }
+    path.write_text(json.dumps(summary, indent=1) + "\n", encoding="utf-8")
+
+
+def last_survivors(workdir: Path, modules: tuple[str, ...]) -> list[dict[str, str]]:
+    """The survivors, among ``modules``, recorded by the last run in ``workdir``."""
+    try:
+        summary = json.loads((workdir / "summary.json").read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise SystemExit(f"--survivors: no earlier run in {workdir} (no summary.json)") from None
+    dotted = tuple(m.removesuffix(".py").replace("/", ".") + "." for m in modules)
+    return [s for s in summary["survivors"] if s["mutant"].startswith(dotted)]
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("target", choices=sorted(TARGETS))
@@ -153,6 +183,11 @@ def main() -> int:
     parser.add_argument("--jobs", type=int, default=2, help="mutants run at once (default 2)")
     parser.add_argument("--workdir", type=Path, help="where to copy the repository and run")
     parser.add_argument("--reuse", action="store_true", help="keep mutmut's earlier results")
+    parser.add_argument(
+        "--survivors",
+        action="store_true",
+        help="run again only the last run's survivors, against the tests as they are now",
+    )
     args = parser.parse_args()
     target = TARGETS[args.target]
     modules = target.modules
@@ -161,19 +196,22 @@ def main() -> int:
         if not modules:
             parser.error(f"{args.target} has no module {args.module!r}")
     workdir = args.workdir or Path("/tmp/cardtable-mutation") / args.target
-    if not args.reuse:
-        shutil.rmtree(workdir / "mutants", ignore_errors=True)
-    prepare(workdir)
-    configure(workdir, modules, target.tests, "fork")
-    mutmut(workdir, "run", "--max-children", str(args.jobs))
-    _, survivors = summarize(workdir, modules, with_diffs=False)
+    if args.survivors:
+        survivors = last_survivors(workdir, modules)
+        prepare(workdir)
+    else:
+        if not args.reuse:
+            shutil.rmtree(workdir / "mutants", ignore_errors=True)
+        prepare(workdir)
+        configure(workdir, modules, target.tests, "fork")
+        mutmut(workdir, "run", "--max-children", str(args.jobs))
+        _, survivors = summarize(workdir, modules, with_diffs=False)
     if survivors:  # again, each importing afresh: code run at import is mutated too
         configure(workdir, modules, target.tests, "forkserver")
         names = [s["mutant"] for s in survivors]
         mutmut(workdir, "run", "--max-children", str(args.jobs), *names)
     scores, survivors = summarize(workdir, modules)
-    summary = {"modules": scores, "survivors": survivors}
-    (workdir / "summary.json").write_text(json.dumps(summary, indent=1) + "\n", encoding="utf-8")
+    write_summary(workdir, modules, scores, survivors)
     for module, counts in scores.items():
         print(f"{module}: {counts}")
     for survivor in survivors:
