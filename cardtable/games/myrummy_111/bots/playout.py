@@ -18,6 +18,7 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Sequence
+from functools import lru_cache
 
 from cardtable.games.myrummy_111.bots.heuristic import best_placement, hand_quality, lis_length
 from cardtable.games.myrummy_111.exchange import hand_after_place
@@ -31,7 +32,17 @@ __all__ = [
     "game_value",
     "placement_moves",
     "policy_move",
+    "round_outlook",
 ]
+
+
+# The policy judges the same (hand, card) pairs over and over: a face-up card
+# judged at the take is judged again when placed, and the playouts of a
+# decision's alternatives share their deals, so the other seats' hands and
+# the middle repeat from one playout to the next (about 40% of calls in an
+# analysis). Both functions are pure; the caches only save time.
+_best_placement = lru_cache(maxsize=1 << 17)(best_placement)
+_hand_quality = lru_cache(maxsize=1 << 15)(hand_quality)
 
 
 def policy_move(state: MyRummyState, rng: random.Random) -> Move:
@@ -43,17 +54,17 @@ def policy_move(state: MyRummyState, rng: random.Random) -> Move:
     if state.phase == "place":
         card = state.taken_card
         assert card is not None
-        _, p, s = best_placement(hand, card)
+        _, p, s = _best_placement(hand, card)
         done = is_sorted(hand_after_place(hand, card, p, s))
         return place(p, SIDES[s], done)  # MR-4.5: declare when sorted
-    now = hand_quality(hand)
+    now = _hand_quality(hand)
     middle = state.middle
     up = state.middle_face_up
     best_gain, best_slot = 0.0, -1
     for slot in range(3):
         face_up = middle[slot]
         if up[slot] and face_up is not None:
-            gain = best_placement(hand, face_up)[0] - now
+            gain = _best_placement(hand, face_up)[0] - now
             if gain > best_gain:
                 best_gain, best_slot = gain, slot
     if best_slot >= 0 and best_gain >= h / 2:
@@ -108,6 +119,39 @@ def _rounds_left(state: MyRummyState) -> int | None:
     return None if rounds is None else rounds - state.round_number
 
 
+def round_outlook(state: MyRummyState, sym: Sequence[int]) -> list[tuple[float, list[int]]]:
+    """How the round in play may end, as estimated from the hands: for each
+    likely declarer, ``(chance it declares first, the round's points then)``.
+
+    Each player's turns to go are its distance to sorted plus the seats
+    before it in turn order (MR-4: clockwise) as a fraction of a round; the
+    chances are a soft-min of those. A declarer scores its hand as it is now
+    as if sorted (MR-6.2), the others their best runs (MR-6.3). Declarers with
+    less than a 1% chance are left out: the chances listed sum to a little
+    less than 1, and a caller renormalises by their sum.
+    """
+    hands = state.hands
+    n = len(hands)
+    to_move = state.to_move or 0
+    need = [
+        TURNS_PER_CARD * (len(hand) - hand_quality(hand) / len(hand)) + ((i - to_move) % n) / n
+        for i, hand in enumerate(hands)
+    ]
+    low = min(need)
+    race = [math.exp(-(x - low) / RACE_TEMPERATURE) for x in need]
+    total_race = sum(race)
+    runs = [best_run(hand, sym) for hand in hands]
+    outlook = []
+    for declarer in range(n):
+        p = race[declarer] / total_race
+        if p < 0.01:
+            continue
+        points = list(runs)
+        points[declarer] = declaration_score(sym[c] for c in hands[declarer])
+        outlook.append((p, points))
+    return outlook
+
+
 def evaluate(state: MyRummyState, seat: int, round_number: int, sym: Sequence[int]) -> float:
     """The seat's chance to win the game, estimated at ``state`` (a simulation
     that started in round ``round_number``)."""
@@ -120,32 +164,14 @@ def evaluate(state: MyRummyState, seat: int, round_number: int, sym: Sequence[in
             return game_value(totals, seat, opts.target, 0, scores)
         rounds_left = None if opts.rounds is None else opts.rounds - round_number
         return game_value(totals, seat, opts.target, rounds_left, scores)
-    hands = state.hands
-    n = len(hands)
-    to_move = state.to_move or 0
-    # Turns each player needs: distance to sorted, plus the seats before it
-    # in turn order (MR-4: clockwise) as a fraction of a round.
-    need = [
-        TURNS_PER_CARD * (len(hand) - hand_quality(hand) / len(hand)) + ((i - to_move) % n) / n
-        for i, hand in enumerate(hands)
-    ]
-    low = min(need)
-    race = [math.exp(-(x - low) / RACE_TEMPERATURE) for x in need]
-    total_race = sum(race)
-    runs = [best_run(hand, sym) for hand in hands]  # MR-6.3 for non-declarers
     base = state.scores
     rounds_left = _rounds_left(state)
     value = 0.0
-    for declarer in range(n):
-        p = race[declarer] / total_race
-        if p < 0.01:
-            continue
-        # MR-6.2: a sorted declaration of the declarer's hand as it is now.
-        points = list(runs)
-        points[declarer] = declaration_score(sym[c] for c in hands[declarer])
+    outlook = round_outlook(state, sym)
+    for p, points in outlook:
         projected = [b + x for b, x in zip(base, points, strict=True)]
         value += p * game_value(projected, seat, opts.target, rounds_left, points)
-    return value / sum(race[d] / total_race for d in range(n) if race[d] / total_race >= 0.01)
+    return value / sum(p for p, _ in outlook)
 
 
 def placement_moves(legal: Sequence[object]) -> dict[tuple[int, int, bool], Place]:
