@@ -111,7 +111,7 @@ class _Samples:
 
     def add(self, outcome: Outcome) -> None:
         self.win.append(outcome.win)
-        self.points.append(float(outcome.points))
+        self.points.append(outcome.points)
 
     def key(self, index: Sequence[int] | None = None) -> tuple[float, float]:
         """(mean win, mean points) over ``index`` (all samples when ``None``)."""
@@ -220,7 +220,9 @@ def evaluate(
             for g in needing:
                 state = base.clone(random.Random(chance_seed))
                 policy = evaluator.policy(random.Random(policy_seed))
-                outcome = play_out(state, seat, legal[groups[g][0]], policy, chance)
+                outcome = play_out(
+                    state, seat, legal[groups[g][0]], policy, chance, evaluator.cutoff
+                )
                 samples[g].add(outcome)
                 cost[0] += 1
                 cost[1] += outcome.moves

@@ -28,6 +28,7 @@ from cardtable.core.registry import manifest
 __all__ = [
     "BOT_MOVES_PER_SECOND",
     "BotEvaluator",
+    "Cutoff",
     "Evaluator",
     "PlayoutPolicy",
     "evaluator_for",
@@ -37,13 +38,41 @@ __all__ = [
 PlayoutPolicy = Callable[[State], Move]
 
 # Nominal speed of the bot-seated playouts: heuristic decisions (view plus
-# choice plus apply) per second on one core of the reference machine (2 shared
-# cores; Marshmallow Test's heuristic at 4 players measured about 60,000).
-BOT_MOVES_PER_SECOND = 40_000.0
+# choice plus apply) per CPU second on one core of the reference machine (2
+# shared cores; Marshmallow Test's analysis at 4 players measured 55,000,
+# determinization and cloning included).
+BOT_MOVES_PER_SECOND = 50_000.0
+
+
+# (totals after a round, seat, round that ended) -> chance to win the game,
+# or None where the win model cannot tell (:mod:`.winmodel`)
+ChanceAfterRound = Callable[[Sequence[int], int, int], float | None]
+
+
+class Cutoff(Protocol):
+    """Where a game's playouts may stop before the round ends, and what the
+    position is then worth: a playout's outcome varies less the sooner it
+    stops, at the price of trusting the game's estimate of the rest."""
+
+    @property
+    def moves(self) -> int:
+        """Moves a playout makes (the decision included) before it is cut off."""
+        ...
+
+    def value(self, state: State, seat: int, chance: ChanceAfterRound) -> tuple[float, float]:
+        """``seat``'s chance to win the game and expected points in the round
+        in play, estimated at ``state`` from what the playout reached;
+        ``chance`` values the standings a round would leave."""
+        ...
 
 
 class Evaluator(Protocol):
     """What analysis needs from a game to play positions out (module doc)."""
+
+    @property
+    def cutoff(self) -> Cutoff | None:
+        """Where playouts stop early; None: they play to the round's end."""
+        ...
 
     @property
     def moves_per_second(self) -> float:
@@ -69,6 +98,7 @@ class BotEvaluator:
     """Playouts with one of the game's bots in every seat, each seeing its own view."""
 
     moves_per_second = BOT_MOVES_PER_SECOND
+    cutoff = None
 
     def __init__(self, game: Game, bot: str | None = None) -> None:
         self.game = game

@@ -12,10 +12,9 @@ one, or to the end of the game.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from cardtable.analysis.evaluator import PlayoutPolicy
+from cardtable.analysis.evaluator import ChanceAfterRound, Cutoff, PlayoutPolicy
 from cardtable.core.game import Move, State
 
 __all__ = ["MAX_MOVES", "ChanceAfterRound", "Outcome", "play_out"]
@@ -24,30 +23,36 @@ __all__ = ["MAX_MOVES", "ChanceAfterRound", "Outcome", "play_out"]
 # stands (a guard against a policy that never finishes a round).
 MAX_MOVES = 5_000
 
-# (totals after the round, seat, round that ended) -> chance to win the game,
-# or None where it cannot tell
-ChanceAfterRound = Callable[[Sequence[int], int, int], float | None]
-
 
 @dataclass(frozen=True, slots=True)
 class Outcome:
     win: float
-    points: int
+    points: float
     moves: int
 
 
 def play_out(
-    state: State, seat: int, move: Move, policy: PlayoutPolicy, chance: ChanceAfterRound
+    state: State,
+    seat: int,
+    move: Move,
+    policy: PlayoutPolicy,
+    chance: ChanceAfterRound,
+    cutoff: Cutoff | None = None,
 ) -> Outcome:
     """Apply ``move`` to ``state`` (changed in place; it must have a generator,
     as a round's end deals the next), then follow ``policy`` to the first
-    round's end that ``chance`` can value, or to the end of the game."""
+    round's end that ``chance`` can value, or to the end of the game; with a
+    ``cutoff``, stop after its number of moves if the round of the decision
+    is still in play, and take its estimate."""
     round_number = state.round_number
     state.apply(move)
     moves = 1
     win: float | None = None
     current = round_number
     while not state.finished and moves < MAX_MOVES:
+        if cutoff is not None and moves >= cutoff.moves and state.round_number == round_number:
+            win, points = cutoff.value(state, seat, chance)
+            return Outcome(win, points, moves)
         if state.round_number != current:
             win = chance(state.scores, seat, current)
             if win is not None:
@@ -62,4 +67,4 @@ def play_out(
         win = chance(state.scores, seat, current) or 0.0
     rounds = state.round_scores
     points = rounds[round_number - 1][seat] if len(rounds) >= round_number else 0
-    return Outcome(win, points, moves)
+    return Outcome(win, float(points), moves)

@@ -41,7 +41,7 @@ __all__ = [
     "analyse_record",
 ]
 
-DEFAULT_BUDGET = 0.5  # nominal seconds per decision
+DEFAULT_BUDGET = 0.4  # nominal seconds per decision
 HINDSIGHT_SHARE = 0.25
 
 
