@@ -2,7 +2,8 @@
 
 A job is one decision (or a few) of one seat: plain, picklable data (the
 game's record as JSON text, the seat, which of its decisions, budget and
-seed). A worker walks the record and judges those decisions with
+seed). A worker walks the record (once a seat: it keeps the walk for the
+next job) and judges those decisions with
 :class:`cardtable.analysis.Analyser`, the same evaluation ``cardtable
 analyze`` runs; the analysis package's seeds are derived per decision, so
 any split of the decisions gives the values one ``cardtable analyze --seat S
@@ -24,7 +25,7 @@ from functools import lru_cache
 from typing import Any
 
 from cardtable.analysis import Analyser, DecisionAnalysis
-from cardtable.analysis.decisions import walk
+from cardtable.analysis.decisions import Decision, walk
 from cardtable.analysis.estimate import Evaluation
 from cardtable.analysis.report import analysis_json
 from cardtable.core.game import JSON, Move
@@ -51,19 +52,20 @@ def _analyser(game: str, options: str) -> Analyser:
     return Analyser(load(game, **json.loads(options)))
 
 
-def analyse_part(job: AnalysisJob) -> list[DecisionAnalysis]:
-    """The seat's decisions at ``job.indices``, judged (runs in a worker)."""
-    parsed = parse_record(job.record)
+@lru_cache(maxsize=2)
+def _walked(record: str, seat: int) -> tuple[Analyser, tuple[Decision, ...]]:
+    # A seat's jobs come one after another with the same record: walking it
+    # once, not once a job, keeps the work linear in the game's length.
+    parsed = parse_record(record)
     game = parsed.game
     analyser = _analyser(game.name, json.dumps(game.options_json, sort_keys=True))
-    wanted, last = set(job.indices), max(job.indices)
-    out = []
-    for decision in walk(parsed, [job.seat]):
-        if decision.index in wanted:
-            out.append(analyser.analyse(decision, budget=job.budget, seed=job.seed))
-        if decision.index >= last:
-            break
-    return out
+    return analyser, tuple(walk(parsed, [seat]))
+
+
+def analyse_part(job: AnalysisJob) -> list[DecisionAnalysis]:
+    """The seat's decisions at ``job.indices``, judged (runs in a worker)."""
+    analyser, decisions = _walked(job.record, job.seat)
+    return [analyser.analyse(decisions[i], budget=job.budget, seed=job.seed) for i in job.indices]
 
 
 def round_starts(events: Sequence[Event]) -> list[int]:

@@ -13,10 +13,11 @@ const BUSY = ["pending", "running"];
 const NOTABLE = ["inaccuracy", "mistake", "blunder"];
 
 /**
- * {element, show(step, toMove), describe(step)}: `jump(step, seat, fromSummary)`
- * moves the replay; `names` by seat; `mySeat` (or null) is analysed first.
+ * {element, show(step, toMove), describe(step), focusCurrent()}: `jump(step, seat,
+ * fromSummary)` moves the replay; `onResults()` is told when results arrive;
+ * `names` by seat; `mySeat` (or null) is analysed first.
  */
-export function analysisPanel({ tableId, t, names, mySeat, jump }) {
+export function analysisPanel({ tableId, t, names, mySeat, jump, onResults }) {
   const url = `/api/tables/${encodeURIComponent(tableId)}/analysis`;
   let doc = null;
   let entries = [];
@@ -116,6 +117,7 @@ export function analysisPanel({ tableId, t, names, mySeat, jump }) {
     listBox.hidden = !entries.length;
     drawList();
     show(step, toMove);
+    onResults?.();
   }
 
   function drawList() {

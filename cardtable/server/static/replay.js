@@ -16,8 +16,13 @@ export function showReplay(box, { tableId, t, draw, names, seats, mySeat }) {
   const position = h("p", { class: "replay-position", role: "status" });
   const root = h("div", { class: "board replay-board", tabindex: "-1" });
   const error = h("p", { class: "error", role: "alert" });
+  const drawPosition = () => {
+    if (steps === null) return; // nothing on screen yet
+    const note = analysis.describe(step);
+    position.textContent = t("replay.position", { step, steps: steps ?? "?" }) + (note ? ` · ${note}` : "");
+  };
   const analysis = analysisPanel({
-    tableId, t, names, mySeat,
+    tableId, t, names, mySeat, onResults: drawPosition,
     jump: (target, seat, fromSummary) => {
       // Shown as that seat saw it, unless every hand is open.
       if (who.value !== "all") who.value = String(seat);
@@ -47,8 +52,7 @@ export function showReplay(box, { tableId, t, draw, names, seats, mySeat }) {
       steps = data.steps ?? steps;
       range.max = String(steps ?? step);
       range.value = String(step);
-      const note = analysis.describe(step);
-      position.textContent = t("replay.position", { step, steps: steps ?? "?" }) + (note ? ` · ${note}` : "");
+      drawPosition();
       error.textContent = "";
       const view = data.view ?? data.views?.[0];
       draw(root, {
