@@ -9,9 +9,11 @@ temporary SQLite file) plays the game to its end; then seat 0's analysis is
 asked for over HTTP and polled until done: the wall time from the request
 to the stored result (the worker pool's start and the win model's fit
 included, as a server's first analysis pays them). The peer is
-``analyse_record`` over the downloaded record in this process (one job,
-its own win model fit), which ``cardtable analyze --seat 0`` runs: the
-ratio shows what judging one decision per worker job costs. Also reported:
+``cardtable analyze RECORD --seat 0 --json`` on the downloaded record, in its
+own process at the workers' lower priority (``nice -n 10``), so that the
+ratio shows what judging one decision per worker job costs, not what the
+priority costs on a busy machine; its output must equal what the server
+serves. Also reported:
 decisions, how many were classified (not ``unclear``), and the mean
 standard error of the win-chance losses.
 
@@ -23,14 +25,15 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import subprocess
+import sys
 import tempfile
 import time
+from pathlib import Path
 from typing import Any
 
 from starlette.testclient import TestClient
 
-from cardtable.analysis.report import analysis_json
-from cardtable.analysis.run import analyse_record
 from cardtable.server.app import create_app
 from cardtable.server.hub import Settings
 
@@ -60,7 +63,19 @@ def figures(document: dict[str, Any]) -> tuple[int, int, float]:
     return len(decisions), len(judged), 100 * sum(finite) / max(1, len(finite))
 
 
-def bench(client: TestClient, game: str, players: int, budget: float) -> None:
+def cli_analysis(record: dict[str, Any], budget: float, folder: str) -> dict[str, Any]:
+    path = Path(folder) / "record.json"
+    path.write_text(json.dumps(record))
+    command = [sys.executable, "-m", "cardtable", "analyze", str(path), "--seat", "0"]
+    command += ["--json", "--budget", str(budget), "--seed", "0"]
+    done = subprocess.run(
+        ["nice", "-n", "10", *command], capture_output=True, text=True, check=True
+    )
+    document: dict[str, Any] = json.loads(done.stdout)
+    return document
+
+
+def bench(client: TestClient, game: str, players: int, budget: float, folder: str) -> None:
     table = finished_table(client, game, players)
     url = f"/api/tables/{table}/analysis"
     load = os.getloadavg()[0]
@@ -69,12 +84,10 @@ def bench(client: TestClient, game: str, players: int, budget: float) -> None:
     while (served := client.get(f"{url}?seat=0").json())["status"] not in ("done", "failed"):
         time.sleep(POLL_S)
     server_s = time.perf_counter() - start
-    record = json.dumps(client.get(f"/api/tables/{table}/record").json())
+    record = client.get(f"/api/tables/{table}/record").json()
     start = time.perf_counter()
-    analyses = analyse_record(record, seats=[0], budget=budget, seed=0)
+    same = cli_analysis(record, budget, folder) == served["analysis"]
     cli_s = time.perf_counter() - start
-    names = json.loads(record)["players"]
-    same = analysis_json(analyses, names, game=game, seed=0, budget=budget) == served["analysis"]
     decisions, judged, se = figures(served["analysis"])
     print(
         f"{game} ({players} players), seat 0: server {server_s:.1f} s,"
@@ -98,7 +111,7 @@ def main() -> None:
         )
         with TestClient(create_app(settings)) as client:
             for game, players in GAMES:
-                bench(client, game, players, args.budget)
+                bench(client, game, players, args.budget, folder)
 
 
 if __name__ == "__main__":
