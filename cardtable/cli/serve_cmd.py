@@ -16,6 +16,8 @@ DB_URL_HELP = (
     "database URL: sqlite+aiosqlite:///FILE or postgresql+asyncpg://USER@HOST:PORT/DB"
     " (default: a SQLite file in your user data directory)"
 )
+# A game's analysis ties up a worker for about this many seconds per decision.
+MAX_ANALYSIS_BUDGET = 10.0
 
 
 def default_db_url() -> str:
@@ -51,6 +53,13 @@ def serve(
     grace_seconds: Annotated[
         float, typer.Option(help="seconds before a bot plays for a player who left")
     ] = 30.0,
+    analysis_budget: Annotated[
+        float,
+        typer.Option(
+            metavar="SECONDS",
+            help="nominal seconds per decision when a finished game is analysed",
+        ),
+    ] = 0.25,
 ) -> None:
     """Play in the browser: start the server and print the address to open."""
     try:
@@ -68,8 +77,18 @@ def serve(
     workers = bot_workers if bot_workers is not None else max(1, (os.cpu_count() or 2) - 1)
     if workers < 1:
         raise fail(f"--bot-workers {workers}: at least 1")
+    if not 0 < analysis_budget <= MAX_ANALYSIS_BUDGET:
+        raise fail(
+            f"--analysis-budget {analysis_budget}: give seconds above 0, at most"
+            f" {MAX_ANALYSIS_BUDGET:g}"
+        )
     url = normalize_db_url(db) if db else default_db_url()
-    settings = Settings(db_url=url, grace_seconds=grace_seconds, bot_workers=workers)
+    settings = Settings(
+        db_url=url,
+        grace_seconds=grace_seconds,
+        bot_workers=workers,
+        analysis_budget=analysis_budget,
+    )
     shown = "127.0.0.1" if host == "0.0.0.0" else host
     typer.echo(f"cardtable: open http://{shown}:{port}/  (database: {_safe(url)}; Ctrl-C stops)")
     config = uvicorn.Config(

@@ -1,4 +1,4 @@
-"""The HTTP routes: lobby JSON, joining, records, replays, rematches, pages.
+"""The HTTP routes: lobby JSON, joining, records, replays, analyses, rematches, pages.
 
 Every fault is an HTTP 4xx with ``{"error": "one sentence"}``
 (:func:`error_response`); bodies are read with a size limit and parsed with
@@ -20,6 +20,7 @@ from starlette.staticfiles import StaticFiles
 
 from cardtable.core.errors import CardtableError
 from cardtable.core.registry import game_names, manifest
+from cardtable.server.analyses import Analyses
 from cardtable.server.hub import Hub
 from cardtable.server.lobby import games_json, parse_create, title
 from cardtable.server.messages import table_info
@@ -30,6 +31,7 @@ from cardtable.server.wire import (
     expect_object,
     get_int,
     get_name,
+    get_optional_int,
     only_keys,
     parse_json,
 )
@@ -62,7 +64,7 @@ def _number(text: str | None, what: str) -> int:
     return int(text)
 
 
-def routes(hub: Hub, play: Play, static: Path) -> list[BaseRoute]:
+def routes(hub: Hub, play: Play, analyses: Analyses, static: Path) -> list[BaseRoute]:
     async def list_games(request: Request) -> Response:
         return JSONResponse(games_json())
 
@@ -105,6 +107,20 @@ def routes(hub: Hub, play: Play, static: Path) -> list[BaseRoute]:
         raw = request.query_params.get("seat")
         seat: Seat = raw if raw in (None, "all") else _number(raw, "seat")
         return JSONResponse(replay_step(table, step, seat))
+
+    async def analysis(request: Request) -> Response:
+        table = await hub.get(request.path_params["table_id"])
+        raw = request.query_params.get("seat")
+        seat = None if raw in (None, "all") else _number(raw, "seat")
+        return JSONResponse(await analyses.document(table, seat))
+
+    async def analyse(request: Request) -> Response:
+        table = await hub.get(request.path_params["table_id"])
+        body = await read_json(request)
+        only_keys(body, ("seat",), "request")
+        seat = get_optional_int(body, "seat", "request", 0, 99)
+        document, queued = await analyses.request(table, seat)
+        return JSONResponse(document, status_code=202 if queued else 200)
 
     async def rematch(request: Request) -> Response:
         body = await read_json(request)
@@ -161,6 +177,8 @@ def routes(hub: Hub, play: Play, static: Path) -> list[BaseRoute]:
         Route(t + "/join", join, methods=["POST"]),
         Route(t + "/record", record),
         Route(t + "/replay", replay),
+        Route(t + "/analysis", analysis, methods=["GET"]),
+        Route(t + "/analysis", analyse, methods=["POST"]),
         Route(t + "/rematch", rematch, methods=["POST"]),
         Route("/games/{game}/{file:str}", board),
         Mount("/static", StaticFiles(directory=static, check_dir=False), name="static"),

@@ -11,6 +11,7 @@ from starlette.exceptions import HTTPException
 from starlette.routing import WebSocketRoute
 
 from cardtable.server import api, ws
+from cardtable.server.analyses import Analyses
 from cardtable.server.bots import BotPool
 from cardtable.server.hub import Hub, Settings
 from cardtable.server.play import Play
@@ -26,21 +27,24 @@ def create_app(settings: Settings) -> Starlette:
     pool = BotPool(settings.bot_workers)
     hub = Hub(storage, settings, pool)
     play = Play(hub)
+    analyses = Analyses(hub, settings.analysis_budget)
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         await storage.open()
         play.start(await hub.load_live())
+        await analyses.start()
         try:
             yield
         finally:
+            await analyses.stop()
             await play.stop()
             pool.close()
             await storage.close()
 
     app = Starlette(
         routes=[
-            *api.routes(hub, play, STATIC),
+            *api.routes(hub, play, analyses, STATIC),
             WebSocketRoute("/ws/{table_id}", ws.endpoint(hub, play)),
         ],
         lifespan=lifespan,
@@ -48,4 +52,5 @@ def create_app(settings: Settings) -> Starlette:
     )
     app.state.hub = hub
     app.state.play = play
+    app.state.analyses = analyses
     return app

@@ -6,7 +6,9 @@ index, a seed). :func:`think` rebuilds the game and the view from it and asks
 ``make_bot(...).choose`` — so a bot sees only its seat's view, in a worker as
 inline. Bots the manifest marks ``search`` (levels ``medium``/``hard``) and bots
 that need an extra run in a :class:`~concurrent.futures.ProcessPoolExecutor`;
-the event loop never waits on them.
+the event loop never waits on them. The same processes analyse finished
+games (:mod:`cardtable.server.analyses`), one decision per job, so a bot's
+decision waits at most for one decision's analysis.
 """
 
 from __future__ import annotations
@@ -16,15 +18,19 @@ import json
 import multiprocessing
 import os
 import random
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from functools import cache
-from typing import Any
+from typing import Any, TypeVar
 
 from cardtable.bots import LEVELS, bot_entries, make_bot
 from cardtable.core.game import Game
 from cardtable.core.registry import load, manifest
+
+J = TypeVar("J")
+R = TypeVar("R")
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,6 +89,11 @@ class BotPool:
     async def choose(self, job: BotJob) -> int:
         if runs_inline(job.game, job.bot):
             return think(job)
+        return await self.run(think, job)
+
+    async def run(self, work: Callable[[J], R], job: J) -> R:
+        """``work(job)`` in a worker process (``work`` a module-level function,
+        ``job`` picklable)."""
         if self._pool is None:
             self._pool = ProcessPoolExecutor(
                 self.workers,
@@ -90,7 +101,7 @@ class BotPool:
                 initializer=_lower_priority,
             )
         try:
-            return await asyncio.get_running_loop().run_in_executor(self._pool, think, job)
+            return await asyncio.get_running_loop().run_in_executor(self._pool, work, job)
         except BrokenProcessPool:
             self._pool = (
                 None  # a worker died (killed, out of memory): the next job starts a new pool

@@ -38,6 +38,7 @@ class Settings:
     grace_seconds: float = 30.0  # a player who left gets a stand-in after this
     bot_workers: int = 1  # processes for search bots
     max_tables: int = 5000  # tables waiting or playing at once
+    analysis_budget: float = 0.25  # nominal seconds per decision of a game's analysis
 
 
 class NotFound(BadInput):

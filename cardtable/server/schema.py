@@ -3,6 +3,8 @@
 ``ct_events`` is append-only: one row per deal and per move, in order, each
 the JSON a ``cardtable-record/1`` writes for it (a move with its ``seat`` and
 any chance outcome). Replaying the events rebuilds the game exactly.
+``ct_analyses`` holds the analysis of a finished game, one row per seat
+(requested, then done with its JSON, or failed).
 Migrations in ``migrations/versions`` create these tables; this module is
 what the code queries.
 """
@@ -13,6 +15,7 @@ from sqlalchemy import (
     BigInteger,
     Boolean,
     Column,
+    Float,
     ForeignKey,
     Integer,
     MetaData,
@@ -58,4 +61,17 @@ events = Table(
     Column("n", Integer, primary_key=True),  # 0, 1, 2… in game order
     Column("kind", String(8), nullable=False),  # "deal" or "move"
     Column("data", Text, nullable=False),
+)
+
+analyses = Table(
+    "ct_analyses",
+    metadata,
+    Column("table_id", String(32), ForeignKey("ct_tables.id"), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("status", String(16), nullable=False),  # "pending", "done" or "failed"
+    Column("budget", Float, nullable=False),  # nominal seconds per decision
+    Column("seed", Integer, nullable=False),
+    Column("requested_ms", BigInteger, nullable=False),
+    Column("result", Text, nullable=True),  # the seat's analysis as JSON, once done
+    Column("error", Text, nullable=True),  # why it failed, one sentence
 )

@@ -25,7 +25,7 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
 from cardtable.server.journal import Event
-from cardtable.server.schema import events, seats, tables
+from cardtable.server.schema import analyses, events, seats, tables
 
 log = logging.getLogger(__name__)
 
@@ -60,6 +60,20 @@ class TableRow:
     rematch_id: str | None = None
 
 
+@dataclass(slots=True)
+class AnalysisRow:
+    """One seat's analysis of a finished table: asked for, then done or failed."""
+
+    table_id: str
+    seat: int
+    status: str  # "pending", "done" or "failed"
+    budget: float
+    seed: int
+    requested_ms: int
+    result: str | None = None  # JSON text, once done
+    error: str | None = None
+
+
 # --- writes: small values the writer turns into statements -----------------
 
 
@@ -91,7 +105,13 @@ class _Table:
     values: dict[str, Any]
 
 
-_Write = _Create | _Append | _Seat | _Table
+@dataclass(slots=True)
+class _Analysis:
+    row: AnalysisRow
+    new: bool  # insert (a first request) rather than update
+
+
+_Write = _Create | _Append | _Seat | _Table | _Analysis
 
 
 def _migrate(connection: Connection) -> None:
@@ -160,6 +180,10 @@ class Storage:
 
     async def set_table(self, table_id: str, **values: Any) -> None:
         await self._submit(_Table(table_id, values))
+
+    async def put_analysis(self, row: AnalysisRow, new: bool) -> None:
+        """Store a seat's analysis row: ``new`` inserts it, else it is updated."""
+        await self._submit(_Analysis(row, new))
 
     async def _submit(self, write: _Write) -> None:
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
@@ -230,6 +254,32 @@ class Storage:
     async def load_live(self) -> list[TableRow]:
         """Every table still waiting or playing: what a restart brings back."""
         return await self._load(tables.c.status.in_(LIVE))
+
+    async def load_analyses(self, table_id: str) -> list[AnalysisRow]:
+        """The analysis rows of one table, by seat."""
+        return await self._analyses(analyses.c.table_id == table_id)
+
+    async def pending_analyses(self) -> list[AnalysisRow]:
+        """Every analysis asked for and not done: what a restart resumes."""
+        return await self._analyses(analyses.c.status == "pending")
+
+    async def _analyses(self, where: Any) -> list[AnalysisRow]:
+        query = select(analyses).where(where).order_by(analyses.c.requested_ms, analyses.c.seat)
+        async with self.engine.connect() as conn:
+            found = (await conn.execute(query)).mappings().all()
+        return [
+            AnalysisRow(
+                r["table_id"],
+                r["seat"],
+                r["status"],
+                float(r["budget"]),
+                r["seed"],
+                r["requested_ms"],
+                r["result"],
+                r["error"],
+            )
+            for r in found
+        ]
 
     async def _load(self, where: Any) -> list[TableRow]:
         async with self.engine.connect() as conn:
@@ -338,3 +388,23 @@ async def _execute(conn: AsyncConnection, write: _Write) -> None:
             )
     elif isinstance(write, _Table):
         await conn.execute(update(tables).where(tables.c.id == write.table_id).values(write.values))
+    elif isinstance(write, _Analysis):
+        asked = write.row
+        values = {
+            "status": asked.status,
+            "budget": asked.budget,
+            "seed": asked.seed,
+            "requested_ms": asked.requested_ms,
+            "result": asked.result,
+            "error": asked.error,
+        }
+        if write.new:
+            await conn.execute(
+                insert(analyses).values(table_id=asked.table_id, seat=asked.seat, **values)
+            )
+        else:
+            await conn.execute(
+                update(analyses)
+                .where(analyses.c.table_id == asked.table_id, analyses.c.seat == asked.seat)
+                .values(values)
+            )

@@ -150,8 +150,9 @@ def _free_port() -> int:
 class Server:
     """``cardtable serve`` as a user runs it, on one port and one database file."""
 
-    def __init__(self, db: Path) -> None:
+    def __init__(self, db: Path, *args: str) -> None:
         self.db = db
+        self.args = args  # more `cardtable serve` options
         self.port = _free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.process: subprocess.Popen[bytes] | None = None
@@ -165,7 +166,7 @@ class Server:
         command = [
             sys.executable, "-m", "cardtable", "serve",
             "--host", "127.0.0.1", "--port", str(self.port),
-            "--db", f"sqlite:///{self.db}", "--bot-workers", "1",
+            "--db", f"sqlite:///{self.db}", "--bot-workers", "1", *self.args,
         ]  # fmt: skip
         with self.log.open("ab") as log:
             self.process = subprocess.Popen(command, env=env, stdout=log, stderr=log)

@@ -39,6 +39,8 @@ def test_the_default_database_lives_in_the_user_data_directory(
         (["--db", "mysql://me@host/ct"], "--db"),
         (["--port", "70000"], "--port 70000"),
         (["--bot-workers", "0"], "--bot-workers 0"),
+        (["--analysis-budget", "0"], "--analysis-budget 0"),
+        (["--analysis-budget", "11"], "at most 10"),
     ],
 )
 def test_bad_arguments_get_one_error_line(args: list[str], words: str) -> None:

@@ -1,6 +1,8 @@
 // Step-by-step replay of a finished game, as one seat saw it or with all hands
-// open, drawn by the game's own board from GET /api/tables/{id}/replay.
+// open, drawn by the game's own board from GET /api/tables/{id}/replay, with
+// the game's analysis beside it (analysis.js).
 
+import { analysisPanel } from "./analysis.js";
 import { api } from "./api.js";
 import { h } from "./dom.js";
 
@@ -14,21 +16,43 @@ export function showReplay(box, { tableId, t, draw, names, seats, mySeat }) {
   const position = h("p", { class: "replay-position", role: "status" });
   const root = h("div", { class: "board replay-board", tabindex: "-1" });
   const error = h("p", { class: "error", role: "alert" });
+  const drawPosition = () => {
+    if (steps === null) return; // nothing on screen yet
+    const note = analysis.describe(step);
+    position.textContent = t("replay.position", { step, steps: steps ?? "?" }) + (note ? ` · ${note}` : "");
+  };
+  const analysis = analysisPanel({
+    tableId, t, names, mySeat, onResults: drawPosition,
+    jump: (target, seat, fromSummary) => {
+      // Shown as that seat saw it, unless every hand is open.
+      if (who.value !== "all") who.value = String(seat);
+      go(target).then(() => {
+        if (fromSummary) {
+          root.scrollIntoView({ block: "start" });
+          analysis.focusCurrent();
+        }
+      });
+    },
+  });
 
   const button = (id, label, delta) => h("button", {
     type: "button", id, "aria-label": label, title: label,
     onclick: () => go(delta === "first" ? 0 : delta === "last" ? steps ?? 0 : step + delta),
   }, { first: "«", last: "»" }[delta] ?? (delta < 0 ? "‹" : "›"));
 
+  let asked = 0; // only the latest request draws (answers may come out of order)
+
   async function go(target) {
     const next = Math.max(0, steps === null ? target : Math.min(steps, target));
+    const ticket = ++asked;
     try {
       const data = await api(`/api/tables/${encodeURIComponent(tableId)}/replay?step=${next}&seat=${who.value}`);
+      if (ticket !== asked) return;
       step = data.step ?? next;
       steps = data.steps ?? steps;
       range.max = String(steps ?? step);
       range.value = String(step);
-      position.textContent = t("replay.position", { step, steps: steps ?? "?" });
+      drawPosition();
       error.textContent = "";
       const view = data.view ?? data.views?.[0];
       draw(root, {
@@ -39,6 +63,8 @@ export function showReplay(box, { tableId, t, draw, names, seats, mySeat }) {
         finished: Boolean(data.finished ?? view?.finished),
         scores: view?.scores ?? [], winners: view?.winners ?? [],
       });
+      root.dataset.step = String(step);
+      analysis.show(step, view?.to_move ?? null);
     } catch (err) {
       error.textContent = err.message;
     }
@@ -47,7 +73,8 @@ export function showReplay(box, { tableId, t, draw, names, seats, mySeat }) {
   who.addEventListener("change", () => go(step));
   range.addEventListener("input", () => go(Number(range.value)));
   box.addEventListener("keydown", (event) => {
-    if (event.target === range || event.target === who) return;
+    // Controls with arrow keys of their own (a slider, a menu, a scrolling table) keep them.
+    if (event.target === range || event.target.tagName === "SELECT" || event.target.closest("[data-own-arrows]")) return;
     if (event.key === "ArrowRight") { go(step + 1); event.preventDefault(); }
     if (event.key === "ArrowLeft") { go(step - 1); event.preventDefault(); }
   });
@@ -60,6 +87,7 @@ export function showReplay(box, { tableId, t, draw, names, seats, mySeat }) {
       button("replay-next", t("replay.next"), 1),
       button("replay-last", t("replay.last"), "last"),
       range, position),
-    error, root);
+    error,
+    h("div", { class: "replay-body" }, root, analysis.element));
   go(0);
 }

@@ -1,0 +1,247 @@
+"""Analyses of finished games: asked for over HTTP, judged in the worker pool,
+stored so that each seat of a game is analysed once.
+
+A request names a seat or every seat of a finished table. Each seat not yet
+analysed gets a ``pending`` row in ``ct_analyses`` (committed before the
+answer) and joins a queue; one runner works through the queue, a seat at a
+time, each decision a job of its own in the bot pool
+(:mod:`cardtable.server.analysis_work`), at most as many at once as the pool
+has workers, so bots at other tables wait for one decision at most. When a
+seat is done its result is stored (``done``, with its JSON); at start every
+``pending`` row joins the queue again, so a restart loses only the work in
+progress. Progress (decisions judged so far) is kept in memory.
+
+Every seat of a table is analysed with the same budget and seed (those of
+its first request; the seed is always :data:`SEED`), so the seats' results
+merge into the document one ``cardtable analyze --json`` run would print.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from collections import deque
+from dataclasses import dataclass
+from typing import Any
+
+from cardtable.core.registry import manifest
+from cardtable.server.analysis_work import (
+    AnalysisJob,
+    analyse_part,
+    merge_results,
+    round_starts,
+    seat_result,
+)
+from cardtable.server.hub import Hub
+from cardtable.server.storage import AnalysisRow
+from cardtable.server.table import Refused, Table, now_ms
+from cardtable.server.wire import BadInput
+
+__all__ = ["MAX_WAITING", "SEED", "Analyses"]
+
+log = logging.getLogger(__name__)
+
+SEED = 0  # the analysis seed: the same numbers for everybody who asks
+MAX_WAITING = 64  # seats queued at once; beyond that a request is refused for now
+
+Key = tuple[str, int]  # (table id, seat)
+
+
+@dataclass
+class _Work:
+    """A queued seat: its budget and seed, and how far it has got."""
+
+    row: AnalysisRow
+    running: bool = False
+    done: int = 0
+
+
+class Analyses:
+    """The analysis queue of one server process and its runner."""
+
+    def __init__(self, hub: Hub, budget: float) -> None:
+        self.hub = hub
+        self.budget = budget
+        self._queue: deque[Key] = deque()
+        self._work: dict[Key, _Work] = {}
+        self._wake = asyncio.Event()
+        self._lock = asyncio.Lock()  # one request at a time decides what to insert
+        self._runner: asyncio.Task[None] | None = None
+
+    async def start(self) -> None:
+        """Queue every seat asked for before a restart; start the runner."""
+        for row in await self.hub.storage.pending_analyses():
+            self._enqueue(row)
+        self._runner = asyncio.create_task(self._run(), name="analyses")
+
+    async def stop(self) -> None:
+        if self._runner is not None:
+            self._runner.cancel()
+            await asyncio.gather(self._runner, return_exceptions=True)
+
+    # --- requests -------------------------------------------------------------
+    async def request(self, table: Table, seat: int | None) -> tuple[dict[str, Any], bool]:
+        """Queue ``seat`` (``None``: every seat) of a finished table where it is
+        not analysed or its analysis failed; the document now and whether
+        anything was queued."""
+        seats = self._seats(table, seat)
+        async with self._lock:
+            rows = {r.seat: r for r in await self.hub.storage.load_analyses(table.id)}
+            wanted = [s for s in seats if s not in rows or rows[s].status == "failed"]
+            if len(self._queue) + len(wanted) > MAX_WAITING:
+                raise BadInput(
+                    f"{len(self._queue)} analyses are waiting on this server; try again later",
+                    503,
+                )
+            first = next(iter(rows.values()), None)
+            budget = self.budget if first is None else first.budget
+            for s in wanted:
+                row = AnalysisRow(table.id, s, "pending", budget, SEED, now_ms())
+                await self.hub.storage.put_analysis(row, new=s not in rows)
+                self._enqueue(row)
+        return await self.document(table, seat), bool(wanted)
+
+    async def document(self, table: Table, seat: int | None) -> dict[str, Any]:
+        """What is known of the analysis of ``seat`` (``None``: every seat):
+        ``{table, status, seats:[{seat, status, done, total, ahead, error}],
+        analysis, notes}`` (docs/server.md)."""
+        seats = self._seats(table, seat)
+        rows = {r.seat: r for r in await self.hub.storage.load_analyses(table.id)}
+        totals = _decisions(table)
+        entries, results = [], []
+        for s in seats:
+            entry: dict[str, Any] = {
+                "seat": s,
+                "status": "none",
+                "done": 0,
+                "total": totals[s],
+                "ahead": None,
+                "error": None,
+            }
+            work, row = self._work.get((table.id, s)), rows.get(s)
+            if work is not None:
+                entry["status"] = "running" if work.running else "pending"
+                entry["done"] = work.done
+                entry["ahead"] = self._queue.index((table.id, s))
+            elif row is not None:
+                entry["status"] = row.status
+                if row.status == "done" and row.result is not None:
+                    results.append(json.loads(row.result))
+                    entry["done"] = totals[s]
+                entry["error"] = row.error
+            entries.append(entry)
+        merged = merge_results(results)
+        return {
+            "table": table.id,
+            "status": _overall([e["status"] for e in entries]),
+            "seats": entries,
+            "analysis": None if merged is None else merged["analysis"],
+            "notes": None if merged is None else merged["notes"],
+        }
+
+    def _seats(self, table: Table, seat: int | None) -> list[int]:
+        """The seats asked for, after checking that they can be analysed."""
+        if table.status != "finished":
+            raise Refused("an analysis is offered once the game is over")
+        if not manifest(table.game.name).has("determinize"):
+            raise Refused(
+                f"{table.game.name} offers no resampling of hidden cards, so it cannot be analysed"
+            )
+        n = table.game.num_players
+        if seat is None:
+            return list(range(n))
+        if not 0 <= seat < n:
+            raise BadInput(f"there is no seat {seat}: seats are 0 to {n - 1}")
+        return [seat]
+
+    # --- the runner -----------------------------------------------------------
+    def _enqueue(self, row: AnalysisRow) -> None:
+        key = (row.table_id, row.seat)
+        if key not in self._work:
+            self._work[key] = _Work(row)
+            self._queue.append(key)
+            self._wake.set()
+
+    async def _run(self) -> None:
+        while True:
+            if not self._queue:
+                self._wake.clear()
+                await self._wake.wait()
+                continue
+            key = self._queue[0]
+            work = self._work[key]
+            try:
+                await self._analyse(work)
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:
+                log.exception("analysing seat %s of table %s failed", key[1], key[0])
+                await self._store(work, "failed", error=_why(exc))
+            finally:
+                self._queue.popleft()
+                del self._work[key]
+
+    async def _analyse(self, work: _Work) -> None:
+        row = work.row
+        table = await self.hub.get(row.table_id)
+        names = table.names()
+        record = json.dumps(table.state.record(names))
+        total = _decisions(table)[row.seat]
+        work.running = True
+        limit = asyncio.Semaphore(self.hub.pool.workers)
+
+        async def judge(index: int) -> list[Any]:
+            async with limit:
+                job = AnalysisJob(record, row.seat, (index,), row.budget, row.seed)
+                part = await self.hub.pool.run(analyse_part, job)
+            work.done += 1
+            return part
+
+        async with asyncio.TaskGroup() as group:
+            jobs = [group.create_task(judge(i)) for i in range(total)]
+        result = seat_result(
+            [a for job in jobs for a in job.result()],
+            names,
+            game=table.game.name,
+            seed=row.seed,
+            budget=row.budget,
+            starts=round_starts(table.journal.events),
+        )
+        await self._store(work, "done", result=json.dumps(result))
+
+    async def _store(self, work: _Work, status: str, **values: str) -> None:
+        row = work.row
+        done = AnalysisRow(
+            row.table_id, row.seat, status, row.budget, row.seed, row.requested_ms, **values
+        )
+        try:
+            await self.hub.storage.put_analysis(done, new=False)
+        except Exception:
+            # It stays pending on disk: the next start tries again.
+            log.exception("storing the analysis of table %s failed", row.table_id)
+
+
+def _decisions(table: Table) -> list[int]:
+    """How many decisions each seat made in the game."""
+    counts = [0] * table.game.num_players
+    for kind, data in table.journal.events:
+        if kind == "move":
+            counts[data["seat"]] += 1
+    return counts
+
+
+def _overall(statuses: list[str]) -> str:
+    """One word for several seats: done when all are, else the liveliest."""
+    if all(s == "done" for s in statuses):
+        return "done"
+    for status in ("running", "pending", "failed"):
+        if status in statuses:
+            return status
+    return "none"
+
+
+def _why(exc: Exception) -> str:
+    if isinstance(exc, ExceptionGroup):
+        exc = exc.exceptions[0] if isinstance(exc.exceptions[0], Exception) else exc
+    return f"the analysis stopped: {type(exc).__name__}; ask again to retry"

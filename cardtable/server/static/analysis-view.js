@@ -1,0 +1,175 @@
+// Drawing an analysis (GET /api/tables/{id}/analysis, docs/server.md): a
+// decision's class as a badge (colour, symbol and word: never colour alone),
+// one decision beside the replay, a player's summary, the list of decisions.
+// Numbers: win = chance of winning the game, points = expected points this
+// round, each ± one standard error (docs/analysis.md).
+
+import { h } from "./dom.js";
+
+// lichess's marks where they exist; the word is always written beside them.
+const SYMBOLS = { best: "★", good: "✓", inaccuracy: "?!", mistake: "?", blunder: "??", unclear: "~" };
+export const CLASSES = Object.keys(SYMBOLS);
+const SHOWN_ALTERNATIVES = 8;
+
+export function badge(label, t, count = null) {
+  const word = t(`class.${label}`);
+  return h("span", { class: `an-class an-${label}`, dataset: { class: label } },
+    h("span", { class: "an-symbol", "aria-hidden": "true" }, SYMBOLS[label]),
+    count === null ? word : `${count} ${word}`);
+}
+
+const pct = (x) => (100 * x).toFixed(1);
+const se = (e, scale, digits) => (e.se === null ? "?" : (scale * e.se).toFixed(digits));
+
+/** "4.4% ±0.5": a win chance (0–1) with its error, in percent. */
+export function winText(e) {
+  return `${pct(e.mean)}% ±${se(e, 100, 1)}`;
+}
+
+/** "2.50 ±0.17": expected points with their error. */
+export function pointsText(e) {
+  return `${e.mean.toFixed(2)} ±${se(e, 1, 2)}`;
+}
+
+/** A loss as it is shown: cross-fitted losses may come out below zero, which reads "no loss". */
+const atLeastZero = (e) => ({ mean: Math.max(0, e.mean), se: e.se });
+
+/** A loss written as what it cost, never below zero ("no loss measured" reads 0). */
+function costText(loss, t) {
+  return t("analysis.costValues", { win: winText(atLeastZero(loss.win)), points: pointsText(atLeastZero(loss.points)) });
+}
+
+const movesText = (texts) => texts.join(" = ");
+
+/** Which alternative holds the move played (by its record notation). */
+function playedIndex(evaluation, texts, played) {
+  const i = texts.findIndex((moves) => moves.includes(played));
+  return i >= 0 ? i : evaluation.alternatives.length - 1;
+}
+
+function bestIndex(evaluation) {
+  const best = JSON.stringify(evaluation.best);
+  return evaluation.alternatives.findIndex((a) => JSON.stringify(a.moves) === best);
+}
+
+/** The alternatives' values as a table, best first; the move played and the best marked in words. */
+function alternativesTable(evaluation, texts, played, caption, t) {
+  const bestAt = bestIndex(evaluation);
+  const order = evaluation.alternatives.map((a, i) => i)
+    .sort((a, b) => evaluation.alternatives[b].win.mean - evaluation.alternatives[a].win.mean
+      || evaluation.alternatives[b].points.mean - evaluation.alternatives[a].points.mean);
+  const shown = order.slice(0, SHOWN_ALTERNATIVES);
+  if (!shown.includes(played)) shown.push(played);
+  const rows = shown.map((i) => {
+    const a = evaluation.alternatives[i];
+    const marks = [i === played ? t("analysis.markPlayed") : null, i === bestAt ? t("analysis.markBest") : null].filter(Boolean);
+    return h("tr", { class: i === played ? "an-played" : i === bestAt ? "an-best-row" : "" },
+      h("th", { scope: "row" }, movesText(texts[i])),
+      h("td", {}, winText(a.win)),
+      h("td", {}, pointsText(a.points)),
+      h("td", {}, marks.join(", ")));
+  });
+  const hidden = order.length - shown.length;
+  // Focusable, so that a keyboard can scroll it where a phone makes it overflow.
+  return h("div", { class: "an-table-scroll", tabindex: "0", role: "region", "aria-label": caption, dataset: { ownArrows: "" } },
+    h("table", { class: "an-alternatives" },
+      h("caption", {}, caption),
+      h("thead", {}, h("tr", {},
+        h("th", { scope: "col" }, t("analysis.colMove")),
+        h("th", { scope: "col" }, t("analysis.colWin")),
+        h("th", { scope: "col" }, t("analysis.colPoints")),
+        h("th", { scope: "col" }, h("span", { class: "visually-hidden" }, t("analysis.colNote"))))),
+      h("tbody", {}, rows)),
+    hidden > 0 ? h("p", { class: "hint" }, t("analysis.moreAlternatives", { count: hidden })) : null);
+}
+
+/** One decision: who, what was played, its class, the cost, the better move, every alternative, hindsight. */
+export function decisionBlock(entry, names, t) {
+  const { decision, note } = entry;
+  const name = names[decision.seat];
+  const parts = [
+    h("h4", { id: "analysis-current-heading" },
+      t("analysis.decisionHeading", { name, round: decision.round, move: decision.move })),
+  ];
+  if (decision.forced || !decision.fair) {
+    parts.push(h("p", {}, t("analysis.played", { move: note.played })), h("p", { class: "hint" }, t("analysis.forced")));
+    return parts;
+  }
+  const fair = decision.fair;
+  const played = playedIndex(fair, note.fair, note.played);
+  const bestAt = bestIndex(fair);
+  parts.push(h("p", { class: "an-verdict" }, badge(decision.class, t), " ", t("analysis.played", { move: note.played })));
+  parts.push(h("p", {}, t("analysis.cost"), " ", costText(fair.loss, t)));
+  parts.push(h("p", { class: "an-better" }, played === bestAt
+    ? t("analysis.wasBest")
+    : t("analysis.better", { move: movesText(note.fair[bestAt] ?? []) })));
+  parts.push(alternativesTable(fair, note.fair, played, t("analysis.alternatives"), t));
+  const hind = decision.hindsight;
+  if (hind && note.hindsight) {
+    const hPlayed = playedIndex(hind, note.hindsight, note.played);
+    const hBest = bestIndex(hind);
+    parts.push(h("p", { class: "an-hindsight" }, h("strong", {}, t("analysis.hindsight")), " ",
+      hPlayed === hBest
+        ? t("analysis.hindsightBest")
+        : t("analysis.hindsightBetter", { move: movesText(note.hindsight[hBest] ?? []), cost: costText(hind.loss, t) })));
+  }
+  return parts;
+}
+
+/** A player's summary and three costliest decisions (each a button that jumps the replay there). */
+export function playerSummary(player, entries, names, t, jump) {
+  const judged = player.decisions - player.forced;
+  const perDecision = (e) => atLeastZero({ mean: e.mean / Math.max(1, judged), se: e.se === null ? null : e.se / Math.max(1, judged) });
+  const headingId = `analysis-player-${player.seat}`;
+  const costly = player.costliest
+    .map(({ round, move }) => entries.find((e) => e.decision.seat === player.seat && e.decision.round === round && e.decision.move === move))
+    .filter(Boolean);
+  return h("section", { class: "an-player", "aria-labelledby": headingId, dataset: { seat: player.seat } },
+    h("h4", { id: headingId }, names[player.seat]),
+    h("p", { class: "an-accuracy" },
+      h("span", { class: "an-big" }, player.accuracy.toFixed(1)), " ", t("analysis.accuracy")),
+    h("p", {}, t("analysis.judged", { count: judged, forced: player.forced })),
+    h("p", {}, t("analysis.lost", {
+      points: pointsText(atLeastZero(player.lost.points)),
+      win: winText(perDecision(player.lost.win)),
+    })),
+    h("ul", { class: "an-counts", "aria-label": t("analysis.countsLabel") },
+      CLASSES.filter((c) => player.classes[c]).map((c) => h("li", {}, badge(c, t, player.classes[c])))),
+    h("p", { class: "hint" }, t("analysis.hindsightSummary", {
+      best: player.hindsight_lost.best, count: judged,
+      points: Math.max(0, player.hindsight_lost.points.mean / Math.max(1, judged)).toFixed(2),
+      win: pct(Math.max(0, player.hindsight_lost.win.mean / Math.max(1, judged))),
+    })),
+    costly.length ? h("h5", {}, t("analysis.costliest")) : null,
+    costly.length ? h("ol", { class: "an-costly" }, costly.map(({ decision, note }) => {
+      const bestAt = bestIndex(decision.fair);
+      return h("li", {}, h("button", {
+        type: "button", class: "an-jump", dataset: { step: note.step, seat: decision.seat },
+        onclick: () => jump(note.step, decision.seat, true),
+      },
+      h("span", {}, t("analysis.costlyWhere", { round: decision.round, move: decision.move, played: note.played })),
+      badge(decision.class, t),
+      h("span", { class: "an-costly-better" }, t("analysis.costlyBetter", {
+        move: movesText(note.fair[bestAt] ?? []), win: winText(atLeastZero(decision.fair.loss.win)),
+      }))));
+    })) : null);
+}
+
+/** Every analysed decision by round, as buttons (one tab stop: arrows move between them). */
+export function decisionList(entries, names, t, jump) {
+  const items = [];
+  let round = null;
+  for (const { decision, note } of entries) {
+    if (decision.round !== round) {
+      round = decision.round;
+      items.push(h("li", { class: "an-round", "aria-hidden": "true" }, t("analysis.round", { round })));
+    }
+    items.push(h("li", {}, h("button", {
+      type: "button", class: "an-move", tabindex: "-1", dataset: { step: note.step, seat: decision.seat },
+      onclick: () => jump(note.step, decision.seat, false),
+    },
+    h("span", { class: "an-move-text" }, t("analysis.listItem", { move: decision.move, name: names[decision.seat], played: note.played, round: decision.round })),
+    decision.class ? badge(decision.class, t) : h("span", { class: "an-class an-forced" }, t("analysis.forcedShort")))));
+  }
+  return items;
+}
