@@ -11,9 +11,12 @@ target's *own* tests only: a game's test folder plus the conformance suite's
 tests of that game (``-k <game>``); replay against ``tests/core`` and the
 replay CLI tests. mutmut runs only the tests that reach the mutated function.
 Mutants first run in forks of a process that has imported everything (fast);
-the survivors run again, each importing afresh, so that code which runs at
-import (move tables, default symbols) runs mutated too. A mutant that breaks
-the import itself (pytest exit 2, mutmut's "interrupted") counts as detected.
+the survivors run again, each in a new interpreter against the target's whole
+test selection, so that code which runs at import (move tables, default
+symbols) runs mutated too. (mutmut's own per-test mapping charges a function
+called at import to whichever test happened to import the module first, and
+its forkserver mode runs only that test.) A mutant that breaks the import
+itself (pytest exit 2, mutmut's "interrupted") counts as detected.
 
 The work happens in a copy of the repository (``--workdir``, by default
 ``/tmp/cardtable-mutation/<target>``), so the worktree is never edited and a
@@ -27,10 +30,13 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import shutil
 import subprocess
 import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -74,15 +80,12 @@ def prepare(workdir: Path) -> None:
         shutil.copytree(ROOT / name, workdir / name, ignore=shutil.ignore_patterns("__pycache__"))
 
 
-def configure(
-    workdir: Path, modules: tuple[str, ...], tests: tuple[str, ...], isolation: str
-) -> None:
+def configure(workdir: Path, modules: tuple[str, ...], tests: tuple[str, ...]) -> None:
     """The repository's pyproject.toml plus a ``[tool.mutmut]`` section.
 
-    ``fork`` runs each mutant in a fork of a process that has imported
+    mutmut runs each mutant in a fork of a process that has imported
     everything: fast, but code that ran at import (move tables, default
-    symbols) ran unmutated. ``forkserver`` imports afresh for each mutant, so
-    such code runs mutated too: slow, used for the survivors of a fork pass.
+    symbols) ran unmutated; :func:`run_afresh` checks the survivors again.
     """
     config = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
     config += "\n[tool.mutmut]\n" + "\n".join(
@@ -91,11 +94,57 @@ def configure(
             f"only_mutate = {json.dumps(list(modules))}",
             f"pytest_add_cli_args_test_selection = {json.dumps(list(tests))}",
             'pytest_add_cli_args = ["-p", "no:cacheprovider"]',
-            f'process_isolation = "{isolation}"',
-            'forkserver_warmup = "none"',
+            'process_isolation = "fork"',
         ]
     )
     (workdir / "pyproject.toml").write_text(config + "\n", encoding="utf-8")
+
+
+def run_afresh(
+    workdir: Path, modules: tuple[str, ...], tests: tuple[str, ...], names: list[str], jobs: int
+) -> None:
+    """Run each mutant in ``names`` in a new interpreter against the whole
+    test selection ``tests`` (stopping at the first failure), and record the
+    outcome where mutmut keeps its results (``mutants/<module>.py.meta``).
+
+    A new interpreter imports the mutated module afresh, so code that runs at
+    import runs mutated; and every test gets its chance, not only those that
+    mutmut's mapping assigns to the function.
+    """
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}  # import mutants/ only
+    command = [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", *tests]
+    mutants = workdir / "mutants"
+    start = time.monotonic()
+    clean = subprocess.run(command, cwd=mutants, env=env, capture_output=True, check=False)
+    if clean.returncode:
+        raise SystemExit(f"the tests fail without a mutant:\n{clean.stdout.decode()[-3000:]}")
+    limit = max(60.0, 5 * (time.monotonic() - start))  # a mutant that loops is a timeout
+
+    def exit_code(name: str) -> int:
+        try:
+            done = subprocess.run(
+                command,
+                cwd=mutants,
+                env={**env, "MUTANT_UNDER_TEST": name},
+                capture_output=True,
+                timeout=limit,
+                check=False,
+            )
+        except subprocess.TimeoutExpired:
+            return 36  # mutmut's "timeout"
+        return done.returncode  # pytest's: 0 passed (survived), 1 failed, 2 import broke
+
+    with ThreadPoolExecutor(max_workers=jobs) as pool:
+        codes = dict(zip(names, pool.map(exit_code, names), strict=True))
+    for module in modules:
+        dotted = module.removesuffix(".py").replace("/", ".") + "."
+        mine = {n: c for n, c in codes.items() if n.startswith(dotted)}
+        if not mine:
+            continue
+        meta = mutants / f"{module}.meta"
+        data = json.loads(meta.read_text(encoding="utf-8"))
+        data["exit_code_by_key"].update(mine)
+        meta.write_text(json.dumps(data, indent=4), encoding="utf-8")
 
 
 def mutmut(workdir: Path, *args: str) -> str:
@@ -196,20 +245,20 @@ def main() -> int:
         if not modules:
             parser.error(f"{args.target} has no module {args.module!r}")
     workdir = args.workdir or Path("/tmp/cardtable-mutation") / args.target
-    if args.survivors:
-        survivors = last_survivors(workdir, modules)
-        prepare(workdir)
-    else:
-        if not args.reuse:
-            shutil.rmtree(workdir / "mutants", ignore_errors=True)
-        prepare(workdir)
-        configure(workdir, modules, target.tests, "fork")
+    if not args.survivors and not args.reuse:
+        shutil.rmtree(workdir / "mutants", ignore_errors=True)
+    names = [s["mutant"] for s in last_survivors(workdir, modules)] if args.survivors else []
+    prepare(workdir)
+    configure(workdir, modules, target.tests)
+    if not args.survivors:
         mutmut(workdir, "run", "--max-children", str(args.jobs))
-        _, survivors = summarize(workdir, modules, with_diffs=False)
-    if survivors:  # again, each importing afresh: code run at import is mutated too
-        configure(workdir, modules, target.tests, "forkserver")
-        names = [s["mutant"] for s in survivors]
+        names = [s["mutant"] for s in summarize(workdir, modules, with_diffs=False)[1]]
+    elif names:
+        # Brings mutants/ up to date with the code and tests, and runs those
+        # mutants (run_afresh replaces these verdicts).
         mutmut(workdir, "run", "--max-children", str(args.jobs), *names)
+    if names:  # again, each importing afresh: code run at import is mutated too
+        run_afresh(workdir, modules, target.tests, names, args.jobs)
     scores, survivors = summarize(workdir, modules)
     write_summary(workdir, modules, scores, survivors)
     for module, counts in scores.items():
