@@ -98,27 +98,14 @@ class MarshmallowState:
         self._to_move = -1
         self._dealer = -1
         self._next_dealer = opts.first_dealer  # MT-2.2
-        self._trump = -1
         self._round_no = 0
-        self._hands = [0] * n
-        self._counts = [0] * n
-        self._in = [True] * n
-        self._num_in = n
-        self._next = [(s + 1) % n for s in range(n)]
-        self._lead = -1
-        self._ruffed = False
-        self._best = -1
+        self._best = -1  # the trick's winning strength and seat so far, set by its lead
         self._best_seat = -1
-        self._cur: list[int] = []
-        self._tricks: list[StoredTrick] = []
         self._scores = [0] * n
-        self._round_pts = [0] * n
         self._winner = -1
         self._deal: Deal | None = None
         self._past: tuple[StoredRound, ...] = ()
-        # This round's completed tricks as views show them, decoded lazily by
-        # view() and shared between clones (a prefix of the round's tricks).
-        self._seen: tuple[tuple[tuple[int, int], ...], ...] = ()
+        self._clear_table([0] * n)
         if rng is not None:
             self._deal_from_rng(rng)
 
@@ -193,26 +180,33 @@ class MarshmallowState:
     def _start_round(self, deal: Deal) -> None:
         if self._deal is not None:
             self._past = (*self._past, self._stored_round())
-        n = self._n
         self._deal = deal
         self._round_no += 1
-        self._hands = [sum(1 << c for c in hand) for hand in deal.hands]
+        self._clear_table([sum(1 << c for c in hand) for hand in deal.hands])
+        self._dealer = self._next_dealer
+        self._to_move = self._dealer
+        # MT-4.1: no trump in round 1; MT-4.2: from round 2 the dealer names it first.
+        # MT-5.1: then the dealer leads the first trick.
+        self._phase = TRUMP_DUE if self._round_no >= 2 else PLAYING
+
+    def _clear_table(self, hands: list[int]) -> None:
+        """A round's table before its first move: ``hands`` dealt, everyone
+        in, no trick, no trump, no points."""
+        n = self._n
+        self._hands = hands
         self._counts = [0] * n
         self._in = [True] * n
         self._num_in = n
         self._next = [(s + 1) % n for s in range(n)]
         self._lead = -1
         self._ruffed = False
-        self._cur = []
-        self._tricks = []
-        self._seen = ()
+        self._cur: list[int] = []
+        self._tricks: list[StoredTrick] = []
+        # This round's completed tricks as views show them, decoded lazily by
+        # view() and shared between clones (a prefix of the round's tricks).
+        self._seen: tuple[tuple[tuple[int, int], ...], ...] = ()
         self._round_pts = [0] * n
         self._trump = -1
-        self._dealer = self._next_dealer
-        self._to_move = self._dealer
-        # MT-4.1: no trump in round 1; MT-4.2: from round 2 the dealer names it first.
-        # MT-5.1: then the dealer leads the first trick.
-        self._phase = TRUMP_DUE if self._round_no >= 2 else PLAYING
 
     def _stored_round(self) -> StoredRound:
         assert self._deal is not None
@@ -376,7 +370,7 @@ class MarshmallowState:
         # MT-6.2: score every other player's tricks, those already out included.
         points = len(self._tricks) - self._counts[seat]
         self._scores[seat] += points
-        self._round_pts[seat] += points
+        self._round_pts[seat] = points  # a seat goes out once a round
         self._in[seat] = False
         self._num_in -= 1
         self._hands[seat] = 0  # discarded unseen (MT-9.2)
