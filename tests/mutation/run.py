@@ -21,8 +21,9 @@ itself (pytest exit 2, mutmut's "interrupted") counts as detected.
 The work happens in a copy of the repository (``--workdir``, by default
 ``/tmp/cardtable-mutation/<target>``), so the worktree is never edited and a
 run with ``--reuse`` keeps mutmut's earlier results; ``--survivors`` runs only the last
-run's survivors again, against the tests as they are now. The summary (killed / total per module and
-every surviving mutant's diff) is printed and written to ``summary.json``
+run's survivors again, against the tests as they are now, and rescores their modules from
+the last run's counts (the code must not have changed since). The summary (killed / total
+per module and every surviving mutant's diff) is printed and written to ``summary.json``
 there. Not part of the test suite: a game takes tens of minutes.
 """
 
@@ -102,10 +103,11 @@ def configure(workdir: Path, modules: tuple[str, ...], tests: tuple[str, ...]) -
 
 def run_afresh(
     workdir: Path, modules: tuple[str, ...], tests: tuple[str, ...], names: list[str], jobs: int
-) -> None:
+) -> dict[str, int]:
     """Run each mutant in ``names`` in a new interpreter against the whole
-    test selection ``tests`` (stopping at the first failure), and record the
-    outcome where mutmut keeps its results (``mutants/<module>.py.meta``).
+    test selection ``tests`` (stopping at the first failure); record each exit
+    code where mutmut keeps its results (``mutants/<module>.py.meta``) and
+    return them.
 
     A new interpreter imports the mutated module afresh, so code that runs at
     import runs mutated; and every test gets its chance, not only those that
@@ -145,6 +147,7 @@ def run_afresh(
         data = json.loads(meta.read_text(encoding="utf-8"))
         data["exit_code_by_key"].update(mine)
         meta.write_text(json.dumps(data, indent=4), encoding="utf-8")
+    return codes
 
 
 def mutmut(workdir: Path, *args: str) -> str:
@@ -165,6 +168,8 @@ Scores = dict[str, dict[str, float]]
 
 # pytest's exit code 2 (mutmut: "interrupted"): the mutant broke the import itself.
 DETECTED = ("killed", "timeout", "check was interrupted by user")
+# mutmut's names for the exit codes run_afresh records (anything else: "suspicious").
+STATUS = {0: "survived", 1: "killed", 2: DETECTED[2], 3: "killed", 5: "no tests", 36: "timeout"}
 
 
 def summarize(
@@ -215,14 +220,51 @@ def write_summary(
     path.write_text(json.dumps(summary, indent=1) + "\n", encoding="utf-8")
 
 
-def last_survivors(workdir: Path, modules: tuple[str, ...]) -> list[dict[str, str]]:
-    """The survivors, among ``modules``, recorded by the last run in ``workdir``."""
+def rerun_survivors(
+    workdir: Path, target: Target, modules: tuple[str, ...], jobs: int
+) -> tuple[Scores, list[dict[str, str]]]:
+    """Run the survivors of the last run in ``workdir`` again, against the
+    tests as they are now, and rescore ``modules`` from the last run's counts.
+
+    The code must be the code of that run: a survivor whose diff has changed
+    stops the run (measure afresh instead).
+    """
     try:
         summary = json.loads((workdir / "summary.json").read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise SystemExit(f"--survivors: no earlier run in {workdir} (no summary.json)") from None
-    dotted = tuple(m.removesuffix(".py").replace("/", ".") + "." for m in modules)
-    return [s for s in summary["survivors"] if s["mutant"].startswith(dotted)]
+    dotted = {m: m.removesuffix(".py").replace("/", ".") + "." for m in modules}
+    earlier = [s for s in summary["survivors"] if s["mutant"].startswith(tuple(dotted.values()))]
+    counts = {m: dict(c) for m, c in summary["modules"].items() if m in modules}
+    if not earlier:
+        return counts, []
+    # mutmut keeps a stale, unmutated copy of a module its last run did not
+    # mutate, so mutants/ is made anew for these modules.
+    shutil.rmtree(workdir / "mutants", ignore_errors=True)
+    prepare(workdir)
+    configure(workdir, modules, target.tests)
+    names = [s["mutant"] for s in earlier]
+    mutmut(workdir, "run", "--max-children", str(jobs), *names)
+    codes = run_afresh(workdir, modules, target.tests, names, jobs)
+    survivors = []
+    for old in earlier:
+        name = old["mutant"]
+        diff = mutmut(workdir, "show", name)
+        if diff.partition("\n")[2] != old["diff"].partition("\n")[2]:
+            raise SystemExit(f"{name} is not the last run's mutant: measure without --survivors")
+        status = STATUS.get(codes[name], "suspicious")
+        module = next(m for m, d in dotted.items() if name.startswith(d))
+        counts[module][old["status"]] -= 1
+        counts[module][status] = counts[module].get(status, 0) + 1
+        if status not in DETECTED:
+            survivors.append({"mutant": name, "status": status, "diff": diff})
+    scores: Scores = {}
+    for module, by_status in counts.items():
+        kept = {k: n for k, n in by_status.items() if k not in ("total", "score") and n}
+        total = sum(kept.values())
+        detected = sum(kept.get(s, 0) for s in DETECTED)
+        scores[module] = {**kept, "total": total, "score": round(detected / total, 4)}
+    return scores, survivors
 
 
 def main() -> int:
@@ -245,21 +287,18 @@ def main() -> int:
         if not modules:
             parser.error(f"{args.target} has no module {args.module!r}")
     workdir = args.workdir or Path("/tmp/cardtable-mutation") / args.target
-    if not args.survivors and not args.reuse:
-        shutil.rmtree(workdir / "mutants", ignore_errors=True)
-    names = [s["mutant"] for s in last_survivors(workdir, modules)] if args.survivors else []
-    prepare(workdir)
-    configure(workdir, modules, target.tests)
-    if not args.survivors:
+    if args.survivors:
+        scores, survivors = rerun_survivors(workdir, target, modules, args.jobs)
+    else:
+        if not args.reuse:
+            shutil.rmtree(workdir / "mutants", ignore_errors=True)
+        prepare(workdir)
+        configure(workdir, modules, target.tests)
         mutmut(workdir, "run", "--max-children", str(args.jobs))
         names = [s["mutant"] for s in summarize(workdir, modules, with_diffs=False)[1]]
-    elif names:
-        # Brings mutants/ up to date with the code and tests, and runs those
-        # mutants (run_afresh replaces these verdicts).
-        mutmut(workdir, "run", "--max-children", str(args.jobs), *names)
-    if names:  # again, each importing afresh: code run at import is mutated too
-        run_afresh(workdir, modules, target.tests, names, args.jobs)
-    scores, survivors = summarize(workdir, modules)
+        if names:  # again, each importing afresh: code run at import is mutated too
+            run_afresh(workdir, modules, target.tests, names, args.jobs)
+        scores, survivors = summarize(workdir, modules)
     write_summary(workdir, modules, scores, survivors)
     for module, counts in scores.items():
         print(f"{module}: {counts}")
