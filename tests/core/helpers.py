@@ -8,6 +8,7 @@ import random
 from typing import Any
 
 import cardtable
+from cardtable.core.game import State
 
 SEATS = 3
 DELETE = object()  # an edit that removes the key instead of setting it
@@ -41,3 +42,16 @@ def record_with(path: str, value: Any) -> dict[str, Any]:
     else:
         target[keys[-1]] = value
     return record
+
+
+def walk(record: dict[str, Any], rounds: int, moves: int) -> State:
+    """The state after the first ``moves`` moves of round ``rounds`` (1-based),
+    reached without replay, straight through the game's rules."""
+    game = cardtable.load(record["game"], **record["options"])
+    state = game.new_state()
+    for r, round_ in enumerate(record["rounds"][:rounds], start=1):
+        state.deal(game.deal_from_json(round_["deal"], "deal"))
+        for move in round_["moves"][: moves if r == rounds else None]:
+            seat, parsed, chance = game.move_from_json(move, "move")
+            state.apply_as(seat, parsed, **chance)
+    return state

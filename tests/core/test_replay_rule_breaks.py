@@ -12,22 +12,8 @@ import pytest
 
 import cardtable
 from cardtable.core.errors import IllegalMoveError
-from cardtable.core.game import State
 from cardtable.core.replay import RuleBreakError
-from tests.core.helpers import finished_game, record_with
-
-
-def walk(record: dict[str, Any], rounds: int, moves: int) -> State:
-    """The state after the first ``moves`` moves of round ``rounds`` (1-based),
-    reached without replay, straight through the game's rules."""
-    game = cardtable.load(record["game"], **record["options"])
-    state = game.new_state()
-    for r, round_ in enumerate(record["rounds"][:rounds], start=1):
-        state.deal(game.deal_from_json(round_["deal"], "deal"))
-        for move in round_["moves"][: moves if r == rounds else None]:
-            seat, parsed, chance = game.move_from_json(move, "move")
-            state.apply_as(seat, parsed, **chance)
-    return state
+from tests.core.helpers import finished_game, record_with, walk
 
 
 def rule_break(record: dict[str, Any]) -> RuleBreakError:
