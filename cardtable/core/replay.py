@@ -103,30 +103,26 @@ def result_json(state: State) -> dict[str, JSON]:
 # --- pass 1: form -----------------------------------------------------------
 
 
-def _expect(value: Any, kind: type | tuple[type, ...], where: str, what: str) -> None:
+def _expect(value: Any, kind: type, where: str, what: str) -> None:
     # bool is an int in Python but never a number in a record.
-    if isinstance(value, bool) and bool not in (kind if isinstance(kind, tuple) else (kind,)):
-        raise RecordError(where, f"{what} must be {_kind_name(kind)}, not a boolean")
-    if not isinstance(value, kind):
+    if not isinstance(value, kind) or (isinstance(value, bool) and kind is not bool):
         raise RecordError(where, f"{what} must be {_kind_name(kind)}, not {_json_type(value)}")
 
 
-def _kind_name(kind: type | tuple[type, ...]) -> str:
-    names = {
+def _kind_name(kind: type) -> str:
+    return {
         dict: "an object",
         list: "a list",
         str: "a string",
         int: "an integer",
         bool: "true or false",
-    }
-    kinds = kind if isinstance(kind, tuple) else (kind,)
-    return " or ".join(names.get(k, k.__name__) for k in kinds)
+    }[kind]
 
 
 def _json_type(value: Any) -> str:
-    if value is None:
-        return "null"
+    # A record built in Python may hold values JSON cannot: named by their type.
     return {
+        type(None): "null",
         dict: "an object",
         list: "a list",
         str: "a string",
