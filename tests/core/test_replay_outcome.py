@@ -10,8 +10,8 @@ from typing import Any
 import cardtable
 from cardtable.core.errors import OptionError
 from cardtable.core.game import JSON, State
-from cardtable.core.replay import error_json
-from tests.core.helpers import finished_game, walk
+from cardtable.core.replay import error_json, parse_record
+from tests.core.helpers import DELETE, finished_game, record_with, walk
 
 
 def decision_points(record: dict[str, Any]) -> list[tuple[int, int]]:
@@ -83,3 +83,9 @@ def test_mr_4_6_a_recorded_reshuffle_reaches_the_rules() -> None:
     assert outcome.error is None
     assert outcome.state is not None
     assert [outcome.state.view(seat) for seat in (0, 1)] == [played.view(seat) for seat in (0, 1)]
+
+
+def test_the_parsed_record_keeps_the_players_names_when_given() -> None:
+    """record-format: `players` is optional, one name per seat."""
+    assert parse_record(finished_game()).players == ["Ann", "Bob", "Cleo"]
+    assert parse_record(record_with("players", DELETE)).players is None
