@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from click.testing import Result
 from typer.testing import CliRunner
 
 import cardtable
@@ -314,6 +315,45 @@ def test_malformed_records_are_exit_2_and_say_where(
     assert (error["round"], error["move"]) == (round_, move)
     code, out = replay(record, tmp_path=tmp_path)
     assert code == 2 and "Traceback" not in out and where in out
+
+
+def invoke(record: dict[str, Any], *args: str, tmp_path: Path) -> Result:
+    path = tmp_path / "record.json"
+    path.write_text(json.dumps(record))
+    return runner.invoke(app, ["replay", *args, str(path)])
+
+
+def test_text_errors_go_to_stderr_saying_kind_then_place(tmp_path: Path) -> None:
+    """Exit 1 and 2 in text: one line on stderr, "rule break: " or "malformed
+    record: ", then the round and move when the fault sits in a round."""
+    record, _, _, message = first_restricted_play()
+    result = invoke(record, tmp_path=tmp_path)
+    assert (result.exit_code, result.stdout) == (1, "")
+    assert result.stderr == f"rule break: {message}\n"
+    result = invoke(mutate("rounds/0/moves/6/play", "X4"), tmp_path=tmp_path)
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr.startswith("malformed record: round 1, move 7: rounds[0].moves[6].play: ")
+    assert result.stderr.count("\n") == 1
+    result = invoke(mutate("format", "x"), tmp_path=tmp_path)
+    assert result.stderr == "malformed record: format: expected 'cardtable-record/1', got 'x'\n"
+
+
+def test_trace_of_a_malformed_record_is_only_the_error_object(tmp_path: Path) -> None:
+    record = mutate("rounds/0/moves/6/seat", 7)
+    traced = invoke(record, "--trace", tmp_path=tmp_path)
+    as_json = invoke(record, "--json", tmp_path=tmp_path)
+    assert traced.exit_code == as_json.exit_code == 2
+    assert traced.stdout == as_json.stdout
+    assert len(traced.stdout.splitlines()) == 1 and "error" in json.loads(traced.stdout)
+
+
+def test_trace_ends_with_the_json_object(tmp_path: Path) -> None:
+    record = mt_record()
+    traced = invoke(record, "--trace", tmp_path=tmp_path)
+    as_json = invoke(record, "--json", tmp_path=tmp_path)
+    assert traced.exit_code == as_json.exit_code == 0
+    assert traced.stdout.splitlines()[-1] == as_json.stdout.strip()
+    assert len(traced.stdout.splitlines()) == len(record["rounds"][0]["moves"]) + 1
 
 
 def test_malformed_wins_over_an_earlier_rule_break(tmp_path: Path) -> None:
