@@ -11,7 +11,16 @@ import cardtable
 from cardtable.core.game import State
 
 SEATS = 3
-DELETE = object()  # an edit that removes the key instead of setting it
+
+
+class _Delete:
+    """An edit that removes the key instead of setting it."""
+
+    def __repr__(self) -> str:  # a stable test id, the same in every process
+        return "<deleted>"
+
+
+DELETE = _Delete()
 
 
 @functools.cache
