@@ -162,6 +162,7 @@ def test_malformed_part_is_refused_saying_where_and_why(
 def test_a_record_that_is_not_an_object_is_malformed() -> None:
     outcome = cardtable.replay(json.loads("[1, 2]"))
     assert isinstance(outcome.error, RecordError)
+    assert outcome.error.where == ""  # the path of the whole document
     assert str(outcome.error) == "a record must be an object, not a list"
     assert outcome.exit_code == 2
 
