@@ -119,16 +119,19 @@ def _rounds_left(state: MyRummyState) -> int | None:
     return None if rounds is None else rounds - state.round_number
 
 
-def round_outlook(state: MyRummyState, sym: Sequence[int]) -> list[tuple[float, list[int]]]:
+def round_outlook(
+    state: MyRummyState, sym: Sequence[int], temperature: float = RACE_TEMPERATURE
+) -> list[tuple[float, list[int]]]:
     """How the round in play may end, as estimated from the hands: for each
     likely declarer, ``(chance it declares first, the round's points then)``.
 
     Each player's turns to go are its distance to sorted plus the seats
     before it in turn order (MR-4: clockwise) as a fraction of a round; the
-    chances are a soft-min of those. A declarer scores its hand as it is now
-    as if sorted (MR-6.2), the others their best runs (MR-6.3). Declarers with
-    less than a 1% chance are left out: the chances listed sum to a little
-    less than 1, and a caller renormalises by their sum.
+    chances are a soft-min of those at ``temperature`` (turns). A declarer
+    scores its hand as it is now as if sorted (MR-6.2), the others their best
+    runs (MR-6.3). Declarers with less than a 1% chance are left out: the
+    chances listed sum to a little less than 1, and a caller renormalises by
+    their sum.
     """
     hands = state.hands
     n = len(hands)
@@ -138,7 +141,7 @@ def round_outlook(state: MyRummyState, sym: Sequence[int]) -> list[tuple[float, 
         for i, hand in enumerate(hands)
     ]
     low = min(need)
-    race = [math.exp(-(x - low) / RACE_TEMPERATURE) for x in need]
+    race = [math.exp(-(x - low) / temperature) for x in need]
     total_race = sum(race)
     runs = [best_run(hand, sym) for hand in hands]
     outlook = []
