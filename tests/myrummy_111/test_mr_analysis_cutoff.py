@@ -52,7 +52,11 @@ def test_mr_6_2_a_sorted_hand_is_expected_to_declare_and_score_its_symbols() -> 
     assert ahead_win >= 0.9
     behind_win, behind_points = cutoff.value(state, 1, constant(None))
     assert behind_win <= 0.1
-    assert behind_points <= best_run(SCRAMBLED, game.symbol_lookup) + 1e-9
+    # The scrambled seat keeps its best run (MR-6.3) unless it wins the race,
+    # which it does in at most one case in ten.
+    kept = best_run(SCRAMBLED, game.symbol_lookup)
+    own = declaration_score(game.symbol_lookup[c] for c in SCRAMBLED)
+    assert kept <= behind_points <= kept + 0.1 * (own - kept)
     assert ahead_win + behind_win == pytest.approx(1.0)
 
 
