@@ -20,11 +20,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from cardtable.core.errors import CardtableError, RecordError
+from cardtable.core.errors import OptionError, RecordError
 from cardtable.games.myrummy_111.cards import HIGHEST, LOWEST, is_card
 from cardtable.games.myrummy_111.exchange import exchange
 from cardtable.games.myrummy_111.moves import SIDES
-from cardtable.games.myrummy_111.options import Options, make_options
+from cardtable.games.myrummy_111.options import OPTION_NAMES, Options, make_options
 
 T = TypeVar("T")
 
@@ -215,12 +215,7 @@ def view_from_json(obj: Any) -> MyRummyView:
     unknown = [k for k in obj if k not in _FIELDS]
     if missing or unknown:
         raise RecordError("view", f"missing keys {missing}, unknown keys {unknown}")
-    try:
-        options = make_options(**_dict(obj["options"], "options"))
-    except TypeError as exc:  # an unknown option name
-        raise RecordError("view.options", str(exc)) from None
-    except CardtableError as exc:
-        raise RecordError("view.options", str(exc)) from None
+    options = _options(obj["options"])
     n = options.players
     seat = _opt(obj["seat"], "seat", lambda v, w: _int(v, w, 0, n - 1))
     hand = _opt(obj["hand"], "hand", _cards)
@@ -307,6 +302,24 @@ def _list(
     value: Any, where: str, read: Callable[[Any, str], T], length: int | None = None
 ) -> list[T]:
     return [read(v, w) for v, w in _items(value, where, length)]
+
+
+def _options(value: Any) -> Options:
+    """Every option written out, as :meth:`Options.to_json` writes them (no
+    defaults filled in: what is read writes back unchanged)."""
+    given = _dict(value, "options")
+    if sorted(given) != sorted(OPTION_NAMES):
+        raise _fail("options", f"the options are {', '.join(OPTION_NAMES)}")
+    try:
+        options = make_options(**given)
+    except OptionError as exc:
+        raise _fail(f"options.{exc.option}", exc.reason) from None
+    for name, written in options.to_json().items():
+        if given[name] != written:
+            raise _fail(
+                f"options.{name}", f"must be written out ({written!r}), not {given[name]!r}"
+            )
+    return options
 
 
 def _phase(value: Any) -> str | None:
