@@ -350,7 +350,7 @@ def _event(value: Any, where: str, n: int) -> Event:
 
 def _place_event(e: dict[str, Any], where: str, seat: int) -> PlaceEvent:
     discard = e["discard"]
-    if discard not in SIDES or type(discard) is not str:
+    if discard not in SIDES:  # only the three strings equal a side
         raise _fail(f"{where}.discard", f"must be 'left', 'right' or 'far', not {discard!r}")
     return PlaceEvent(
         seat,
