@@ -232,7 +232,7 @@ def view_from_json(obj: Any) -> MyRummyView:
         taken_slot=_opt(obj["taken_slot"], "taken_slot", lambda v, w: _int(v, w, 0, 2)),
         middle=tuple(_list(obj["middle"], "middle", lambda v, w: _opt(v, w, _card), 3)),
         discard_pile=tuple(_cards(obj["discard_pile"], "discard_pile")),
-        draw_size=_int(obj["draw_size"], "draw_size", 0),
+        draw_size=_int(obj["draw_size"], "draw_size"),
         hand_sizes=tuple(_list(obj["hand_sizes"], "hand_sizes", _int, n)),
         history=tuple(_list(obj["history"], "history", lambda v, w: _event(v, w, n))),
         known=tuple(
@@ -243,8 +243,8 @@ def view_from_json(obj: Any) -> MyRummyView:
         round_scores=tuple(
             tuple(_list(r, w, _int, n)) for r, w in _items(obj["round_scores"], "round_scores")
         ),
-        moves_in_round=_int(obj["moves_in_round"], "moves_in_round", 0),
-        turns_in_round=_int(obj["turns_in_round"], "turns_in_round", 0),
+        moves_in_round=_int(obj["moves_in_round"], "moves_in_round"),
+        turns_in_round=_int(obj["turns_in_round"], "turns_in_round"),
         awaiting_deal=_bool(obj["awaiting_deal"], "awaiting_deal"),
         finished=_bool(obj["finished"], "finished"),
         winners=tuple(_list(obj["winners"], "winners", lambda v, w: _int(v, w, 0, n - 1))),
@@ -316,9 +316,7 @@ def _options(value: Any) -> Options:
         raise _fail(f"options.{exc.option}", exc.reason) from None
     for name, written in options.to_json().items():
         if given[name] != written:
-            raise _fail(
-                f"options.{name}", f"must be written out ({written!r}), not {given[name]!r}"
-            )
+            raise _fail(f"options.{name}", f"must be written out in full, not {given[name]!r}")
     return options
 
 
@@ -354,7 +352,7 @@ def _place_event(e: dict[str, Any], where: str, seat: int) -> PlaceEvent:
         raise _fail(f"{where}.discard", f"must be 'left', 'right' or 'far', not {discard!r}")
     return PlaceEvent(
         seat,
-        _int(e["place"], f"{where}.place", 0),
+        _int(e["place"], f"{where}.place"),
         discard,
         _card(e["card"], f"{where}.card"),
         _bool(e["declare"], f"{where}.declare"),
