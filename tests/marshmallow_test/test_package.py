@@ -141,7 +141,7 @@ def test_views_from_json_round_trip_and_malformed_ones_say_where() -> None:
         ({**good, "out": [False, 0, False]}, "view.out[1]", "true or false"),
         ({**good, "current_trick": [{"seat": 0}]}, "view.current_trick[0]", "a played card"),
         ({**good, "scores": [0, -1, 0]}, "view.scores[1]", "0 or more"),
-        ({**good, "target": 99}, "view", "other options"),
+        ({**good, "target": 99}, "view.target", "other options"),
     ]
     for obj, where, reason in cases:
         with pytest.raises(RecordError) as info:

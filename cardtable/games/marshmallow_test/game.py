@@ -79,8 +79,11 @@ class MarshmallowTest:
         RecordError says where it is malformed, and a view of another game
         (other options) is refused too."""
         view = view_from_json(obj)
-        seen = (view.players, view.target, view.trump_after_ruff)
         mine = (self.num_players, self.options.target, self.options.trump_after_ruff)
-        if seen != mine:
-            raise RecordError("view", f"a view of a game with other options than {self!r}")
+        for key, want in zip(("players", "target", "trump_after_ruff"), mine, strict=True):
+            seen = getattr(view, key)
+            if seen != want:
+                raise RecordError(
+                    f"view.{key}", f"{seen!r}, not {want!r}: a view of a game with other options"
+                )
         return view

@@ -88,7 +88,7 @@ def parse_symbols(text: str, source: str = "the text") -> tuple[int, ...]:
             raise OptionError("symbols", f"{source} is not valid JSON: {exc.msg}") from None
         return check_symbols(values)
     words = stripped.replace(",", " ").split()
-    if len(words) == 1 and len(words[0]) > 1 and words[0].isdigit():
+    if len(words) == 1 and words[0].isdigit():
         words = list(words[0])  # digits in a row (no count has two digits)
     try:
         values = [parse_int(w, f"{source}, number {i + 1}") for i, w in enumerate(words)]

@@ -149,7 +149,7 @@ def move_from_json(
 def _take(obj: dict[str, Any], where: str) -> tuple[Move, Mapping[str, Any]]:
     for key in obj:
         if key not in ("seat", "take", "refresh", "reshuffle"):
-            kind = "place" if key in ("discard", "declare") else ""
+            kind = key in ("discard", "declare")
             reason = (
                 "a move has fields of two kinds ('take' and 'place')" if kind else "unknown field"
             )

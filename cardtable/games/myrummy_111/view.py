@@ -20,11 +20,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from cardtable.core.errors import CardtableError, RecordError
+from cardtable.core.errors import OptionError, RecordError
 from cardtable.games.myrummy_111.cards import HIGHEST, LOWEST, is_card
 from cardtable.games.myrummy_111.exchange import exchange
 from cardtable.games.myrummy_111.moves import SIDES
-from cardtable.games.myrummy_111.options import Options, make_options
+from cardtable.games.myrummy_111.options import OPTION_NAMES, Options, make_options
 
 T = TypeVar("T")
 
@@ -215,12 +215,7 @@ def view_from_json(obj: Any) -> MyRummyView:
     unknown = [k for k in obj if k not in _FIELDS]
     if missing or unknown:
         raise RecordError("view", f"missing keys {missing}, unknown keys {unknown}")
-    try:
-        options = make_options(**_dict(obj["options"], "options"))
-    except TypeError as exc:  # an unknown option name
-        raise RecordError("view.options", str(exc)) from None
-    except CardtableError as exc:
-        raise RecordError("view.options", str(exc)) from None
+    options = _options(obj["options"])
     n = options.players
     seat = _opt(obj["seat"], "seat", lambda v, w: _int(v, w, 0, n - 1))
     hand = _opt(obj["hand"], "hand", _cards)
@@ -237,7 +232,7 @@ def view_from_json(obj: Any) -> MyRummyView:
         taken_slot=_opt(obj["taken_slot"], "taken_slot", lambda v, w: _int(v, w, 0, 2)),
         middle=tuple(_list(obj["middle"], "middle", lambda v, w: _opt(v, w, _card), 3)),
         discard_pile=tuple(_cards(obj["discard_pile"], "discard_pile")),
-        draw_size=_int(obj["draw_size"], "draw_size", 0),
+        draw_size=_int(obj["draw_size"], "draw_size"),
         hand_sizes=tuple(_list(obj["hand_sizes"], "hand_sizes", _int, n)),
         history=tuple(_list(obj["history"], "history", lambda v, w: _event(v, w, n))),
         known=tuple(
@@ -248,8 +243,8 @@ def view_from_json(obj: Any) -> MyRummyView:
         round_scores=tuple(
             tuple(_list(r, w, _int, n)) for r, w in _items(obj["round_scores"], "round_scores")
         ),
-        moves_in_round=_int(obj["moves_in_round"], "moves_in_round", 0),
-        turns_in_round=_int(obj["turns_in_round"], "turns_in_round", 0),
+        moves_in_round=_int(obj["moves_in_round"], "moves_in_round"),
+        turns_in_round=_int(obj["turns_in_round"], "turns_in_round"),
         awaiting_deal=_bool(obj["awaiting_deal"], "awaiting_deal"),
         finished=_bool(obj["finished"], "finished"),
         winners=tuple(_list(obj["winners"], "winners", lambda v, w: _int(v, w, 0, n - 1))),
@@ -309,6 +304,22 @@ def _list(
     return [read(v, w) for v, w in _items(value, where, length)]
 
 
+def _options(value: Any) -> Options:
+    """Every option written out, as :meth:`Options.to_json` writes them (no
+    defaults filled in: what is read writes back unchanged)."""
+    given = _dict(value, "options")
+    if sorted(given) != sorted(OPTION_NAMES):
+        raise _fail("options", f"the options are {', '.join(OPTION_NAMES)}")
+    try:
+        options = make_options(**given)
+    except OptionError as exc:
+        raise _fail(f"options.{exc.option}", exc.reason) from None
+    for name, written in options.to_json().items():
+        if given[name] != written:
+            raise _fail(f"options.{name}", f"must be written out in full, not {given[name]!r}")
+    return options
+
+
 def _phase(value: Any) -> str | None:
     if value not in ("take", "place", None):
         raise _fail("phase", f"must be 'take', 'place' or null, not {value!r}")
@@ -337,11 +348,11 @@ def _event(value: Any, where: str, n: int) -> Event:
 
 def _place_event(e: dict[str, Any], where: str, seat: int) -> PlaceEvent:
     discard = e["discard"]
-    if discard not in SIDES or type(discard) is not str:
+    if discard not in SIDES:  # only the three strings equal a side
         raise _fail(f"{where}.discard", f"must be 'left', 'right' or 'far', not {discard!r}")
     return PlaceEvent(
         seat,
-        _int(e["place"], f"{where}.place", 0),
+        _int(e["place"], f"{where}.place"),
         discard,
         _card(e["card"], f"{where}.card"),
         _bool(e["declare"], f"{where}.declare"),
