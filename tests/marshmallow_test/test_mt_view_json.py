@@ -13,13 +13,13 @@ from __future__ import annotations
 
 import copy
 import random
-from collections.abc import Callable
 from typing import Any
 
 import pytest
 
 from cardtable.core.errors import RecordError
 from cardtable.games.marshmallow_test import MarshmallowTest
+from tests.json_edits import Change, put
 
 N = 3  # seats 0, 1, 2
 GAME = MarshmallowTest(players=N)
@@ -35,21 +35,6 @@ def base() -> dict[str, Any]:
     view = state.view(1).to_json()
     assert len(view["tricks"]) == 2 and len(view["current_trick"]) == 2 and view["round_scores"]
     return view
-
-
-Change = Callable[[dict[str, Any]], None]
-
-
-def put(*path: str | int, value: Any) -> Change:
-    """Set the field at ``path`` to ``value``."""
-
-    def change(obj: dict[str, Any]) -> None:
-        node: Any = obj
-        for key in path[:-1]:
-            node = node[key]
-        node[path[-1]] = value
-
-    return change
 
 
 REFUSED: list[tuple[str, Change, str, str]] = [

@@ -13,13 +13,13 @@ from __future__ import annotations
 
 import copy
 import random
-from collections.abc import Callable
 from typing import Any
 
 import pytest
 
 from cardtable.core.errors import RecordError
 from cardtable.games.myrummy_111 import MyRummy111, MyRummyState
+from tests.json_edits import Change, put
 
 GAME = MyRummy111(players=3)
 N = 3  # seats 0, 1, 2
@@ -49,21 +49,6 @@ def base() -> dict[str, Any]:
     view = state.view(state.to_move).to_json()
     assert view["hand"] and view["taken_card"] is not None and view["last_round"]["declared_hand"]
     return view
-
-
-Change = Callable[[dict[str, Any]], None]
-
-
-def put(*path: str | int, value: Any) -> Change:
-    """Set the field at ``path`` to ``value``."""
-
-    def change(obj: dict[str, Any]) -> None:
-        node: Any = obj
-        for key in path[:-1]:
-            node = node[key]
-        node[path[-1]] = value
-
-    return change
 
 
 def event(kind: str, **fields: Any) -> Change:
