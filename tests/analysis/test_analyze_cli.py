@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import json
+import random
 import re
 from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
 
+import cardtable
 from cardtable.cli.main import app
 from tests.analysis.conftest import DATA, play, to_text
 
@@ -96,3 +98,21 @@ def test_records_from_stdin_and_of_myrummy_are_analysed() -> None:
     assert result.exit_code == 0, result.output
     doc = json.loads(result.stdout)
     assert len(doc["decisions"]) == 6
+
+
+def test_a_plugin_game_without_resampling_is_refused_in_words(tmp_path: Path) -> None:
+    from tests.fixtures.plugin import NAME, registered
+
+    with registered():
+        game = cardtable.load(NAME, players=2)
+        state = game.new_game(random.Random(1))
+        while not state.finished:
+            state.apply(state.legal_moves()[0])
+        path = tmp_path / "plugin.json"
+        path.write_text(json.dumps(state.record()))
+        replayed = runner.invoke(app, ["replay", str(path)])
+        analysed = runner.invoke(app, ["analyze", str(path)])
+    assert replayed.exit_code == 0, replayed.output
+    assert analysed.exit_code == 2
+    assert f"{NAME} does not offer resampling of hidden cards" in analysed.stderr
+    assert "Traceback" not in analysed.output
