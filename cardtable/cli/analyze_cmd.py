@@ -16,7 +16,7 @@ import typer
 from rich.console import Console
 
 from cardtable.analysis.report import analysis_json, analysis_text
-from cardtable.analysis.run import DEFAULT_BUDGET, analyse_record
+from cardtable.analysis.run import DEFAULT_BUDGET, DecisionAnalysis, analyse_record
 from cardtable.cli.common import fail
 from cardtable.cli.play import make_ui
 from cardtable.cli.replay_cmd import read_source
@@ -38,6 +38,25 @@ def draw_view(game: Game, names: Sequence[str], view: View, width: int = 100) ->
     out = console.file
     assert isinstance(out, io.StringIO)
     return out.getvalue()
+
+
+def report_text(
+    analyses: Sequence[DecisionAnalysis],
+    game: Game,
+    names: Sequence[str],
+    *,
+    seed: int,
+    budget: float,
+) -> str:
+    """The analysis as text, each costly decision drawn as its seat saw it."""
+    return analysis_text(
+        analyses,
+        names,
+        game=game.name,
+        seed=seed,
+        budget=budget,
+        draw=lambda view, s: draw_view(game, names, view),
+    )
 
 
 def _refuse(error: CardtableError, as_json: bool) -> None:
@@ -119,16 +138,7 @@ def analyze(
         document = analysis_json(analyses, names, game=game.name, seed=seed, budget=budget)
         sys.stdout.write(json.dumps(document) + "\n")
         return
-    sys.stdout.write(
-        analysis_text(
-            analyses,
-            names,
-            game=game.name,
-            seed=seed,
-            budget=budget,
-            draw=lambda view, s: draw_view(game, names, view),
-        )
-    )
+    sys.stdout.write(report_text(analyses, game, names, seed=seed, budget=budget))
 
 
 def _names(record: Any, n: int) -> list[str]:

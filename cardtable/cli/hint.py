@@ -17,7 +17,6 @@ from typing import Any
 from rich.console import Console
 from rich.text import Text
 
-from cardtable.analysis.report import analysis_text
 from cardtable.analysis.run import DEFAULT_BUDGET, Analyser, analyse_record
 from cardtable.analysis.seeds import derive_seed
 from cardtable.core.game import JSON, Game, Move, State, View
@@ -119,23 +118,12 @@ def offer_analysis(
     and budget prints the same)."""
     # Imported here: the terminal loop imports this module, and the drawing
     # of a view goes through the loop's make_ui.
-    from cardtable.cli.analyze_cmd import draw_view
+    from cardtable.cli.analyze_cmd import report_text
 
     answer = read_line("Analyse your decisions in this game? [y/N] ").strip().lower()
     if answer not in ("y", "yes"):
         return False
-    console.print(Text("Analysing… (about a second per decision)"))
+    console.print(Text("Analysing… (about half a second per decision)"))
     analyses = analyse_record(json.dumps(record), seats=[seat], budget=budget, seed=seed)
-    console.print(
-        Text(
-            analysis_text(
-                analyses,
-                names,
-                game=game.name,
-                seed=seed,
-                budget=budget,
-                draw=lambda view, s: draw_view(game, names, view),
-            )
-        )
-    )
+    console.print(Text(report_text(analyses, game, names, seed=seed, budget=budget)))
     return True
