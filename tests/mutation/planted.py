@@ -41,8 +41,8 @@ class Bug:
 
 
 BUGS = (
-    Bug("MR-7.1 ends only above the target", f"{MR}/state.py",
-        "max(self._totals) >= opts.target", "max(self._totals) > opts.target", MR_TESTS),
+    Bug("MR-7.1 ends only above the target", f"{MR}/scoring.py",
+        "return max(totals) >= target", "return max(totals) > target", MR_TESTS),
     Bug("MR-7.1 tie-break on totals", f"{MR}/state.py",
         "winners(self._totals, scores)", "winners(self._totals, self._totals)", MR_TESTS),
     Bug("MR-6.2 last card unchecked", f"{MR}/scoring.py",

@@ -27,6 +27,7 @@ from cardtable.games.myrummy_111.bots.playout import game_value, policy_move, ro
 from cardtable.games.myrummy_111.exchange import hand_after_place
 from cardtable.games.myrummy_111.game import MyRummy111
 from cardtable.games.myrummy_111.moves import Place
+from cardtable.games.myrummy_111.scoring import game_over
 from cardtable.games.myrummy_111.state import MyRummyState
 from cardtable.games.myrummy_111.view import MyRummyView
 
@@ -59,7 +60,7 @@ class RaceCutoff:
         outlook = round_outlook(state, self.sym, CUTOFF_TEMPERATURE)
         for p, scored in outlook:
             totals = [b + x for b, x in zip(state.scores, scored, strict=True)]
-            over = rounds_left == 0 if rounds_left is not None else max(totals) >= opts.target
+            over = game_over(totals, round_number, opts.rounds, opts.target)
             after = None if over else chance(totals, seat, round_number)
             if after is None:  # the game's end (MR-7), or standings the model never saw
                 after = game_value(totals, seat, opts.target, 0 if over else rounds_left, scored)

@@ -84,6 +84,15 @@ def round_scores(
     return out
 
 
+def game_over(totals: Sequence[int], round_number: int, rounds: int | None, target: int) -> bool:
+    """Whether the game ends with round ``round_number`` leaving ``totals``:
+    after the agreed number of rounds (MR-7.2), else once a total reaches
+    the target (MR-7.1)."""
+    if rounds is not None:
+        return round_number >= rounds
+    return max(totals) >= target
+
+
 def winners(totals: Sequence[int], last_round: Sequence[int]) -> tuple[int, ...]:
     """MR-7.1: highest total; ties broken by the last round's score, then shared."""
     top = max(totals)

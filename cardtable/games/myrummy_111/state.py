@@ -23,7 +23,7 @@ from cardtable.games.myrummy_111.cards import CARDS
 from cardtable.games.myrummy_111.codec import Deal, deal_from_cards, deal_from_json
 from cardtable.games.myrummy_111.exchange import exchange
 from cardtable.games.myrummy_111.moves import TAKES, TAKES_WITH_REFRESH, Move, Place, Take, place
-from cardtable.games.myrummy_111.scoring import round_scores, winners
+from cardtable.games.myrummy_111.scoring import game_over, round_scores, winners
 from cardtable.games.myrummy_111.view import (
     Event,
     MyRummyView,
@@ -414,11 +414,7 @@ class MyRummyState:
         self._phase = IDLE
         self._to_move = None
         opts = self._game.options
-        if opts.rounds is not None:
-            over = self._round >= opts.rounds  # MR-7.2
-        else:
-            over = max(self._totals) >= opts.target  # MR-7.1
-        if over:
+        if game_over(self._totals, self._round, opts.rounds, opts.target):  # MR-7
             self._finished = True
             self._winners = winners(self._totals, scores)
             return
