@@ -25,7 +25,6 @@ from cardtable.core.replay import RuleBreakError, load_record, replay
 __version__ = "0.1.0"
 
 __all__ = [
-    "GAME_NAMES",
     "CardtableError",
     "IllegalMoveError",
     "OptionError",
@@ -37,10 +36,3 @@ __all__ = [
     "load_record",
     "replay",
 ]
-
-
-def __getattr__(name: str) -> object:
-    # ``GAME_NAMES`` stays for callers of 0.1, read live from the registry.
-    if name == "GAME_NAMES":
-        return game_names()
-    raise AttributeError(f"module 'cardtable' has no attribute {name!r}")

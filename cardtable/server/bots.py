@@ -71,10 +71,7 @@ def runs_inline(game: str, bot: str) -> bool:
     if bot in LEVELS:
         level = LEVELS[bot].bot
         bot = level if level is not None else (manifest(game).search_bot or "")
-    entries = bot_entries(game)
-    entry = entries.get(bot)
-    if entry is not None and entry.deprecated_alias_of is not None:
-        entry = entries.get(entry.deprecated_alias_of)
+    entry = bot_entries(game).get(bot)
     return entry is not None and not entry.search and entry.extra is None
 
 

@@ -1,6 +1,6 @@
 """The MyRummy 111 search bot (``pimc``): determinizations agree with the view
 (MR-5/MR-8), the bot plays legal moves at 2–5 players, and it sees nothing but
-views; ``ismcts`` survives as its deprecated alias."""
+views; the old alias ``ismcts`` is gone."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from collections.abc import Sequence
 
 import pytest
 
-from cardtable.bots import make_bot
+from cardtable.bots import UnknownBotError, make_bot
 from cardtable.bots.base import Budget
 from cardtable.core.game import Move
 from cardtable.core.registry import manifest
@@ -84,15 +84,13 @@ def test_mr_5_determinization_keeps_the_last_rounds_end() -> None:
     assert checked > 0 and state.round_number == 4
 
 
-def test_ismcts_is_a_deprecated_alias_of_pimc() -> None:
-    entries = manifest("myrummy-111").bots
-    assert entries["ismcts"].deprecated_alias_of == "pimc"
-    assert entries["ismcts"].target == entries["pimc"].target
-    assert "deprecated alias of pimc" in entries["ismcts"].summary
+def test_pimc_is_the_search_bot_and_the_old_alias_is_gone() -> None:
     assert manifest("myrummy-111").search_bot == "pimc"  # what medium and hard seat
     game = MyRummy111(players=2)
-    for name in ("pimc", "ismcts", "medium"):
+    for name in ("pimc", "medium"):
         assert isinstance(make_bot(name, game, 0, random.Random(0)), PIMCBot)
+    with pytest.raises(UnknownBotError, match="unknown bot 'ismcts'"):
+        make_bot("ismcts", game, 0, random.Random(0))  # removed after its one release
 
 
 def test_mr_5_determinizations_vary_only_hidden_cards() -> None:

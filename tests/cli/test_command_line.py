@@ -90,7 +90,7 @@ def test_arena_save_says_what_it_wrote(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("value", ["0", "-5", "inf", "nan"])
 def test_arena_budget_must_be_a_finite_positive_time(value: str) -> None:
-    args = ["arena", "marshmallow-test", "-b", "ismcts,random", "--budget-ms", value, "-q"]
+    args = ["arena", "marshmallow-test", "-b", "pimc,random", "--budget-ms", value, "-q"]
     result = runner.invoke(app, args)
     assert result.exit_code == 2
     assert "give a positive time" in result.output

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from cardtable.bots import bot_entries, make_bot
+from cardtable.bots import UnknownBotError, bot_entries, make_bot
 from cardtable.core.errors import RecordError
 from cardtable.core.manifest import resolve
 from cardtable.core.registry import manifest
@@ -217,15 +217,14 @@ def test_every_manifest_target_resolves() -> None:
             assert callable(resolve(entry.target)), name
 
 
-def test_pimc_is_the_search_bot_and_ismcts_its_deprecated_alias() -> None:
+def test_pimc_is_the_search_bot_and_the_old_alias_is_gone() -> None:
     m = manifest("marshmallow-test")
-    assert m.search_bot == "pimc"
-    alias = bot_entries("marshmallow-test")["ismcts"]
-    assert alias.deprecated_alias_of == "pimc" and alias.target == m.bots["pimc"].target
-    assert "deprecated alias of pimc" in alias.summary and not alias.search
+    assert m.search_bot == "pimc" and "ismcts" not in bot_entries("marshmallow-test")
     game = MarshmallowTest(players=3)
-    for name in ("pimc", "ismcts", "medium"):
+    for name in ("pimc", "medium"):
         assert isinstance(make_bot(name, game, 0, random.Random(0)), PIMCBot)
+    with pytest.raises(UnknownBotError, match="unknown bot 'ismcts'"):
+        make_bot("ismcts", game, 0, random.Random(0))  # removed after its one release
 
 
 @pytest.mark.parametrize(

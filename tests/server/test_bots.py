@@ -20,8 +20,7 @@ def test_only_quick_bots_run_on_the_event_loop(game: str) -> None:
     assert runs_inline(game, "heuristic")
     search = manifest(game).search_bot
     assert search is not None
-    aliases = [n for n, b in manifest(game).bots.items() if b.deprecated_alias_of == search]
-    for slow in ("medium", "hard", search, *aliases, "openspiel-ismcts"):
+    for slow in ("medium", "hard", search, "openspiel-ismcts"):
         assert not runs_inline(game, slow)
 
 

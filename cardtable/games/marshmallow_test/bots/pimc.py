@@ -19,7 +19,7 @@ This is perfect-information Monte Carlo on the root's information set
 (PIMC, "determinized flat Monte Carlo"), not a tree search and so not
 IS-MCTS (for that, seat ``openspiel-ismcts``): the only decision searched is
 the root's; a "simulation" below is one playout of one round to its end. It
-was called ``ismcts`` before; that name stays, deprecated, for one release.
+was called ``ismcts`` in release 0.1.
 
 Optionally (``weighting`` > 0) the determinizations are resampled by how
 well they explain the others' plays under the heuristic policy. Against

@@ -3,7 +3,7 @@
 Perfect-information Monte Carlo (PIMC), not a tree search: the root's
 choices are judged over sampled determinizations, with no tree below them
 and no information sets (OpenSpiel's ``openspiel-ismcts`` is the real
-IS-MCTS). Registered as ``pimc``; ``ismcts`` is its deprecated alias.
+IS-MCTS). Registered as ``pimc`` (``ismcts`` in release 0.1).
 
 Each decision the bot sees only its view (MR-5) and the legal moves. It:
 
