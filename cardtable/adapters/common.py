@@ -17,7 +17,6 @@ from cardtable.core.game import Game, State
 from cardtable.core.registry import game_names
 
 __all__ = [
-    "DEFAULT_PLAYERS",
     "EPISODES",
     "ILLEGAL_REWARD",
     "REWARDS",
@@ -32,12 +31,12 @@ __all__ = [
 
 REWARDS = ("points", "win")
 EPISODES = ("game", "round")
-DEFAULT_PLAYERS = 4
 ILLEGAL_REWARD = -1.0  # TerminateIllegalWrapper: the offender's reward, others get 0
 
 
 def make_game(game: str | Game | None, options: dict[str, Any]) -> Game:
-    """``cardtable.load(game, **options)`` with ``players`` defaulting to 4.
+    """``cardtable.load(game, **options)``: ``players`` defaults to the game's
+    own default (its manifest's ``default_players``).
 
     ``None`` is the first registered game (the built-in games come first, in
     alphabetical order), so ``env()`` without arguments keeps working."""
@@ -47,7 +46,7 @@ def make_game(game: str | Game | None, options: dict[str, Any]) -> Game:
         if options:
             raise TypeError("pass options to cardtable.load, not beside a game object")
         return game
-    return cardtable.load(game, **{"players": DEFAULT_PLAYERS, **options})
+    return cardtable.load(game, **options)
 
 
 def check_choice(name: str, value: str, choices: tuple[str, ...]) -> str:

@@ -41,6 +41,7 @@ from cardtable.adapters.common import (
 )
 from cardtable.bots import Bot, make_bot
 from cardtable.core.game import Game, State
+from cardtable.core.registry import manifest
 
 __all__ = ["CardtableGymEnv", "make"]
 
@@ -57,8 +58,9 @@ class CardtableGymEnv(gymnasium.Env):  # type: ignore[misc, unused-ignore]  # un
     episode's seed, so ``reset(seed=s)`` replays the same episode for the same
     actions. An illegal action ends the episode with reward -1
     (``info["illegal_action"]``), as PettingZoo's TerminateIllegalWrapper does.
-    ``game`` is a name (``options`` are its ``cardtable.load`` options) or a
-    game object; ``None``: the first registered game.
+    ``game`` is a name (``options`` are its ``cardtable.load`` options,
+    ``players`` defaulting to the manifest's ``default_players``) or a game
+    object; ``None``: the first registered game.
 
     A reset always returns a state in which the learner has a legal action.
     When the bots end an episode before the learner's first decision (where a
@@ -177,8 +179,9 @@ class CardtableGymEnv(gymnasium.Env):  # type: ignore[misc, unused-ignore]  # un
             return None
         state = self.state
         view = state.view(self.seat).to_json()
+        title = manifest(self.game.name).title
         return (
-            f"{self.game.name}: round {state.round_number}, scores {list(state.scores)}; "
+            f"{title}: round {state.round_number}, scores {list(state.scores)}; "
             f"seat {self.seat} holds {view.get('hand')}"
         )
 

@@ -10,7 +10,9 @@ listed in ``docs/research.md``)::
     game = pyspiel.load_game(layout.short_name, {"players": 3})
 
 **Parameters** are the game's options, as the layout maps them (pyspiel
-parameters hold only ints, floats, bools and strings); the game string always
+parameters hold only ints, floats, bools and strings), with the layout's
+defaults except ``players``, which defaults to the manifest's
+``default_players`` as everywhere else; the game string always
 writes the layout's canonical form, which survives OpenSpiel's
 ``name(a=1,b=2)`` syntax. One adapter parameter: ``max_moves`` (``0`` =
 automatic), see *Length* below.
@@ -131,7 +133,7 @@ class CardtableGame(pyspiel.Game):  # type: ignore[misc]
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         layout = self.layout
-        spec = {**layout.parameters, **ADAPTER_PARAMETERS}
+        spec = _parameters(layout, manifest(self.game_name))
         full = {**spec, **(params or {})}
         unknown = set(full) - set(spec)
         if unknown:
@@ -185,8 +187,16 @@ def _game_type(layout: OpenSpielLayout, game: GameManifest) -> pyspiel.GameType:
         provides_information_state_tensor=tensors,
         provides_observation_string=True,
         provides_observation_tensor=tensors,
-        parameter_specification={**layout.parameters, **ADAPTER_PARAMETERS},
+        parameter_specification=_parameters(layout, game),
     )
+
+
+def _parameters(layout: OpenSpielLayout, game: GameManifest) -> dict[str, Param]:
+    """Every parameter with its default: the layout's, but ``players`` the
+    manifest's (the game's own default, as in the other adapters), and the
+    adapter's own."""
+    players = {"players": game.default_players} if "players" in layout.parameters else {}
+    return {**layout.parameters, **players, **ADAPTER_PARAMETERS}
 
 
 _REGISTERED: dict[str, type[CardtableGame]] = {}

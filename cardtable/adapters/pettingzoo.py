@@ -48,6 +48,7 @@ from cardtable.adapters.common import (
     observation_space,
 )
 from cardtable.core.game import Game, State
+from cardtable.core.registry import manifest
 
 __all__ = ["CardtableAECEnv", "env", "raw_env"]
 
@@ -58,8 +59,8 @@ class CardtableAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo is untyped
     """A cardtable game as an AEC environment.
 
     - ``game``: a game name (``options`` are its ``cardtable.load`` options,
-      ``players`` defaulting to 4) or a game object; ``None``: the first
-      registered game.
+      ``players`` defaulting to the manifest's ``default_players``) or a game
+      object; ``None``: the first registered game.
     - ``reward="points"`` (default): an agent's reward at a step is the points
       it scored since the previous step, so an episode's rewards add up to the
       points it scored in the episode. ``reward="win"``: 0 until the episode
@@ -182,8 +183,9 @@ class CardtableAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo is untyped
         if self.render_mode is None:
             return None
         state = self.state
+        title = manifest(self.game.name).title
         lines = [
-            f"{self.game.name}: round {state.round_number}, scores {list(state.scores)}",
+            f"{title}: round {state.round_number}, scores {list(state.scores)}",
             f"to move: {state.to_move}" if not state.finished else f"winners: {state.winners}",
         ]
         if state.to_move is not None:

@@ -27,6 +27,7 @@ from cardtable.analysis.classify import CLASSES, THRESHOLDS, accuracy
 from cardtable.analysis.estimate import Estimate, Evaluation
 from cardtable.analysis.run import DecisionAnalysis
 from cardtable.core.game import JSON, Move, View
+from cardtable.core.registry import manifest
 
 __all__ = ["PlayerSummary", "analysis_json", "analysis_text", "summarise"]
 
@@ -247,9 +248,11 @@ def analysis_text(
     draw: Draw | None = None,
 ) -> str:
     """The text report: per player the summary and costliest decisions (the
-    table drawn by ``draw`` as that seat saw it), then every decision."""
+    table drawn by ``draw`` as that seat saw it), then every decision.
+    ``game`` is the game's name; people read its title."""
+    title = manifest(game).title
     out = [
-        f"Analysis of a {game} game (seed {seed}, {budget:g} s per decision, nominal).",
+        f"Analysis of a game of {title} (seed {seed}, {budget:g} s per decision, nominal).",
         "win = change in the chance of winning the game, points = expected points this",
         "round, both against the best move, from what the seat could see (± one standard",
         "error); hindsight = the same with the real hidden cards.",

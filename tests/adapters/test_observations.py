@@ -217,7 +217,7 @@ def test_a_game_without_an_encoder_is_told_so_in_words(monkeypatch: pytest.Monke
     game = cardtable.load("marshmallow-test", players=3)
     bare = dataclasses.replace(registry.manifest(game.name), observation_encoder=None)
     monkeypatch.setattr(observations, "manifest", lambda name: bare)
-    with pytest.raises(MissingPartError, match="marshmallow-test does not offer an observation"):
+    with pytest.raises(MissingPartError, match="Marshmallow Test does not offer an observation"):
         observations.encoder(game)
 
 
