@@ -7,12 +7,14 @@ built-in one) and give:
 - ``--<option> FILE`` for every rules option a manifest can read from a file
   (``OptionHelp.from_file``), e.g. ``--symbols FILE``;
 - the ``--players/-p`` help, with each game's player counts and default;
-- the epilog of ``--help``: each game's ``-o`` options.
+- the epilog of ``--help``: each game's ``-o`` options with their defaults
+  (``OptionHelp.default``).
 """
 
 from __future__ import annotations
 
 import inspect
+import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any
@@ -22,7 +24,7 @@ import typer
 from cardtable.cli.commands import Command, Context
 from cardtable.cli.common import fail
 from cardtable.core.errors import CardtableError
-from cardtable.core.manifest import GameManifest, resolve
+from cardtable.core.manifest import Derived, GameManifest, OptionHelp, resolve
 from cardtable.core.registry import manifest, manifests
 
 FILE_VALUES = "cardtable.file_options"  # key in ``ctx.meta``: option name -> Path or None
@@ -58,6 +60,22 @@ def file_options() -> list[FileOption]:
     return list(found.values())
 
 
+def default_text(option: OptionHelp) -> str | None:
+    """The option's default as ``-o`` reads it (strings bare, other values as
+    JSON), the words of a derived default, or ``None`` where none is stated.
+
+    >>> default_text(OptionHelp("trump_after_ruff", "…", default="may"))
+    'may'
+    >>> default_text(OptionHelp("rounds", "…", default=None))
+    'null'
+    """
+    if isinstance(option.default, Derived):
+        return option.default.how
+    if not option.has_default:
+        return None
+    return option.default if isinstance(option.default, str) else json.dumps(option.default)
+
+
 def players_range(game: GameManifest) -> str:
     low, high = min(game.players), max(game.players)
     return str(low) if low == high else f"{low} to {high}"
@@ -74,10 +92,18 @@ def epilog() -> str:
     """Each game's options, one paragraph per game (rich prints one per line)."""
     paragraphs = ["Game options (`cardtable games` explains them):"]
     for game in manifests().values():
-        words = [f"-o {o.name}" for o in game.options]
+        words = [_with_default(f"-o {o.name}", o) for o in game.options]
         words += [f"{f.flag} FILE" for f in file_options() if game.name in f.games]
         paragraphs.append(f"{game.name}: {', '.join(words)}")
     return "\n\n".join(paragraphs)
+
+
+def _with_default(words: str, option: OptionHelp) -> str:
+    """``-o target=20``: the default as one would type it, or in words."""
+    default = default_text(option)
+    if default is None:
+        return words
+    return f"{words} ({default})" if isinstance(option.default, Derived) else f"{words}={default}"
 
 
 def _typer_option(option: FileOption) -> Any:

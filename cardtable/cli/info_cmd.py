@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from cardtable.bots import LEVELS, bot_entries, bot_names
 from cardtable.cli.common import fail
-from cardtable.cli.game_options import file_options, players_range
+from cardtable.cli.game_options import default_text, file_options, players_range
 from cardtable.core.errors import CardtableError
 from cardtable.core.extras import extra_installed, install_command
 from cardtable.core.manifest import BotEntry
-from cardtable.core.registry import manifest, manifests
+from cardtable.core.registry import broken_plugins, manifest, manifests
 from cardtable.core.rulebook import rulebook
 
 #: The bot ``play`` seats when ``--bots`` is not given, where the game has it.
@@ -26,7 +26,8 @@ def default_bots(game_name: str) -> str:
 
 
 def games_text() -> str:
-    """Every game: name, title, players and default, then its options."""
+    """Every game: name, title, players and default, then its options with
+    their defaults; then the plugins that are broken, with the reason."""
     lines = []
     for game in manifests().values():
         players = f"{players_range(game)} players (default {game.default_players})"
@@ -37,7 +38,11 @@ def games_text() -> str:
             how = f"-o {option.name}=…"
             if option.name in flags:
                 how += f" or {flags[option.name]} FILE"
-            lines.append(f"    {how:<34} {option.help}")
+            default = default_text(option)
+            text = option.help if default is None else f"{option.help} [default: {default}]"
+            lines.append(f"    {how:<34} {text}")
+    for broken in broken_plugins():
+        lines.append(f"broken plugin {broken.entry_point} ({broken.distribution}): {broken.reason}")
     return "\n".join(lines) + "\n"
 
 
@@ -46,7 +51,7 @@ def bots_text(game_name: str) -> str:
     entries = bot_entries(game_name)
     width = max(len(name) for name in (*entries, *LEVELS)) + 2
     default = default_bots(game_name)
-    lines = [f"Bots for {game_name} (seat them with --bots NAME):"]
+    lines = [f"Bots for {manifest(game_name).title} (seat them with --bots NAME):"]
     lines += [f"  {name:<{width}}{_describe(entry)}" for name, entry in entries.items()]
     lines.append("Levels:")
     for name in bot_names(game_name):
@@ -61,11 +66,9 @@ def bots_text(game_name: str) -> str:
 
 def _describe(entry: BotEntry) -> str:
     parts = [entry.summary]
-    if entry.deprecated_alias_of:
-        parts.append(f"deprecated: use {entry.deprecated_alias_of}")
     if entry.strength:
         parts.append(f"strength: {entry.strength}")
-    parts.append(f"time per move: {entry.time_per_move or 'instant'}")
+    parts.append(f"time per move: {_time_per_move(entry)}")
     if entry.extra is not None:
         installed = extra_installed(entry.extra)
         if installed is None:
@@ -77,6 +80,21 @@ def _describe(entry: BotEntry) -> str:
                 f"needs the {entry.extra} extra, NOT installed: {install_command(entry.extra)}"
             )
     return "; ".join(parts)
+
+
+def _time_per_move(entry: BotEntry) -> str:
+    """The measured figure; for a search bot without one, the budgets the
+    levels give it (it thinks as long as it is allowed); else instant."""
+    if entry.time_per_move:
+        return entry.time_per_move
+    if not entry.search:
+        return "instant"
+    budgets = []
+    for name, level in LEVELS.items():
+        seconds = level.budget.seconds if level.budget is not None else None
+        if level.bot is None and seconds is not None:  # a level that seats the search bot
+            budgets.append(f"{seconds:g} s ({name})")
+    return "as budgeted: " + ", ".join(budgets)
 
 
 def rules_text(game_name: str, rule: str | None) -> str:

@@ -13,6 +13,14 @@ Nothing copies the list of names at import time, so a plugin installed (or
 put on ``sys.path``) later is found after :func:`refresh`, and processes
 started with ``spawn`` find the same games as their parent.
 
+A broken plugin (its module does not import, its entry point names something
+other than a :class:`~cardtable.core.manifest.GameManifest`, its manifest is
+refused, its name is taken) breaks no other game: it is left out of
+:func:`manifests`, listed by :func:`broken_plugins` with the reason, and
+reported once per process as one warning line naming the distribution, the
+entry point and the error (logger ``cardtable.core.registry``; with no
+logging set up, Python prints it on stderr).
+
 >>> "marshmallow-test" in game_names()
 True
 >>> manifest("myrummy-111").default_players
@@ -21,23 +29,28 @@ True
 
 from __future__ import annotations
 
+import logging
 import pkgutil
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from functools import cache
 from importlib import import_module
-from importlib.metadata import entry_points
+from importlib.metadata import EntryPoint, entry_points
 from typing import Any
 
 from cardtable.core.errors import CardtableError
 from cardtable.core.game import Game
-from cardtable.core.manifest import GameManifest, resolve
+from cardtable.core.manifest import GameManifest, ManifestError, resolve
 
 ENTRY_POINT_GROUP = "cardtable.games"
 _BUILTIN_PACKAGE = "cardtable.games"
 
 __all__ = [
     "ENTRY_POINT_GROUP",
+    "BrokenPlugin",
+    "ManifestError",
     "UnknownGameError",
+    "broken_plugins",
     "game_class",
     "game_names",
     "load",
@@ -46,46 +59,96 @@ __all__ = [
     "refresh",
 ]
 
+log = logging.getLogger(__name__)
+
 
 class UnknownGameError(CardtableError):
     def __init__(self, name: object) -> None:
         self.name = name
-        super().__init__(f"unknown game {name!r}; known games: {', '.join(game_names())}")
+        known = f"known games: {', '.join(game_names())}"
+        # A plugin's entry point is usually named after its game: say why it is missing.
+        why = next((p for p in broken_plugins() if p.entry_point.split(" = ")[0] == name), None)
+        super().__init__(f"unknown game {name!r}; {known}" if why is None else f"{why}; {known}")
 
 
-class ManifestError(CardtableError):
-    """A plugin's entry point does not lead to a usable manifest."""
+@dataclass(frozen=True)
+class BrokenPlugin:
+    """A ``cardtable.games`` entry point that gave no usable game, and why."""
+
+    distribution: str  # "name version" of the package that declares it
+    entry_point: str  # as its entry_points.txt writes it: "name = module:attr"
+    reason: str
+
+    def __str__(self) -> str:
+        return f"game plugin {self.entry_point!r} of {self.distribution} is left out: {self.reason}"
+
+
+_reported: set[BrokenPlugin] = set()  # warned about in this process (refresh rescans)
+
+
+@dataclass(frozen=True)
+class _Found:
+    games: Mapping[str, GameManifest]
+    broken: tuple[BrokenPlugin, ...]
 
 
 @cache
-def manifests() -> Mapping[str, GameManifest]:
-    """Every known game's manifest by name: built-in games first, then plugins."""
-    found: dict[str, GameManifest] = {}
+def _scan() -> _Found:
+    games: dict[str, GameManifest] = {}
     package = import_module(_BUILTIN_PACKAGE)
+    # A built-in game that fails is cardtable's own bug: it raises, in every test.
     for info in sorted(pkgutil.iter_modules(package.__path__), key=lambda i: i.name):
         if info.ispkg:
             module = import_module(f"{_BUILTIN_PACKAGE}.{info.name}.manifest")
-            _add(found, module.MANIFEST, f"{_BUILTIN_PACKAGE}.{info.name}")
+            games[_checked(games, module.MANIFEST)] = module.MANIFEST
+    broken: list[BrokenPlugin] = []
     for point in sorted(entry_points(group=ENTRY_POINT_GROUP), key=lambda p: p.name):
         try:
             loaded = point.load()
-        except Exception as exc:  # a broken plugin must not break the built-in games
-            raise ManifestError(f"game plugin {point.name!r} ({point.value}): {exc}") from exc
-        _add(found, loaded, point.value)
-    return found
+            games[_checked(games, loaded)] = loaded
+        except Exception as exc:  # a broken plugin must not break the other games
+            broken.append(_broken(point, exc))
+    for plugin in broken:
+        if plugin not in _reported:
+            _reported.add(plugin)
+            log.warning("cardtable: %s", plugin)
+    return _Found(games, tuple(broken))
 
 
-def _add(found: dict[str, GameManifest], loaded: Any, source: str) -> None:
+def _checked(found: Mapping[str, GameManifest], loaded: Any) -> str:
+    """The name ``loaded`` registers, once it is known to be a new game's manifest."""
     if not isinstance(loaded, GameManifest):
-        raise ManifestError(f"{source}: expected a GameManifest, got {type(loaded).__name__}")
+        named = getattr(loaded, "__name__", None)  # a class or a module: say which
+        what = type(loaded).__name__ + (f" {named}" if isinstance(named, str) else "")
+        raise TypeError(f"expected a GameManifest, got {what}")
     if loaded.name in found:
-        raise ManifestError(f"{source}: a game named {loaded.name!r} is already registered")
-    found[loaded.name] = loaded
+        raise ValueError(f"a game named {loaded.name!r} is already registered")
+    return loaded.name
+
+
+def _broken(point: EntryPoint, exc: Exception) -> BrokenPlugin:
+    dist = getattr(point, "dist", None)  # None for an entry point made by hand
+    where = "unknown distribution"
+    if dist is not None:
+        where = f"{dist.metadata['Name']} {dist.version}"
+    reason = " ".join(f"{type(exc).__name__}: {exc}".split())  # one line, whatever it says
+    return BrokenPlugin(where, f"{point.name} = {point.value}", reason)
+
+
+def manifests() -> Mapping[str, GameManifest]:
+    """Every known game's manifest by name: built-in games first, then plugins
+    (those that loaded: see :func:`broken_plugins`)."""
+    return _scan().games
+
+
+def broken_plugins() -> tuple[BrokenPlugin, ...]:
+    """The plugins left out of :func:`manifests`, with their reasons."""
+    return _scan().broken
 
 
 def refresh() -> None:
     """Forget what was found, so the next call looks again (after installing a plugin)."""
-    manifests.cache_clear()
+    _scan.cache_clear()
 
 
 def game_names() -> tuple[str, ...]:

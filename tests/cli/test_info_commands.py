@@ -32,6 +32,29 @@ def test_games_lists_name_title_players_and_default() -> None:
             assert f"-o {option.name}=" in result.stdout
 
 
+def test_games_shows_each_options_default_from_the_manifest() -> None:
+    out = runner.invoke(app, ["games"]).stdout
+    lines = out.splitlines()
+
+    def line(option: str) -> str:
+        (found,) = [x for x in lines if x.split()[:2] == ["-o", f"{option}=…"]][:1]
+        return found
+
+    assert line("trump_after_ruff").endswith("may or must trump in after a ruff [default: may]")
+    assert line("target").endswith("[default: 20]")  # Marshmallow Test's, listed first (MT-10)
+    assert line("rounds").endswith("[default: null]")  # MR-9: to the target
+    assert line("hand_sizes").endswith("[default: 12 for each player, MR-9]")
+    assert "(default" not in " ".join(o.help for m in manifests().values() for o in m.options)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_a_search_bot_shows_the_levels_budgets_as_its_time(name: str) -> None:
+    search = manifest(name).search_bot
+    assert search is not None
+    (line,) = [x for x in info_cmd.bots_text(name).splitlines() if x.split()[:1] == [search]]
+    assert line.endswith("time per move: as budgeted: 0.1 s (medium), 0.5 s (hard)")
+
+
 @pytest.mark.parametrize("name", GAMES)
 def test_bots_gives_one_line_per_bot_with_strength_time_and_extra(name: str) -> None:
     result = runner.invoke(app, ["bots", name])
@@ -40,9 +63,8 @@ def test_bots_gives_one_line_per_bot_with_strength_time_and_extra(name: str) -> 
     for bot, entry in bot_entries(name).items():
         (line,) = [x for x in lines if x.split()[:1] == [bot]]
         assert entry.summary in line
-        assert (
-            entry.strength in line and f"time per move: {entry.time_per_move or 'instant'}" in line
-        )
+        time = entry.time_per_move or ("as budgeted" if entry.search else "instant")
+        assert entry.strength in line and f"time per move: {time}" in line
         assert (f"needs the {entry.extra} extra" in line) == (entry.extra is not None)
     for level in LEVELS:
         assert any(x.split()[:1] == [level] for x in lines)

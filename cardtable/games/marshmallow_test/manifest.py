@@ -12,10 +12,10 @@ MANIFEST = GameManifest(
     default_players=4,
     summary="trick taking where you want to go out late, but not last (Reiner Knizia)",
     options=(
-        OptionHelp("players", "2 to 5 (default 4)"),
-        OptionHelp("target", "points that end the game (default 20)"),
-        OptionHelp("trump_after_ruff", "may or must trump in after a ruff (default may)"),
-        OptionHelp("first_dealer", "seat of the first dealer (default 0)"),
+        OptionHelp("players", "2 to 5", default=4),
+        OptionHelp("target", "points that end the game", default=20),
+        OptionHelp("trump_after_ruff", "may or must trump in after a ruff", default="may"),
+        OptionHelp("first_dealer", "seat of the first dealer", default=0),
     ),
     bots={
         "heuristic": BotEntry(
@@ -28,14 +28,7 @@ MANIFEST = GameManifest(
             f"{_PKG}.bots.pimc:PIMCBot",
             "determinized flat Monte Carlo (PIMC): samples unseen cards, plays each choice out",
             strength="wins 59% at 4p against 3 heuristic",
-            time_per_move="0.1 s (medium), 0.5 s (hard)",
             search=True,
-        ),
-        "ismcts": BotEntry(
-            f"{_PKG}.bots.pimc:PIMCBot",
-            "deprecated alias of pimc (it was never a tree search), for one release",
-            time_per_move="as pimc",
-            deprecated_alias_of="pimc",
         ),
         "openspiel-ismcts": BotEntry(
             "cardtable.adapters.openspiel_bot:OpenSpielISMCTSBot",

@@ -1,6 +1,6 @@
 """MyRummy 111's manifest: what the generic layers may know of this game."""
 
-from cardtable.core.manifest import BotEntry, GameManifest, OptionHelp
+from cardtable.core.manifest import BotEntry, Derived, GameManifest, OptionHelp
 
 _PKG = "cardtable.games.myrummy_111"
 
@@ -12,17 +12,22 @@ MANIFEST = GameManifest(
     default_players=3,
     summary="sort a hand you may never reorder, one exchange at a time (Steffen Benndorf)",
     options=(
-        OptionHelp("players", "2 to 5 (default 3, or one per entry of hand_sizes)"),
-        OptionHelp("hand_sizes", "cards per seat, one number or a list (default by players)"),
-        OptionHelp("target", "points that end the game (default 60)"),
-        OptionHelp("rounds", "play exactly this many rounds instead of to the target"),
-        OptionHelp("turn_limit", "end a round after this many turns"),
+        OptionHelp("players", "2 to 5, or one per entry of hand_sizes", default=3),
+        OptionHelp(
+            "hand_sizes",
+            "cards per seat, one number or a list",
+            default=Derived("12 for each player, MR-9"),
+        ),
+        OptionHelp("target", "points that end the game", default=60),
+        OptionHelp("rounds", "play exactly this many rounds (null: to the target)", default=None),
+        OptionHelp("turn_limit", "end a round after this many turns (null: never)", default=None),
         OptionHelp(
             "symbols",
             "the joker symbols of each card 2…111, 110 numbers 1–4 (formats: docs/symbols.md)",
+            default=Derived("the symbols printed on the cards"),
             from_file=f"{_PKG}.cards:load_symbols",
         ),
-        OptionHelp("first_player", "seat that starts the first round (default 0)"),
+        OptionHelp("first_player", "seat that starts the first round", default=0),
     ),
     bots={
         "heuristic": BotEntry(
@@ -35,14 +40,7 @@ MANIFEST = GameManifest(
             f"{_PKG}.bots.pimc:PIMCBot",
             "one-card lookahead plus flat determinized search (PIMC) over takes and declaring",
             strength="wins 77% at 2p against heuristic",
-            time_per_move="0.1 s (medium), 0.5 s (hard)",
             search=True,
-        ),
-        "ismcts": BotEntry(
-            f"{_PKG}.bots.pimc:PIMCBot",
-            "deprecated alias of pimc (it was never a tree search), for one release",
-            time_per_move="as pimc",
-            deprecated_alias_of="pimc",
         ),
         "openspiel-ismcts": BotEntry(
             "cardtable.adapters.openspiel_bot:OpenSpielISMCTSBot",
