@@ -15,10 +15,13 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     with registered():
         names = game_names()
         resamplers = [name for name in names if manifest(name).has("determinize")]
+        laid_out = [name for name in names if manifest(name).has("openspiel")]
     if "name" in metafunc.fixturenames:
         metafunc.parametrize("name", names)
     if "resampled" in metafunc.fixturenames:
         metafunc.parametrize("resampled", resamplers)
+    if "laid_out" in metafunc.fixturenames:
+        metafunc.parametrize("laid_out", laid_out)
 
 
 @pytest.fixture(autouse=True)
