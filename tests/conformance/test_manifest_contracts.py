@@ -128,7 +128,7 @@ def test_an_openspiel_layout_deals_the_engines_cards_at_every_player_count(laid_
         game = cardtable.load(laid_out, **layout.options({**layout.parameters, "players": players}))
         deck = set(layout.deck)
         for seed in range(3):
-            state = game.new_game(random.Random(seed))  # the engine's own deals
+            state: Any = game.new_game(random.Random(seed))  # the engine's own deals
             for seat in range(players):
                 assert set(state.view(seat).hand) <= deck, (players, seat)
             cards = list(layout.deck)
