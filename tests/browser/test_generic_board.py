@@ -16,17 +16,8 @@ from typing import Any
 
 import pytest
 
-from tests.browser.helpers import (
-    PAGE_JS,
-    PHONE,
-    Cards,
-    Person,
-    Server,
-    check_pages_and_frames,
-    play_until_finished,
-    run_axe,
-    shoot,
-)
+from tests.browser import helpers
+from tests.browser.helpers import PAGE_JS, PHONE, Person, Server, run_axe, shoot
 from tests.fixtures.plugin import registered
 
 CARD = r"\b[ABC][1-4]\b"
@@ -39,7 +30,7 @@ def visible(view: dict[str, Any]) -> set[str]:
     return {*view["hand"], *(card for _, card in [*view["played"], *view["trick"]])}
 
 
-CARDS = Cards(
+CARDS = helpers.Cards(
     visible=visible,
     in_text=lambda text: set(re.findall(CARD, text)),
     on_page=lambda html: set(re.findall(CARD, html)),
@@ -121,14 +112,14 @@ def test_a_game_without_a_board_is_played_by_keys_alone_through_the_generic_boar
                                        ".map((b) => b.dataset.card)")  # fmt: skip
         page.keyboard.press("Enter")
 
-    moves = play_until_finished([ann], act)
+    moves = helpers.play_until_finished([ann], act)
     assert moves == 6  # FT-1: two rounds of three cards each
     assert notes["refusals"], "no turn showed a refused move with its reason"
     assert page.locator("#end-panel .standings li").count() == 2
     assert page.locator(".gb-final").count() == 1
     assert page.locator(".gb-last").inner_text() == "The game is over"
     assert ann.errors == []
-    check_pages_and_frames(record_of(plugin_server, page), {0: ann}, pages, CARDS)
+    helpers.check_pages_and_frames(record_of(plugin_server, page), {0: ann}, pages, CARDS)
     ann.close()
 
 
@@ -151,12 +142,12 @@ def test_a_game_without_a_board_is_played_on_a_phone_by_taps(
         tap_a_refused_card(page)
         page.locator(".gb-hand-cards button.is-playable").first.tap()
 
-    assert play_until_finished([bob], act) == 6
+    assert helpers.play_until_finished([bob], act) == 6
     assert notes["refusals"], "no turn showed a refused move with its reason"
     assert page.evaluate(NO_SIDEWAYS_SCROLL)
     assert page.locator("#end-panel .standings li").count() == 2
     assert bob.errors == []
-    check_pages_and_frames(record_of(plugin_server, page), {0: bob}, pages, CARDS)
+    helpers.check_pages_and_frames(record_of(plugin_server, page), {0: bob}, pages, CARDS)
 
     # The replay draws with the generic board too, every hand open.
     page.locator("#open-replay").click()

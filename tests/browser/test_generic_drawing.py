@@ -10,41 +10,28 @@ from pathlib import Path
 from typing import Any
 
 from cardtable.core.registry import load
+from tests.browser import test_boards as boards
 from tests.browser.helpers import PHONE, Person, Server, run_axe, shoot
 from tests.browser.test_boards import message, sent
 from tests.fixtures.plugin import NAME, registered
 
 GENERIC = "/static/generic-board.js"
-RENDER_JS = """async ([msg, url]) => {
+# A page loads each game's board once (board-host.js): loading the generic board
+# first makes it the one test_boards.show draws with.
+PRELOAD_JS = """async ([game, url]) => {
   const host = await import('/static/board-host.js');
-  const { translator, loadCatalog } = await import('/static/i18n.js');
-  const { h, announce } = await import('/static/dom.js');
-  const shell = await loadCatalog((c) => new URL(`/static/i18n/${c}.json`, location.href), ['en']);
-  const board = await host.loadBoard(msg.game, ['en'], url);
-  const t = translator('en', board.strings, shell.strings);
-  const root = document.createElement('div');
-  root.className = 'board';
-  root.id = 'board';
-  root.tabIndex = -1;
-  document.querySelector('main').replaceChildren(root);
-  window.sent = [];
-  const ctx = {
-    t, h, announce, reducedMotion: true, pending: false,
-    names: msg.seats.map((s) => s.name),
-    send: (move) => { window.sent.push(move); return true; },
-    redraw: () => host.drawBoard(board, root, msg, ctx),
-  };
-  host.drawBoard(board, root, msg, ctx);
+  await host.loadBoard(game, ['en'], url);
 }"""
 
 
 def show(person: Person, server: Server, msg: dict[str, Any]) -> Any:
+    """:func:`tests.browser.test_boards.show`, drawing with the generic board."""
     page = person.page
     if not page.url.startswith(server.url):
         page.goto(server.url + "/")
-        page.wait_for_selector("#create-table")  # the lobby is drawn; now borrow its page
-    page.evaluate(RENDER_JS, [msg, GENERIC])
-    return page
+        page.wait_for_selector("#create-table")
+    page.evaluate(PRELOAD_JS, [msg["game"], GENERIC])
+    return boards.show(person, server, msg)
 
 
 def following_position() -> dict[str, Any]:

@@ -344,16 +344,17 @@ function explain(button, text, ctx) {
   if (box) box.textContent = text;
 }
 
-/** Arrow keys walk the hand's buttons; Home and End go to its ends. */
+const STEPS = { ArrowLeft: -1, ArrowUp: -1, ArrowRight: 1, ArrowDown: 1 };
+
+/** Arrow keys walk the hand's buttons (round the end); Home and End go to its ends. */
 function moveFocus(event, list) {
-  const keys = { ArrowLeft: -1, ArrowUp: -1, ArrowRight: 1, ArrowDown: 1, Home: "first", End: "last" };
-  if (!(event.key in keys)) return;
   const buttons = [...list.querySelectorAll("button")];
-  const i = buttons.indexOf(document.activeElement);
-  if (i < 0) return;
-  const step = keys[event.key];
-  const next = step === "first" ? 0 : step === "last" ? buttons.length - 1 : (i + step + buttons.length) % buttons.length;
-  buttons[next].focus();
+  const at = buttons.indexOf(document.activeElement);
+  const ends = { Home: 0, End: buttons.length - 1 };
+  const to = event.key in ends ? ends[event.key]
+    : event.key in STEPS ? (at + STEPS[event.key] + buttons.length) % buttons.length : null;
+  if (at < 0 || to === null) return;
+  buttons[to].focus();
   event.preventDefault();
 }
 
