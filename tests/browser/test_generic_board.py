@@ -1,7 +1,7 @@
 """A game that brings no browser drawing (the plugin fixture game, Fixture
 Trick: no ``web_client``) played in the browser through the generic board:
 one click in the lobby against its bots, then whole games — at a desktop by
-keys alone, on a phone by taps — with the engine's refusals beside the cards
+keys alone, on a phone in dark mode by taps — with the engine's refusals beside the cards
 (FT-1, FT-2), axe-core clean, nothing wider than a phone, and no card a seat
 may not see on its page or in its frames."""
 
@@ -86,7 +86,7 @@ def tap_a_refused_card(page: Any) -> None:
 def test_a_game_without_a_board_is_played_by_keys_alone_through_the_generic_board(
     browser: Any, plugin_server: Server, axe_source: str, screenshots: Path
 ) -> None:
-    ann = Person.open(browser, "Ann")
+    ann = Person.open(browser, "Ann", viewport={"width": 1280, "height": 800})
     play_against_bots(ann, plugin_server)
     page = ann.page
     pages: list[tuple[int, int, str]] = []
@@ -119,6 +119,7 @@ def test_a_game_without_a_board_is_played_by_keys_alone_through_the_generic_boar
     assert page.locator(".gb-final").count() == 1
     assert page.locator(".gb-last").inner_text() == "The game is over"
     assert ann.errors == []
+    shoot(page, screenshots, "generic-board-final-desktop")
     helpers.check_pages_and_frames(record_of(plugin_server, page), {0: ann}, pages, CARDS)
     ann.close()
 
@@ -126,7 +127,9 @@ def test_a_game_without_a_board_is_played_by_keys_alone_through_the_generic_boar
 def test_a_game_without_a_board_is_played_on_a_phone_by_taps(
     browser: Any, plugin_server: Server, axe_source: str, screenshots: Path
 ) -> None:
-    bob = Person.open(browser, "Bob", viewport=PHONE, is_mobile=True, has_touch=True)
+    bob = Person.open(
+        browser, "Bob", viewport=PHONE, is_mobile=True, has_touch=True, color_scheme="dark"
+    )
     play_against_bots(bob, plugin_server)
     page = bob.page
     pages: list[tuple[int, int, str]] = []

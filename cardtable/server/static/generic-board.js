@@ -33,7 +33,7 @@ export function render(root, msg, ctx) {
 
   const label = (key) => fieldLabel(key, t);
   const top = read.fields.filter((f) => f.kind !== "section");
-  const hand = read.hand && me !== null ? handPart(read.hand, msg, mine, ctx) : null;
+  const hand = read.hand?.length && me !== null ? handPart(read.hand, msg, mine, ctx) : null;
   const parts = [
     tablePart(msg, read, top, players, hand?.element, ctx, label),
     msg.replay ? null : h("p", { class: "gb-prompt" }, promptText(msg, mine, hand, ctx)),
