@@ -38,6 +38,9 @@ from cardtable.server.wire import (
 
 MAX_BODY = 16 * 1024
 FILE_NAME = r"[A-Za-z0-9_-][A-Za-z0-9_.-]{0,63}"
+# The board of every game whose manifest names no web_client: it draws any view
+# (cardtable/server/static/generic-board.js, docs/browser.md).
+GENERIC_BOARD = "/static/generic-board.js"
 
 
 def error_response(request: Request, exc: Exception) -> Response:
@@ -66,7 +69,8 @@ def _number(text: str | None, what: str) -> int:
 
 def routes(hub: Hub, play: Play, analyses: Analyses, static: Path) -> list[BaseRoute]:
     async def list_games(request: Request) -> Response:
-        return JSONResponse(games_json())
+        # Every game is drawn in the browser: by its own board, else the generic one.
+        return JSONResponse([{**g, "board": g["board"] or GENERIC_BOARD} for g in games_json()])
 
     async def list_tables(request: Request) -> Response:
         return JSONResponse(
@@ -145,7 +149,11 @@ def routes(hub: Hub, play: Play, analyses: Analyses, static: Path) -> list[BaseR
             raise BadInput(f"there is no game {name[:40]!r}", 404)
         m = manifest(name)
         if m.web_client is None or m.package is None:
-            raise BadInput(f"{name} offers no browser drawing", 404)
+            raise BadInput(
+                f"{name} offers no browser drawing of its own: the generic board"
+                f" {GENERIC_BOARD} draws it",
+                404,
+            )
         # board.js is the manifest's web_client; other files sit beside it.
         folder, _, module = m.web_client.rpartition("/")
         where = resources.files(m.package).joinpath(folder or ".")

@@ -164,6 +164,24 @@ def test_each_game_s_drawing_module_is_served_from_its_package(
             assert response.status_code == 404 and response.json()["error"]
 
 
+def test_a_game_without_a_board_of_its_own_is_given_the_generic_board(db_url: str) -> None:
+    from tests.fixtures.plugin import NAME, registered
+
+    with registered(), running(db_url) as server:
+        games = {g["name"]: g for g in server.client.get("/api/games").json()}
+        assert registry.manifest(NAME).web_client is None
+        assert games[NAME]["board"] == "/static/generic-board.js"
+        for name, game in games.items():
+            if name != NAME:  # the built-in games keep their own drawing
+                assert game["board"] == f"/games/{name}/board.js"
+        generic = server.client.get(games[NAME]["board"])
+        assert generic.status_code == 200 and "export function render" in generic.text
+        # The game's own board address says where its drawing comes from instead.
+        missing = server.client.get(f"/games/{NAME}/board.js")
+        assert missing.status_code == 404
+        assert "generic board /static/generic-board.js" in missing.json()["error"]
+
+
 def test_the_lobby_and_every_table_link_open_the_browser_shell(db_url: str) -> None:
     with running(db_url) as server:
         table = server.create("myrummy-111", ["human", "easy"])

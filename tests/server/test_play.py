@@ -68,7 +68,7 @@ def test_a_game_installed_as_a_plugin_plays_through_the_server_unchanged(db_url:
 
     with registered(), running(db_url) as server:
         offered = {g["name"]: g for g in server.client.get("/api/games").json()}
-        assert offered[NAME]["board"] is None  # it brings no browser drawing
+        assert offered[NAME]["board"] == "/static/generic-board.js"  # it brings no drawing
         table = server.create(NAME, ["human", "lowest"], options={})
         token = server.join(table, 0, "Ann")
         with server.connect(table) as watcher, server.connect(table, token) as ann:

@@ -1,6 +1,8 @@
-// Loading a game's board module (the file its manifest names as web_client) and
-// drawing with it. The shell knows no game: the module is fetched from
-// /games/{game}/board.js and may export, besides render(root, msg, ctx),
+// Loading a game's board module and drawing with it. The shell knows no game:
+// the module is the `board` that GET /api/games gives for the game — its own
+// /games/{game}/board.js (the file its manifest names as web_client), or the
+// generic board (/static/generic-board.js) for a game that brings none. It may
+// export, besides render(root, msg, ctx),
 // `css` (a stylesheet URL), `catalog(lang)` (the URL of its strings in a
 // language) and `narrate(msg, t)` (the game's public history in words).
 
@@ -8,14 +10,19 @@ import { loadCatalog } from "./i18n.js";
 
 const loaded = new Map();
 
-/** {module, strings} of the game's board, loaded once per page. */
-export function loadBoard(game, languages) {
-  if (!loaded.has(game)) loaded.set(game, load(game, languages));
+export const GENERIC_BOARD = "/static/generic-board.js";
+
+/**
+ * {module, strings} of the game's board, loaded once per page, from `url` (the
+ * game's `board` in GET /api/games); without one, the game's own board.js.
+ */
+export function loadBoard(game, languages, url = `/games/${encodeURIComponent(game)}/board.js`) {
+  if (!loaded.has(game)) loaded.set(game, load(game, languages, url));
   return loaded.get(game);
 }
 
-async function load(game, languages) {
-  const module = await import(`/games/${encodeURIComponent(game)}/board.js`);
+async function load(game, languages, url) {
+  const module = await import(url);
   if (typeof module.render !== "function") {
     throw new Error(`the board of ${game} has no render function`);
   }

@@ -37,10 +37,14 @@ export async function loadCatalog(urlOf, languages = preferredLanguages()) {
 /**
  * A translate function over catalogs searched in order. A value is a string with
  * {placeholders}, or an object of plural forms ({"one": …, "other": …}) chosen by vars.count.
+ * `t.has(key)` says whether any catalog holds the key (for words a board may
+ * name or else derive, such as the generic board's field names).
  */
 export function translator(lang, ...catalogs) {
   const plural = new Intl.PluralRules(lang);
-  return function t(key, vars = {}) {
+  t.has = (key) => catalogs.some((catalog) => catalog && Object.hasOwn(catalog, key));
+  return t;
+  function t(key, vars = {}) {
     let value;
     for (const catalog of catalogs) {
       if (catalog && Object.hasOwn(catalog, key)) { value = catalog[key]; break; }
@@ -54,5 +58,5 @@ export function translator(lang, ...catalogs) {
     }
     return value.replace(/\{(\w+)\}/g, (whole, name) =>
       Object.hasOwn(vars, name) ? String(vars[name]) : whole);
-  };
+  }
 }

@@ -1,4 +1,5 @@
-// The lobby: one-click play against bots, the open tables, and a form that sets
+// The lobby: one-click play against bots (every game: one without a board of its
+// own is drawn by the generic board), the open tables, and a form that sets
 // up a table with every rules option a game's manifest lists and a person or a
 // bot in each seat. Everything per game comes from GET /api/games.
 
@@ -30,7 +31,7 @@ export async function showLobby(main, { t }) {
         h("div", { class: "field" },
           h("label", { for: "player-name" }, t("lobby.yourName")), nameInput),
         h("div", { class: "quick-buttons" },
-          games.filter((g) => g.board).map((game) => h("button", {
+          games.map((game) => h("button", {
             class: "primary", type: "button", dataset: { game: game.name },
             onclick: (event) => playAgainstBots(game, nameInput.value, event.currentTarget, t),
           }, t("lobby.quickPlay", { game: game.title })))),
@@ -52,10 +53,9 @@ function playerName(input, t) {
 
 async function playAgainstBots(game, name, button, t) {
   button.disabled = true;
-  const levels = (game.levels ?? []).map((l) => l.name);
-  const level = levels.includes("medium") ? "medium" : levels[0];
+  const bot = quickBot(game);
   const seats = Array.from({ length: game.default_players }, (_, seat) =>
-    seat === 0 ? { kind: "human" } : { kind: "bot", bot: level });
+    seat === 0 ? { kind: "human" } : { kind: "bot", bot });
   try {
     const table = await api("/api/tables", {
       method: "POST",
@@ -67,6 +67,15 @@ async function playAgainstBots(game, name, button, t) {
     button.disabled = false;
     button.after(h("p", { class: "error", role: "alert" }, error.message));
   }
+}
+
+/** The opponents of one-click play: the medium level, else the game's first
+ * level, else its own first bot, else the random bot every game has. */
+function quickBot(game) {
+  const levels = (game.levels ?? []).map((l) => l.name);
+  const bots = (game.bots ?? []).map((b) => b.name);
+  if (levels.includes("medium")) return "medium";
+  return levels[0] ?? bots.find((name) => name !== "random") ?? "random";
 }
 
 async function listTables(list, titles, t) {

@@ -1,9 +1,10 @@
 // One table: joining a seat, the live connection, and everything around the
 // board (whose turn, the timer, the log, refusals, the end of the game). The
-// board itself is drawn by the game's own module (board-host.js).
+// board itself is drawn by the game's own module, or by the generic board for
+// a game that has none (board-host.js).
 
 import { api, forgetSeat, joinSeat, saveSeat, savedName, savedSeat } from "./api.js";
-import { drawBoard, loadBoard } from "./board-host.js";
+import { GENERIC_BOARD, drawBoard, loadBoard } from "./board-host.js";
 import { announce, h } from "./dom.js";
 import { translator } from "./i18n.js";
 import { showReplay } from "./replay.js";
@@ -28,7 +29,8 @@ export async function showTable(main, tableId, env) {
   document.title = t("table.pageTitle", { game: game.title });
   let board;
   try {
-    board = await loadBoard(info.game, env.languages);
+    // A game without a drawing of its own is drawn by the generic board.
+    board = await loadBoard(info.game, env.languages, game.board ?? GENERIC_BOARD);
   } catch (error) {
     main.replaceChildren(h("p", { class: "error", role: "alert" }, t("table.noBoard", { game: game.title, reason: error.message })));
     return;
