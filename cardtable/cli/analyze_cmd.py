@@ -18,8 +18,8 @@ from rich.console import Console
 from cardtable.analysis.report import analysis_json, analysis_text
 from cardtable.analysis.run import DEFAULT_BUDGET, DecisionAnalysis, analyse_record
 from cardtable.cli.common import fail
-from cardtable.cli.play import make_ui
 from cardtable.cli.replay_cmd import read_source
+from cardtable.cli.ui import make_ui
 from cardtable.core.errors import CardtableError, RecordError
 from cardtable.core.game import Game, View
 from cardtable.core.registry import manifest

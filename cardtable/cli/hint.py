@@ -5,13 +5,15 @@ view only (the same evaluation as ``cardtable analyze``: deals sampled
 consistently with what the seat has seen, played out by the evaluator's
 policy), then asks for the move again. A game in which hints were used says
 so in its record: a top-level ``hints`` list of ``{"round", "move", "seat"}``,
-an extension field that ``cardtable replay`` ignores.
+an extension field that ``cardtable replay`` ignores. A game that offers no
+resampling of hidden cards has no hints and no analysis: ``hint`` says so in
+one line, and the end of the game offers none.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from rich.console import Console
@@ -19,13 +21,15 @@ from rich.text import Text
 
 from cardtable.analysis.run import DEFAULT_BUDGET, Analyser, analyse_record
 from cardtable.analysis.seeds import derive_seed
+from cardtable.cli.analyze_cmd import report_text
+from cardtable.cli.ui import ReadLine
 from cardtable.core.game import JSON, Game, Move, State, View
+from cardtable.core.registry import manifest
 
 __all__ = ["HINT_BUDGET", "HINT_WORDS", "Hints", "offer_analysis"]
 
 HINT_BUDGET = 1.0  # nominal seconds of work per hint
 HINT_WORDS = ("hint",)
-ReadLine = Callable[[str], str]
 
 
 class Hints:
@@ -41,7 +45,9 @@ class Hints:
         self.budget = budget
         self.used: list[dict[str, JSON]] = []
         self._analyser: Analyser | None = None
-        self._introduced = False
+        # The hint samples the unseen cards: only a game that resamples them has hints.
+        self.available = manifest(game.name).has("determinize")
+        self._introduced = not self.available  # nothing to introduce
 
     def reader(self, read_line: ReadLine, state: State) -> ReadLine:
         """``read_line`` for the seat's move now: a typed ``hint`` is answered
@@ -58,6 +64,10 @@ class Hints:
                 line = read_line(prompt)
                 if line.strip().lower() not in HINT_WORDS:
                     return line
+                if not self.available:
+                    title = manifest(self.game.name).title
+                    self._say(f"{title} has no hints: it does not resample hidden cards.")
+                    continue
                 if where not in self.used:
                     self.used.append(dict(where))
                 self.show(view, legal)
@@ -115,11 +125,9 @@ def offer_analysis(
 ) -> bool:
     """Ask whether to analyse the finished game for ``seat``; print it if so.
     Returns whether it was analysed (``cardtable analyze`` with the same seed
-    and budget prints the same)."""
-    # Imported here: the terminal loop imports this module, and the drawing
-    # of a view goes through the loop's make_ui.
-    from cardtable.cli.analyze_cmd import report_text
-
+    and budget prints the same). A game that cannot be analysed is not offered."""
+    if not manifest(game.name).has("determinize"):
+        return False
     answer = read_line("Analyse your decisions in this game? [y/N] ").strip().lower()
     if answer not in ("y", "yes"):
         return False

@@ -16,7 +16,8 @@ import cardtable
 from cardtable.bots import make_bot
 from cardtable.cli.hint import Hints, offer_analysis
 from cardtable.cli.main import app
-from cardtable.cli.play import QuitGame, play_game
+from cardtable.cli.play import play_game
+from cardtable.cli.ui import QuitGame
 from cardtable.games.marshmallow_test.cards import CARD_NAMES
 
 runner = CliRunner()
