@@ -1,4 +1,4 @@
-"""The terminal's ``hint`` command and the offer to analyse a finished game.
+"""The terminal's ``hint`` command and the offer to analyze a finished game.
 
 ``hint`` at the move prompt values every legal move from the person's own
 view only (the same evaluation as ``cardtable analyze``: deals sampled
@@ -19,7 +19,7 @@ from typing import Any
 from rich.console import Console
 from rich.text import Text
 
-from cardtable.analysis.run import DEFAULT_BUDGET, Analyser, analyse_record
+from cardtable.analysis.run import DEFAULT_BUDGET, Analyzer, analyze_record
 from cardtable.analysis.seeds import derive_seed
 from cardtable.cli.analyze_cmd import report_text
 from cardtable.cli.ui import ReadLine
@@ -44,7 +44,7 @@ class Hints:
         self.seed = seed
         self.budget = budget
         self.used: list[dict[str, JSON]] = []
-        self._analyser: Analyser | None = None
+        self._analyzer: Analyzer | None = None
         # The hint samples the unseen cards: only a game that resamples them has hints.
         self.available = manifest(game.name).has("determinize")
         self._introduced = not self.available  # nothing to introduce
@@ -79,11 +79,11 @@ class Hints:
         if len(legal) == 1:
             self._say(f"Hint: {legal[0]} is your only legal move.")
             return
-        if self._analyser is None:
+        if self._analyzer is None:
             self._say("Hint: learning how standings turn into wins (once per game)…")
-            self._analyser = Analyser(self.game)
+            self._analyzer = Analyzer(self.game)
         seed = derive_seed(self.seed, "hint", *(json.dumps(view.to_json(), sort_keys=True),))
-        values = self._analyser.evaluate_view(
+        values = self._analyzer.evaluate_view(
             view, legal, seat=self.seat, budget=self.budget, seed=seed
         )
         best = values.groups[values.best]
@@ -123,15 +123,15 @@ def offer_analysis(
     budget: float = DEFAULT_BUDGET,
     seed: int = 0,
 ) -> bool:
-    """Ask whether to analyse the finished game for ``seat``; print it if so.
-    Returns whether it was analysed (``cardtable analyze`` with the same seed
-    and budget prints the same). A game that cannot be analysed is not offered."""
+    """Ask whether to analyze the finished game for ``seat``; print it if so.
+    Returns whether it was analyzed (``cardtable analyze`` with the same seed
+    and budget prints the same). A game that cannot be analyzed is not offered."""
     if not manifest(game.name).has("determinize"):
         return False
-    answer = read_line("Analyse your decisions in this game? [y/N] ").strip().lower()
+    answer = read_line("Analyze your decisions in this game? [y/N] ").strip().lower()
     if answer not in ("y", "yes"):
         return False
-    console.print(Text("Analysing… (about half a second per decision)"))
-    analyses = analyse_record(json.dumps(record), seats=[seat], budget=budget, seed=seed)
+    console.print(Text("Analyzing… (about half a second per decision)"))
+    analyses = analyze_record(json.dumps(record), seats=[seat], budget=budget, seed=seed)
     console.print(Text(report_text(analyses, game, names, seed=seed, budget=budget)))
     return True

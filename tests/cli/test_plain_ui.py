@@ -104,7 +104,7 @@ def test_help_rules_hint_and_quit_in_a_game_without_rules_or_hints() -> None:
 
 
 @pytest.mark.usefixtures("fixture_game")
-def test_a_game_that_cannot_be_analysed_ends_without_the_offer() -> None:
+def test_a_game_that_cannot_be_analyzed_ends_without_the_offer() -> None:
     asked = []
 
     def read_line(prompt: str) -> str:
@@ -113,7 +113,7 @@ def test_a_game_that_cannot_be_analysed_ends_without_the_offer() -> None:
 
     state, out = play(FIXTURE, read_line)
     assert state.finished and "Game over." in out
-    assert all(p.startswith("your move") for p in asked), asked  # no "Analyse …?" asked
+    assert all(p.startswith("your move") for p in asked), asked  # no "Analyze …?" asked
 
 
 @pytest.mark.usefixtures("plain")
@@ -144,10 +144,10 @@ def test_the_end_of_game_offer_in_the_plain_ui() -> None:
 
     def read_line(prompt: str) -> str:
         asked.append(prompt)
-        if prompt.startswith("Analyse"):
+        if prompt.startswith("Analyze"):
             return "n"
         return first_choice(prompt)
 
     state, out = play(PLAIN.name, read_line, target=3)
     assert state.finished and "Game over." in out
-    assert asked[-1] == "Analyse your decisions in this game? [y/N] "
+    assert asked[-1] == "Analyze your decisions in this game? [y/N] "
