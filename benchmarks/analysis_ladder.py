@@ -6,7 +6,7 @@
 For every game seed, seat 0 is played once by each bot of the ladder
 (``random``, ``heuristic``, then the game's search bot with a fixed number of
 iterations) against ``heuristic`` bots in the other seats, on the same deals;
-then seat 0's decisions are analysed (``cardtable.analysis``, the given
+then seat 0's decisions are analyzed (``cardtable.analysis``, the given
 budget, seed = game seed). Printed per bot: games, mean accuracy with a 95%
 interval (normal approximation over games), expected points lost per game,
 and win chance lost per decision; then the paired differences between
@@ -27,7 +27,7 @@ from dataclasses import dataclass
 import cardtable
 from cardtable.analysis.evaluator import evaluator_for
 from cardtable.analysis.report import summarise
-from cardtable.analysis.run import analyse_record
+from cardtable.analysis.run import analyze_record
 from cardtable.analysis.winmodel import WinModel, fit_win_model
 from cardtable.bots import Budget, make_bot
 from cardtable.core.registry import manifest
@@ -63,7 +63,7 @@ def run(job: Job) -> tuple[str, int, float, float, float]:
     key = (job.game, job.players)
     if key not in MODELS:  # one win model per process: the same in every game of the run
         MODELS[key] = fit_win_model(game, evaluator_for(game))
-    analyses = analyse_record(
+    analyses = analyze_record(
         json.dumps(state.record()), seats=[0], budget=job.budget, seed=job.seed, model=MODELS[key]
     )
     summary = summarise(analyses, [str(s) for s in range(job.players)])[0]

@@ -1,9 +1,9 @@
-"""How long analysing one seat of a whole game takes, and how sharp it is.
+"""How long analyzing one seat of a whole game takes, and how sharp it is.
 
     python benchmarks/bench_analyze.py [--budget 0.4] [--seed 1] [--no-peer]
 
 One complete game of each: Marshmallow Test at 4 players and MyRummy 111 at
-2 players, every seat played by the heuristic bot; seat 0 is analysed at the
+2 players, every seat played by the heuristic bot; seat 0 is analyzed at the
 given budget (default: ``cardtable analyze``'s), in one process. Reported
 per game: wall and CPU time (win model included), decisions judged and how
 they were classed, playout moves per CPU second, and the standard errors of
@@ -40,7 +40,7 @@ from dataclasses import dataclass
 import cardtable
 from cardtable.analysis.decisions import walk
 from cardtable.analysis.evaluator import Evaluator, PlayoutPolicy, evaluator_for
-from cardtable.analysis.run import DEFAULT_BUDGET, Analyser, DecisionAnalysis
+from cardtable.analysis.run import DEFAULT_BUDGET, Analyzer, DecisionAnalysis
 from cardtable.bots import make_bot
 from cardtable.core.game import Move, View
 from cardtable.core.replay import parse_record
@@ -97,12 +97,12 @@ class Figures:
         ]
 
 
-def analyse(text: str, budget: float, seed: int, evaluator: Evaluator | None) -> Figures:
+def analyze(text: str, budget: float, seed: int, evaluator: Evaluator | None) -> Figures:
     """Seat 0's decisions, one process, the win model fitted inside the timing."""
     wall, cpu = time.perf_counter(), time.process_time()
     parsed = parse_record(text)
-    analyser = Analyser(parsed.game, evaluator=evaluator)
-    analyses = [analyser.analyse(d, budget=budget, seed=seed) for d in walk(parsed, [0])]
+    analyzer = Analyzer(parsed.game, evaluator=evaluator)
+    analyses = [analyzer.analyze(d, budget=budget, seed=seed) for d in walk(parsed, [0])]
     return Figures(time.perf_counter() - wall, time.process_time() - cpu, analyses)
 
 
@@ -139,12 +139,12 @@ def main() -> None:
     )
     for name, players in GAMES:
         text = play_record(name, players, args.seed)
-        figures = analyse(text, args.budget, args.seed, None)
+        figures = analyze(text, args.budget, args.seed, None)
         print(report(name, players, figures))
         evaluator = evaluator_for(cardtable.load(name, players=players))
         if args.no_peer or evaluator.cutoff is None:
             continue
-        peer = analyse(text, args.budget, args.seed, ToRoundEnd(evaluator))
+        peer = analyze(text, args.budget, args.seed, ToRoundEnd(evaluator))
         print("  peer, playouts to the round's end: " + report(name, players, peer))
         se_ratio = statistics.fmean(peer.win_se()) / statistics.fmean(figures.win_se())
         print(

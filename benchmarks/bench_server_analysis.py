@@ -1,4 +1,4 @@
-"""How long the server takes to analyse one seat of a finished game, against
+"""How long the server takes to analyze one seat of a finished game, against
 ``cardtable analyze`` on the same record in the same run.
 
     python benchmarks/bench_server_analysis.py [--budget 0.25] [--workers 1]

@@ -25,7 +25,7 @@ The rules:
    ``cardtable.bots``), the observation encoder protocol
    (``cardtable.adapters.observations``), the OpenSpiel layout protocol
    (``cardtable.adapters.openspiel_layout``) and the terminal UI protocol
-   (``cardtable.cli.play``). A game never imports another game.
+   (``cardtable.cli.ui``). A game never imports another game.
 3. The generic layers import no game module (``cardtable.games.<game>``) and
    hold no game's name in a string (docstrings aside): they reach games through
    the registry and manifests.
@@ -72,7 +72,7 @@ PROTOCOLS = frozenset(
         "cardtable.bots.base",
         "cardtable.adapters.observations",
         "cardtable.adapters.openspiel_layout",
-        "cardtable.cli.play",
+        "cardtable.cli.ui",
     }
 )
 GENERIC = ("bots", "adapters", "arena", "server", "analysis", "cli")

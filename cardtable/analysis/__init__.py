@@ -16,6 +16,6 @@ optionally ``evaluator``); nothing here knows a game by name. The pieces:
 ``docs/analysis.md`` says what the numbers mean and how they are measured.
 """
 
-from cardtable.analysis.run import DEFAULT_BUDGET, Analyser, DecisionAnalysis, analyse_record
+from cardtable.analysis.run import DEFAULT_BUDGET, Analyzer, DecisionAnalysis, analyze_record
 
-__all__ = ["DEFAULT_BUDGET", "Analyser", "DecisionAnalysis", "analyse_record"]
+__all__ = ["DEFAULT_BUDGET", "Analyzer", "DecisionAnalysis", "analyze_record"]

@@ -1,4 +1,4 @@
-"""Analysing decisions: fair (from the seat's view) and in hindsight (true cards).
+"""Analyzing decisions: fair (from the seat's view) and in hindsight (true cards).
 
 *Fair*: each sample is a deal drawn by the game's ``determinize`` (the cards
 the seat could not see, consistent with everything it saw); every
@@ -36,9 +36,9 @@ from cardtable.core.replay import parse_record
 __all__ = [
     "DEFAULT_BUDGET",
     "HINDSIGHT_SHARE",
-    "Analyser",
+    "Analyzer",
     "DecisionAnalysis",
-    "analyse_record",
+    "analyze_record",
 ]
 
 DEFAULT_BUDGET = 0.4  # nominal seconds per decision
@@ -57,7 +57,7 @@ class DecisionAnalysis:
         return None if self.fair is None else self.fair.group_of(self.decision.played)
 
 
-class Analyser:
+class Analyzer:
     """Everything one game's analysis shares: evaluator, win model, determinizer."""
 
     def __init__(
@@ -117,7 +117,7 @@ class Analyser:
 
         return self._evaluate(starts, view, legal, seat, budget, seed, keep)
 
-    def analyse(self, decision: Decision, *, budget: float, seed: int) -> DecisionAnalysis:
+    def analyze(self, decision: Decision, *, budget: float, seed: int) -> DecisionAnalysis:
         """The fair and hindsight evaluations of one decision, and its class."""
         if decision.forced:
             return DecisionAnalysis(decision, None, None, None)
@@ -152,7 +152,7 @@ class Analyser:
         return DecisionAnalysis(decision, fair, hindsight, label)
 
 
-def _analyse_share(
+def _analyze_share(
     text: str,
     seats: Collection[int] | None,
     indices: Sequence[int],
@@ -160,19 +160,19 @@ def _analyse_share(
     seed: int,
     model: WinModel,
 ) -> list[DecisionAnalysis]:
-    """Analyse the decisions at ``indices``: a worker walks the record itself,
+    """Analyze the decisions at ``indices``: a worker walks the record itself,
     so only text and the win model cross between processes."""
     parsed = parse_record(text)
-    analyser = Analyser(parsed.game, model=model)
+    analyzer = Analyzer(parsed.game, model=model)
     wanted = set(indices)
     return [
-        analyser.analyse(d, budget=budget, seed=seed)
+        analyzer.analyze(d, budget=budget, seed=seed)
         for d in walk(parsed, seats)
         if d.index in wanted
     ]
 
 
-def analyse_record(
+def analyze_record(
     text: str,
     *,
     seats: Collection[int] | None = None,
@@ -187,13 +187,13 @@ def analyse_record(
     give the same result as one. ``model``: a win model already fitted for
     this game and options (else it is fitted here)."""
     parsed = parse_record(text)
-    analyser = Analyser(parsed.game, model=model)
+    analyzer = Analyzer(parsed.game, model=model)
     decisions = list(walk(parsed, seats))
     total = len(decisions)
     results: list[DecisionAnalysis] = []
     if jobs <= 1:
         for decision in decisions:
-            results.append(analyser.analyse(decision, budget=budget, seed=seed))
+            results.append(analyzer.analyze(decision, budget=budget, seed=seed))
             if progress is not None:
                 progress(len(results), total)
         return results
@@ -201,7 +201,7 @@ def analyse_record(
     shares = [list(range(k, total, jobs * 4)) for k in range(min(total, jobs * 4))]
     with ProcessPoolExecutor(max_workers=jobs) as pool:
         futures = [
-            pool.submit(_analyse_share, text, seats, share, budget, seed, analyser.model)
+            pool.submit(_analyze_share, text, seats, share, budget, seed, analyzer.model)
             for share in shares
         ]
         for future in futures:

@@ -2,7 +2,7 @@
 
 A decision's playouts draw on generators seeded from (the analysis seed,
 where the decision is, which sample), never on a generator shared along the
-game: analysing one decision, or all of them over any number of processes,
+game: analyzing one decision, or all of them over any number of processes,
 gives the same numbers.
 
 >>> derive_seed(1, "fair", 2, 7) == derive_seed(1, "fair", 2, 7)

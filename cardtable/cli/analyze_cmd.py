@@ -16,10 +16,10 @@ import typer
 from rich.console import Console
 
 from cardtable.analysis.report import analysis_json, analysis_text
-from cardtable.analysis.run import DEFAULT_BUDGET, DecisionAnalysis, analyse_record
+from cardtable.analysis.run import DEFAULT_BUDGET, DecisionAnalysis, analyze_record
 from cardtable.cli.common import fail
-from cardtable.cli.play import make_ui
 from cardtable.cli.replay_cmd import read_source
+from cardtable.cli.ui import make_ui
 from cardtable.core.errors import CardtableError, RecordError
 from cardtable.core.game import Game, View
 from cardtable.core.registry import manifest
@@ -82,7 +82,7 @@ def analyze(
             "--seat",
             "-s",
             metavar="SEAT",
-            help="analyse this seat (repeatable; default every seat)",
+            help="analyze this seat (repeatable; default every seat)",
         ),
     ] = None,
     budget: Annotated[
@@ -121,10 +121,10 @@ def analyze(
             raise fail(f"--seat {s}: this game has seats 0 to {n - 1}")
     if not manifest(game.name).has("determinize"):
         raise fail(
-            f"{game.name} does not offer resampling of hidden cards, so it cannot be analysed"
+            f"{game.name} does not offer resampling of hidden cards, so it cannot be analyzed"
         )
     names = _names(json.loads(text), n)
-    analyses = analyse_record(
+    analyses = analyze_record(
         text,
         seats=None if not seat else sorted(set(seat)),
         budget=budget,
@@ -149,5 +149,5 @@ def _names(record: Any, n: int) -> list[str]:
 
 
 def _progress(done: int, total: int) -> None:
-    sys.stderr.write(f"\ranalysed {done}/{total} decisions")
+    sys.stderr.write(f"\ranalyzed {done}/{total} decisions")
     sys.stderr.flush()

@@ -1,31 +1,35 @@
-"""The terminal's ``hint`` command and the offer to analyse a finished game.
+"""The terminal's ``hint`` command and the offer to analyze a finished game.
 
 ``hint`` at the move prompt values every legal move from the person's own
 view only (the same evaluation as ``cardtable analyze``: deals sampled
 consistently with what the seat has seen, played out by the evaluator's
 policy), then asks for the move again. A game in which hints were used says
 so in its record: a top-level ``hints`` list of ``{"round", "move", "seat"}``,
-an extension field that ``cardtable replay`` ignores.
+an extension field that ``cardtable replay`` ignores. A game that offers no
+resampling of hidden cards has no hints and no analysis: ``hint`` says so in
+one line, and the end of the game offers none.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from rich.console import Console
 from rich.text import Text
 
-from cardtable.analysis.run import DEFAULT_BUDGET, Analyser, analyse_record
+from cardtable.analysis.run import DEFAULT_BUDGET, Analyzer, analyze_record
 from cardtable.analysis.seeds import derive_seed
+from cardtable.cli.analyze_cmd import report_text
+from cardtable.cli.ui import ReadLine
 from cardtable.core.game import JSON, Game, Move, State, View
+from cardtable.core.registry import manifest
 
 __all__ = ["HINT_BUDGET", "HINT_WORDS", "Hints", "offer_analysis"]
 
 HINT_BUDGET = 1.0  # nominal seconds of work per hint
 HINT_WORDS = ("hint",)
-ReadLine = Callable[[str], str]
 
 
 class Hints:
@@ -40,8 +44,10 @@ class Hints:
         self.seed = seed
         self.budget = budget
         self.used: list[dict[str, JSON]] = []
-        self._analyser: Analyser | None = None
-        self._introduced = False
+        self._analyzer: Analyzer | None = None
+        # The hint samples the unseen cards: only a game that resamples them has hints.
+        self.available = manifest(game.name).has("determinize")
+        self._introduced = not self.available  # nothing to introduce
 
     def reader(self, read_line: ReadLine, state: State) -> ReadLine:
         """``read_line`` for the seat's move now: a typed ``hint`` is answered
@@ -58,6 +64,10 @@ class Hints:
                 line = read_line(prompt)
                 if line.strip().lower() not in HINT_WORDS:
                     return line
+                if not self.available:
+                    title = manifest(self.game.name).title
+                    self._say(f"{title} has no hints: it does not resample hidden cards.")
+                    continue
                 if where not in self.used:
                     self.used.append(dict(where))
                 self.show(view, legal)
@@ -69,11 +79,11 @@ class Hints:
         if len(legal) == 1:
             self._say(f"Hint: {legal[0]} is your only legal move.")
             return
-        if self._analyser is None:
+        if self._analyzer is None:
             self._say("Hint: learning how standings turn into wins (once per game)…")
-            self._analyser = Analyser(self.game)
+            self._analyzer = Analyzer(self.game)
         seed = derive_seed(self.seed, "hint", *(json.dumps(view.to_json(), sort_keys=True),))
-        values = self._analyser.evaluate_view(
+        values = self._analyzer.evaluate_view(
             view, legal, seat=self.seat, budget=self.budget, seed=seed
         )
         best = values.groups[values.best]
@@ -113,17 +123,15 @@ def offer_analysis(
     budget: float = DEFAULT_BUDGET,
     seed: int = 0,
 ) -> bool:
-    """Ask whether to analyse the finished game for ``seat``; print it if so.
-    Returns whether it was analysed (``cardtable analyze`` with the same seed
-    and budget prints the same)."""
-    # Imported here: the terminal loop imports this module, and the drawing
-    # of a view goes through the loop's make_ui.
-    from cardtable.cli.analyze_cmd import report_text
-
-    answer = read_line("Analyse your decisions in this game? [y/N] ").strip().lower()
+    """Ask whether to analyze the finished game for ``seat``; print it if so.
+    Returns whether it was analyzed (``cardtable analyze`` with the same seed
+    and budget prints the same). A game that cannot be analyzed is not offered."""
+    if not manifest(game.name).has("determinize"):
+        return False
+    answer = read_line("Analyze your decisions in this game? [y/N] ").strip().lower()
     if answer not in ("y", "yes"):
         return False
-    console.print(Text("Analysing… (about half a second per decision)"))
-    analyses = analyse_record(json.dumps(record), seats=[seat], budget=budget, seed=seed)
+    console.print(Text("Analyzing… (about half a second per decision)"))
+    analyses = analyze_record(json.dumps(record), seats=[seat], budget=budget, seed=seed)
     console.print(Text(report_text(analyses, game, names, seed=seed, budget=budget)))
     return True

@@ -23,9 +23,10 @@ from cardtable.cli.commands import Command, Group
 from cardtable.cli.common import fail, parse_options
 from cardtable.cli.game_options import GameCommand, PlayCommand, read_file_options
 from cardtable.cli.info_cmd import bots_text, default_bots, games_text, rules_text
-from cardtable.cli.play import QuitGame, play_game
+from cardtable.cli.play import play_game
 from cardtable.cli.replay_cmd import run_replay
 from cardtable.cli.serve_cmd import serve
+from cardtable.cli.ui import QuitGame
 from cardtable.core.errors import CardtableError
 from cardtable.core.registry import game_names, load
 

@@ -57,7 +57,7 @@ def serve(
         float,
         typer.Option(
             metavar="SECONDS",
-            help="nominal seconds per decision when a finished game is analysed",
+            help="nominal seconds per decision when a finished game is analyzed",
         ),
     ] = 0.25,
 ) -> None:

@@ -63,11 +63,11 @@ def test_malformed_records_are_refused_as_replay_refuses_them(
 ) -> None:
     path = tmp_path / "bad.json"
     path.write_text(content)
-    analysed = runner.invoke(app, ["analyze", str(path)])
+    analyzed = runner.invoke(app, ["analyze", str(path)])
     replayed = runner.invoke(app, ["replay", str(path)])
-    assert analysed.exit_code == replayed.exit_code == code
-    assert message in analysed.stderr
-    assert analysed.stderr == replayed.stderr
+    assert analyzed.exit_code == replayed.exit_code == code
+    assert message in analyzed.stderr
+    assert analyzed.stderr == replayed.stderr
 
 
 def test_rule_breaks_are_refused_with_the_replay_message(tmp_path: Path) -> None:
@@ -75,11 +75,11 @@ def test_rule_breaks_are_refused_with_the_replay_message(tmp_path: Path) -> None
     record["rounds"][0]["moves"][1] = {"seat": 1, "play": "Y7"}  # must follow red (MT-5.3)
     path = tmp_path / "broken.json"
     path.write_text(json.dumps(record))
-    analysed = runner.invoke(app, ["analyze", str(path), "--json"])
+    analyzed = runner.invoke(app, ["analyze", str(path), "--json"])
     replayed = runner.invoke(app, ["replay", str(path), "--json"])
-    assert analysed.exit_code == replayed.exit_code == 1
-    assert analysed.stdout == replayed.stdout
-    assert "MT-5.3" in analysed.stdout
+    assert analyzed.exit_code == replayed.exit_code == 1
+    assert analyzed.stdout == replayed.stdout
+    assert "MT-5.3" in analyzed.stdout
 
 
 def test_a_missing_file_and_bad_options_get_one_line_errors(tmp_path: Path) -> None:
@@ -92,7 +92,7 @@ def test_a_missing_file_and_bad_options_get_one_line_errors(tmp_path: Path) -> N
     assert "Traceback" not in missing.output + bad_seat.output + bad_budget.output
 
 
-def test_records_from_stdin_and_of_myrummy_are_analysed() -> None:
+def test_records_from_stdin_and_of_myrummy_are_analyzed() -> None:
     text = to_text(play("myrummy-111", 2, seed=1, moves=6, rounds=1))
     result = runner.invoke(app, ["analyze", "-", "--budget", "0.01", "--json"], input=text)
     assert result.exit_code == 0, result.output
@@ -111,8 +111,8 @@ def test_a_plugin_game_without_resampling_is_refused_in_words(tmp_path: Path) ->
         path = tmp_path / "plugin.json"
         path.write_text(json.dumps(state.record()))
         replayed = runner.invoke(app, ["replay", str(path)])
-        analysed = runner.invoke(app, ["analyze", str(path)])
+        analyzed = runner.invoke(app, ["analyze", str(path)])
     assert replayed.exit_code == 0, replayed.output
-    assert analysed.exit_code == 2
-    assert f"{NAME} does not offer resampling of hidden cards" in analysed.stderr
-    assert "Traceback" not in analysed.output
+    assert analyzed.exit_code == 2
+    assert f"{NAME} does not offer resampling of hidden cards" in analyzed.stderr
+    assert "Traceback" not in analyzed.output

@@ -31,7 +31,7 @@ from typing import Any
 import cardtable
 from cardtable.analysis.estimate import Evaluation
 from cardtable.analysis.playout import play_out
-from cardtable.analysis.run import Analyser
+from cardtable.analysis.run import Analyzer
 from cardtable.core.errors import IllegalMoveError
 from cardtable.core.game import Game, Move, State
 from cardtable.core.replay import parse_record
@@ -71,7 +71,7 @@ def _check(zs: list[float]) -> None:
 
 
 def _exact(
-    analyser: Analyser,
+    analyzer: Analyzer,
     states: Sequence[State],
     seat: int,
     evaluation: Evaluation,
@@ -86,8 +86,8 @@ def _exact(
                 state.clone(random.Random(i)),
                 seat,
                 legal[value.moves[0]],
-                analyser.evaluator.policy(random.Random(i)),
-                analyser.model.chance,
+                analyzer.evaluator.policy(random.Random(i)),
+                analyzer.model.chance,
             )
             outcomes.append((outcome.win, float(outcome.points)))
         out.append(outcomes)
@@ -144,17 +144,17 @@ def _mt_consistent_states(game: Game, state: State, seat: int) -> list[State]:
 def mt_zs(positions: int, budget: float) -> list[float]:
     """The z values of ``positions`` Marshmallow Test positions (module doc)."""
     game = cardtable.load("marshmallow-test", players=2)
-    analyser = Analyser(game)
+    analyzer = Analyzer(game)
     zs: list[float] = []
     done = 0
     for state in _mt_positions():
         seat = state.to_move
         assert seat is not None
         legal = tuple(state.legal_moves())
-        evaluation = analyser.evaluate_view(
+        evaluation = analyzer.evaluate_view(
             state.view(seat), legal, seat=seat, budget=budget, seed=done
         )
-        exact = _exact(analyser, _mt_consistent_states(game, state, seat), seat, evaluation, legal)
+        exact = _exact(analyzer, _mt_consistent_states(game, state, seat), seat, evaluation, legal)
         zs.extend(_z(evaluation, exact))
         done += 1
         if done == positions:
@@ -191,14 +191,14 @@ def _deal_with(hand: list[int], unseen: list[int], card: int, slot: int) -> dict
 def mr_zs(hands: int, budget: float) -> list[float]:
     """The z values (points) of ``hands`` MyRummy 111 hands (module doc)."""
     game = cardtable.load("myrummy-111", players=2, rounds=1, turn_limit=1)
-    analyser = Analyser(game)
+    analyzer = Analyzer(game)
     zs: list[float] = []
     for seed in range(hands):
         deal = _near_sorted_deal(random.Random(seed))
         state = game.new_state()
         state.deal(game.deal_from_json(deal, "deal"))
         legal = tuple(state.legal_moves())  # MR-4.2: take one of three face-down cards
-        evaluation = analyser.evaluate_view(state.view(0), legal, seat=0, budget=budget, seed=seed)
+        evaluation = analyzer.evaluate_view(state.view(0), legal, seat=0, budget=budget, seed=seed)
         hand: list[int] = deal["hands"][0]  # type: ignore[index]
         unseen = [c for c in range(2, 112) if c not in hand]
         exact: Exact = []
@@ -213,8 +213,8 @@ def mr_zs(hands: int, budget: float) -> list[float]:
                     fixed.clone(random.Random(0)),
                     0,
                     take,
-                    analyser.evaluator.policy(random.Random(0)),
-                    analyser.model.chance,
+                    analyzer.evaluator.policy(random.Random(0)),
+                    analyzer.model.chance,
                 )
                 outcomes.append((outcome.win, float(outcome.points)))
             exact.append(outcomes)

@@ -2,7 +2,7 @@
 
 For positions of both games, a decoy state is drawn with the game's own
 ``determinize``: the same view for the deciding seat, other hidden cards.
-The decision is analysed once with the real state and once with the decoy
+The decision is analyzed once with the real state and once with the decoy
 in the place where a peeking evaluator would find the hidden cards; the
 fair values must be identical, while the hindsight values (which do read
 the hidden cards, and say so) differ for some of them.
@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from cardtable.analysis.decisions import Decision
-from cardtable.analysis.run import Analyser
+from cardtable.analysis.run import Analyzer
 from cardtable.core.registry import manifest
 from tests.analysis.conftest import play
 
@@ -55,11 +55,11 @@ def test_same_view_over_other_hidden_cards_gives_the_same_fair_values(
         assert decoy.view(seat) == view
         others = [s for s in range(players) if s != seat]
         assert any(decoy.view(s) != state.view(s) for s in others), "a decoy must hide other cards"
-        analyser = Analyser(state.game)
-        real = analyser.analyse(
+        analyzer = Analyzer(state.game)
+        real = analyzer.analyze(
             _decision(state, seat, view, legal, state.clone()), budget=0.02, seed=7
         )
-        fake = analyser.analyse(
+        fake = analyzer.analyze(
             _decision(decoy, seat, decoy.view(seat), legal, decoy), budget=0.02, seed=7
         )
         assert real.fair == fake.fair

@@ -5,12 +5,12 @@ from __future__ import annotations
 import json
 
 from cardtable.analysis.report import analysis_json
-from cardtable.analysis.run import analyse_record
+from cardtable.analysis.run import analyze_record
 from tests.analysis.conftest import play, to_text
 
 
 def _json(text: str, **kwargs: object) -> str:
-    analyses = analyse_record(text, budget=0.01, **kwargs)  # type: ignore[arg-type]
+    analyses = analyze_record(text, budget=0.01, **kwargs)  # type: ignore[arg-type]
     return json.dumps(analysis_json(analyses, ["a", "b", "c"], game="g", seed=0, budget=0.01))
 
 

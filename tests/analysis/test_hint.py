@@ -1,4 +1,4 @@
-"""``hint`` in the terminal game, the record's note of it, and the offer to analyse."""
+"""``hint`` in the terminal game, the record's note of it, and the offer to analyze."""
 
 from __future__ import annotations
 
@@ -16,7 +16,8 @@ import cardtable
 from cardtable.bots import make_bot
 from cardtable.cli.hint import Hints, offer_analysis
 from cardtable.cli.main import app
-from cardtable.cli.play import QuitGame, play_game
+from cardtable.cli.play import play_game
+from cardtable.cli.ui import QuitGame
 from cardtable.games.marshmallow_test.cards import CARD_NAMES
 
 runner = CliRunner()
@@ -69,7 +70,7 @@ def test_hint_values_ignore_the_hidden_cards() -> None:
     assert outputs[0] == outputs[1]
 
 
-def test_the_end_of_game_offer_analyses_only_when_accepted() -> None:
+def test_the_end_of_game_offer_analyzes_only_when_accepted() -> None:
     game = cardtable.load("marshmallow-test", players=2, target=3)
     state = game.new_game(random.Random(4))
     bots = [make_bot("heuristic", game, s, random.Random(s)) for s in range(2)]
@@ -93,7 +94,7 @@ def test_end_of_input_at_the_offer_ends_the_game_quietly() -> None:
     asked = []
 
     def read_line(prompt: str) -> str:
-        if prompt.startswith("Analyse"):
+        if prompt.startswith("Analyze"):
             asked.append(prompt)
             raise QuitGame  # end of input, as the terminal reports it
         return next(typed)

@@ -8,14 +8,14 @@ from __future__ import annotations
 
 import json
 
-from cardtable.analysis.run import analyse_record
+from cardtable.analysis.run import analyze_record
 from tests.analysis.conftest import play, record_text, to_text
 
 BUDGET = 0.05
 
 
 def _last(text: str, seat: int) -> tuple[str, str]:
-    analyses = analyse_record(text, seats=[seat], budget=BUDGET, seed=1)
+    analyses = analyze_record(text, seats=[seat], budget=BUDGET, seed=1)
     last = analyses[-1]
     assert last.fair is not None and last.label is not None
     best = last.fair.groups[last.fair.best]
@@ -44,7 +44,7 @@ def test_mr_6_2_declaring_a_hand_just_unsorted_is_a_blunder() -> None:
 def test_forced_moves_are_never_classified() -> None:
     # Marshmallow Test: following with a single card of the lead colour is forced (MT-5.3).
     state = play("marshmallow-test", 3, seed=4)
-    analyses = analyse_record(to_text(state), budget=0.01, seed=0)
+    analyses = analyze_record(to_text(state), budget=0.01, seed=0)
     forced = [a for a in analyses if a.decision.forced]
     assert forced, "the game should have at least one forced decision"
     assert all(a.label is None and a.fair is None for a in forced)

@@ -12,9 +12,10 @@ import pytest
 from typer.testing import CliRunner
 
 from cardtable.cli.main import app
-from cardtable.core import registry
 from cardtable.core.manifest import GameManifest, OptionHelp
 from cardtable.core.numbers import parse_int
+
+from .plugin_manifest import only_plugin
 
 runner = CliRunner()
 
@@ -36,21 +37,10 @@ PLUGIN = GameManifest(
 )
 
 
-class EntryPoint:
-    name = PLUGIN.name
-    value = f"{__name__}:PLUGIN"
-
-    def load(self) -> GameManifest:
-        return PLUGIN
-
-
 @pytest.fixture
-def plugin(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    monkeypatch.setattr(registry, "entry_points", lambda group: [EntryPoint()])
-    registry.refresh()
-    yield
-    monkeypatch.undo()
-    registry.refresh()
+def plugin() -> Iterator[None]:
+    with only_plugin(PLUGIN):
+        yield
 
 
 def flat(text: str) -> str:

@@ -21,7 +21,7 @@ from typer.testing import CliRunner
 
 import cardtable
 from cardtable.cli.main import app
-from cardtable.cli.play import QuitGame
+from cardtable.cli.ui import QuitGame
 from cardtable.core.game import Move
 from cardtable.games.marshmallow_test import MarshmallowView
 from cardtable.games.marshmallow_test.cards import CARD_NAMES, parse_card

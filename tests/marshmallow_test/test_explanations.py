@@ -19,7 +19,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from rich.console import Console
 
-from cardtable.cli.play import QuitGame
+from cardtable.cli.ui import QuitGame
 from cardtable.core.errors import IllegalMoveError
 from cardtable.games.marshmallow_test import MarshmallowState, MarshmallowTest, MarshmallowView
 from cardtable.games.marshmallow_test.cards import (

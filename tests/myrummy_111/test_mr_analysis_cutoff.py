@@ -10,7 +10,7 @@ import pytest
 
 import cardtable
 from cardtable.analysis.evaluator import ChanceAfterRound
-from cardtable.analysis.run import Analyser
+from cardtable.analysis.run import Analyzer
 from cardtable.analysis.winmodel import fit_win_model
 from cardtable.games.myrummy_111.analysis import CUTOFF_TURNS, MyRummyEvaluator, RaceCutoff
 from cardtable.games.myrummy_111.game import MyRummy111
@@ -74,8 +74,8 @@ def test_mr_analysis_playouts_stop_at_the_cutoff() -> None:
     assert evaluator.cutoff.moves == 2 * CUTOFF_TURNS * 2  # a take and a place a turn (MR-4)
     state, _ = position()
     model = fit_win_model(game, evaluator, games=20)
-    analyser = Analyser(game, evaluator=evaluator, model=model)
+    analyzer = Analyzer(game, evaluator=evaluator, model=model)
     legal = tuple(state.legal_moves())
     view = state.view(0)
-    evaluation = analyser.evaluate_view(view, legal, seat=0, budget=0.05, seed=1)
+    evaluation = analyzer.evaluate_view(view, legal, seat=0, budget=0.05, seed=1)
     assert evaluation.moves <= evaluation.playouts * evaluator.cutoff.moves

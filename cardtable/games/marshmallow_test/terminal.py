@@ -18,7 +18,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from cardtable.cli.play import QuitGame, ReadLine
+from cardtable.cli.ui import ReadLine, commands_help, read_command
 from cardtable.core.game import Game, Move, View
 from cardtable.games.marshmallow_test.cards import (
     CARD_NAMES,
@@ -32,9 +32,7 @@ from cardtable.games.marshmallow_test.tricks import must_play
 from cardtable.games.marshmallow_test.view import MarshmallowView
 
 STYLES = ("red", "yellow", "green", "blue", "magenta")  # purple is magenta on terminals
-QUIT_WORDS = ("quit", "exit", "q")
 REDRAW_WORDS = ("", "hand", "table")
-HELP_WORDS = ("help", "h", "?")
 Piece = str | Text
 
 
@@ -60,7 +58,7 @@ def _and(words: Sequence[str]) -> str:
 
 
 class MarshmallowTestUI:
-    """The :class:`~cardtable.cli.play.TerminalUI` of Marshmallow Test."""
+    """The :class:`~cardtable.cli.ui.TerminalUI` of Marshmallow Test."""
 
     def __init__(
         self, game: Game, console: Console, names: Sequence[str], seat: int | None
@@ -166,15 +164,10 @@ class MarshmallowTestUI:
         else:
             prompt = "Your card (e.g. g7; help, quit): "
         while True:
-            text = read_line(prompt).strip()
-            word = text.lower()
-            if word in QUIT_WORDS:
-                raise QuitGame
-            if word in REDRAW_WORDS:
+            text = read_command(read_line, prompt, lambda: self._help(v)).strip()
+            if text.lower() in REDRAW_WORDS:
                 self._draw_board(v)
                 self._draw_hand(v, legal)
-            elif word in HELP_WORDS:
-                self._help(v)
             else:
                 answer = self._read_move(v, text, legal)
                 if not isinstance(answer, str):
@@ -254,7 +247,7 @@ class MarshmallowTestUI:
             "the others hold (MT-6).\n"
             "  The last player left in scores nothing and deals next (MT-7).\n"
             f"- The first to {v.target} points wins at once (MT-8).\n"
-            "Commands: hand (or Enter) redraws the table, help, quit."
+            f"Commands: hand (or Enter) redraws the table, {commands_help(self.game)}."
         )
 
     # ------------------------------------------------------------------ narration

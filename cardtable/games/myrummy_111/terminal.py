@@ -1,4 +1,4 @@
-"""MyRummy 111 in the terminal: the :class:`~cardtable.cli.play.TerminalUI` of the game.
+"""MyRummy 111 in the terminal: the :class:`~cardtable.cli.ui.TerminalUI` of the game.
 
 The UI sees views only (MR-5): the table, the narration and the standings are
 drawn from the watching seat's views by :mod:`.terminal_render`.
@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from rich.console import Console
 from rich.markup import escape
 
-from cardtable.cli.play import QuitGame, ReadLine
+from cardtable.cli.ui import ReadLine, commands_help, read_command
 from cardtable.core.game import Game, Move, View
 from cardtable.games.myrummy_111 import terminal_render as render
 from cardtable.games.myrummy_111.exchange import exchange, hand_after_place
@@ -52,7 +52,7 @@ gaps allowed) scores all its joker symbols ★ + 5; unsorted, 0, and the round s
 ends. Everyone else scores their best run: the adjacent block, sorted either
 way, with the most joker symbols ★ (marked ━ under your hand; coloured: sorted blocks).
 Game: {goal}; ties go to the last round's higher score (MR-7.1).
-An empty line redraws the table; quit stops the game."""
+An empty line redraws the table. Commands: {commands}."""
 
 
 class MyRummyUI:
@@ -81,7 +81,7 @@ class MyRummyUI:
     def ask(self, view: View, legal: Sequence[Move], read_line: ReadLine) -> Move:
         v = _mr(view)
         while True:
-            line = read_line(f"{v.phase}> ").strip()
+            line = read_command(read_line, f"{v.phase}> ", lambda: self._help(v))
             words = line.lower().replace(",", " ").split()
             if not words:  # an empty line redraws, the quickest way to see the table again
                 self.show(v)
@@ -89,11 +89,7 @@ class MyRummyUI:
             head, args = words[0], words[1:]
             if head.isdigit():  # a bare "5 left" or "2": the verb of the phase is implied
                 head, args = ("take" if v.phase == "take" else "place"), words
-            if head in ("quit", "q", "exit"):
-                raise QuitGame
-            if head in ("help", "h") or (head == "?" and not args):
-                self.console.print(HELP.format(goal=self._goal(v), h=len(v.hand or ())))
-            elif head in ("preview", "?"):
+            if head in ("preview", "?"):
                 self._preview(v, args, legal)
             elif head in ("take", "t", "refresh", "r"):
                 move = self._take(v, head in ("refresh", "r"), args, legal)
@@ -106,6 +102,10 @@ class MyRummyUI:
             else:
                 usage = TAKE_USAGE if v.phase == "take" else PLACE_USAGE.format(h=len(v.hand or ()))
                 self._say(f"Unknown command {head!r}. Now: {usage}. Type help for the rules.")
+
+    def _help(self, v: MyRummyView) -> None:
+        commands = commands_help(self.game)
+        self.console.print(HELP.format(goal=self._goal(v), h=len(v.hand or ()), commands=commands))
 
     def narrate(self, before: View, seat: int, move: Move, after: View) -> None:
         b, a = _mr(before), _mr(after)
