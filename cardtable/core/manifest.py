@@ -157,7 +157,7 @@ class GameManifest:
     :class:`~cardtable.core.game.Game`. The optional parts, each ``None`` when
     the game does not offer it:
 
-    - ``terminal_ui``: ``"module:Class"``, a ``cardtable.cli.play.UIFactory``;
+    - ``terminal_ui``: ``"module:Class"``, a ``cardtable.cli.ui.UIFactory``;
     - ``determinize``: ``"module:func"``, ``func(game, view, rng) -> State``
       sampling the cards the view's seat cannot see, uniformly over the deals
       consistent with it; the state it returns has ``detach_rng()``;
