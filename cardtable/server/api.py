@@ -70,7 +70,7 @@ def routes(hub: Hub, play: Play, analyses: Analyses, static: Path) -> list[BaseR
 
     async def list_tables(request: Request) -> Response:
         return JSONResponse(
-            [{**table_info(t), "title": title(t.row.game)} for t in hub.public_tables()]
+            [{**table_info(t), "title": title(t.facts.game)} for t in hub.public_tables()]
         )
 
     async def create_table(request: Request) -> Response:
@@ -80,7 +80,7 @@ def routes(hub: Hub, play: Play, analyses: Analyses, static: Path) -> list[BaseR
 
     async def get_table(request: Request) -> Response:
         table = await hub.get(request.path_params["table_id"])
-        return JSONResponse({**table_info(table), "title": title(table.row.game)})
+        return JSONResponse({**table_info(table), "title": title(table.facts.game)})
 
     async def join(request: Request) -> Response:
         table = await hub.get(request.path_params["table_id"])

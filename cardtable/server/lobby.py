@@ -15,7 +15,7 @@ from cardtable.bots import LEVELS, bot_entries, bot_names, make_bot
 from cardtable.core.errors import CardtableError
 from cardtable.core.game import Game
 from cardtable.core.registry import game_names, load, manifest, manifests
-from cardtable.server.storage import SeatRow
+from cardtable.server.facts import SeatFacts
 from cardtable.server.wire import (
     BadInput,
     expect_object,
@@ -35,7 +35,7 @@ class NewTable:
     """A table's checked settings, before it exists."""
 
     game: Game
-    seats: list[SeatRow]
+    seats: list[SeatFacts]
     private: bool
     turn_seconds: int | None
     bot_delay_ms: int
@@ -100,7 +100,7 @@ def parse_create(body: Any) -> NewTable:
     )
 
 
-def _seat(game: Game, i: int, obj: Any) -> SeatRow:
+def _seat(game: Game, i: int, obj: Any) -> SeatFacts:
     where = f"request.seats[{i}]"
     seat = expect_object(obj, where)
     only_keys(seat, ("kind", "bot"), where)
@@ -108,7 +108,7 @@ def _seat(game: Game, i: int, obj: Any) -> SeatRow:
     if kind == "human":
         if "bot" in seat:
             raise BadInput(f"{where}: a human seat has no bot")
-        return SeatRow(i, "human")
+        return SeatFacts(i, "human")
     bot = seat.get("bot", "medium")
     if not isinstance(bot, str) or bot not in bot_names(game.name):
         raise BadInput(f"{where}.bot must be one of {', '.join(bot_names(game.name))}")
@@ -116,7 +116,7 @@ def _seat(game: Game, i: int, obj: Any) -> SeatRow:
         make_bot(bot, game, i, random.Random(0))  # a bot whose extra is missing says so now
     except CardtableError as exc:
         raise BadInput(f"{where}.bot: {exc}") from None
-    return SeatRow(i, "bot", bot=bot)
+    return SeatFacts(i, "bot", bot=bot)
 
 
 def title(game: str) -> str:

@@ -73,9 +73,9 @@ def seats_json(table: Table) -> list[dict[str, Any]]:
     return [
         {
             "seat": i,
-            "kind": s.row.kind,
-            "bot": s.row.bot,
-            "name": s.row.name,
+            "kind": s.facts.kind,
+            "bot": s.facts.bot,
+            "name": s.facts.name,
             "taken": s.taken,
             "connected": s.connections > 0,
             "bot_playing": s.stand_in is not None,
@@ -104,27 +104,27 @@ def state_message(table: Table, seat: int | None) -> str:
             "server_ms": int(time.time() * 1000),
         },
         "log": list(table.log),
-        "rematch": table.row.rematch_id,
+        "rematch": table.facts.rematch_id,
     }
     return dumps(message)
 
 
 def table_info(table: Table) -> dict[str, Any]:
     """``GET /api/tables/{id}``: the public facts of a table (no view, no token)."""
-    row = table.row
+    facts = table.facts
     return {
         "id": table.id,
-        "game": row.game,
+        "game": facts.game,
         "options": table.game.options_json,
         "status": table.status,
-        "private": row.private,
-        "turn_seconds": row.turn_seconds,
-        "bot_delay_ms": row.bot_delay_ms,
-        "stand_in": row.stand_in,
+        "private": facts.private,
+        "turn_seconds": facts.turn_seconds,
+        "bot_delay_ms": facts.bot_delay_ms,
+        "stand_in": facts.stand_in,
         "seq": table.seq,
         "seats": seats_json(table),
         "spectators": table.spectators,
-        "rematch": row.rematch_id,
-        "rematch_of": row.rematch_of,
+        "rematch": facts.rematch_id,
+        "rematch_of": facts.rematch_of,
         "url": f"/t/{table.id}",
     }

@@ -208,7 +208,7 @@ class Play:
         except Exception:
             log.exception("table %s: bot %s failed; it plays its first legal move", table.id, bot)
             index = legal[0]
-        pause = table.row.bot_delay_ms / 1000 - (loop.time() - started)
+        pause = table.facts.bot_delay_ms / 1000 - (loop.time() - started)
         if pause > 0:
             await asyncio.sleep(pause)
         await self._uncancelled(self._auto_commit(table, key, index))
@@ -227,7 +227,7 @@ class Play:
 
     # --- turn timers -------------------------------------------------------------
     def _start_timer(self, table: Table, seat: int) -> None:
-        seconds = table.row.turn_seconds
+        seconds = table.facts.turn_seconds
         timer = table.timer
         if seconds is None or (timer is not None and (timer.seq, timer.seat) == (table.seq, seat)):
             return

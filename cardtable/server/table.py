@@ -21,8 +21,8 @@ from typing import Any
 
 from cardtable.core.errors import IllegalMoveError, RecordError
 from cardtable.core.game import Game, Move, State
+from cardtable.server.facts import SeatFacts, TableFacts
 from cardtable.server.journal import Event, Journal
-from cardtable.server.storage import SeatRow, TableRow
 from cardtable.server.wire import BadInput
 
 LOG_LENGTH = 50
@@ -61,18 +61,18 @@ class Client:
 
 @dataclass
 class Seat:
-    row: SeatRow
+    facts: SeatFacts
     connections: int = 0
     stand_in: str | None = None  # why a bot plays this human seat: "timeout" or "left"
     left_at: float | None = None  # loop time the last connection closed
 
     @property
     def human(self) -> bool:
-        return self.row.kind == "human"
+        return self.facts.kind == "human"
 
     @property
     def taken(self) -> bool:
-        return not self.human or self.row.token_hash is not None
+        return not self.human or self.facts.token_hash is not None
 
 
 @dataclass(eq=False)
@@ -87,7 +87,7 @@ class Timer:
 class Table:
     """A table: settings, seats, the game and who is connected."""
 
-    row: TableRow
+    facts: TableFacts
     game: Game
     state: State
     journal: Journal
@@ -103,11 +103,11 @@ class Table:
 
     @property
     def id(self) -> str:
-        return self.row.id
+        return self.facts.id
 
     @property
     def status(self) -> str:
-        return self.row.status
+        return self.facts.status
 
     @property
     def seq(self) -> int:
@@ -129,7 +129,7 @@ class Table:
     def names(self) -> list[str]:
         """A name per seat, as a record's ``players`` lists them."""
         return [
-            s.row.name or (f"bot:{s.row.bot}" if not s.human else f"seat {i}")
+            s.facts.name or (f"bot:{s.facts.bot}" if not s.human else f"seat {i}")
             for i, s in enumerate(self.seats)
         ]
 
@@ -137,7 +137,8 @@ class Table:
         digest = hash_token(token)
         found = None
         for i, seat in enumerate(self.seats):  # compare with every seat: constant time
-            if seat.row.token_hash is not None and hmac.compare_digest(seat.row.token_hash, digest):
+            stored = seat.facts.token_hash
+            if stored is not None and hmac.compare_digest(stored, digest):
                 found = i
         return found
 
@@ -145,11 +146,11 @@ class Table:
         """The bot that plays ``seat`` now (a bot seat's own, or the stand-in), or ``None``."""
         s = self.seats[seat]
         if not s.human:
-            return s.row.bot
-        return self.row.stand_in if s.stand_in is not None else None
+            return s.facts.bot
+        return self.facts.stand_in if s.stand_in is not None else None
 
     def note(self, event: str, seat: int | None) -> None:
-        name = None if seat is None else self.seats[seat].row.name
+        name = None if seat is None else self.seats[seat].facts.name
         self.log.append({"seq": self.seq, "seat": seat, "event": event, "name": name})
 
     # --- moves ----------------------------------------------------------------
@@ -202,8 +203,8 @@ class Table:
         self.state = after
         self.journal.commit(new)
         if after.finished:
-            self.row.status = "finished"
+            self.facts.status = "finished"
 
 
-def build_table(row: TableRow, game: Game, state: State, journal: Journal) -> Table:
-    return Table(row, game, state, journal, [Seat(s) for s in row.seats])
+def build_table(facts: TableFacts, game: Game, state: State, journal: Journal) -> Table:
+    return Table(facts, game, state, journal, [Seat(s) for s in facts.seats])
