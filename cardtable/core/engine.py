@@ -104,7 +104,7 @@ class Engine(ABC, Generic[ViewT]):
     def round_number(self) -> int: ...
 
     @abstractmethod
-    def _move_refusal(self, move: Move) -> IllegalMoveError | None:
+    def _move_refusal(self, move: Any) -> IllegalMoveError | None:
         """The error ``apply(move)`` (without chance outcomes) would raise
         now, or ``None`` when the rules allow it; changes nothing."""
 
