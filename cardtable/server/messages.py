@@ -2,10 +2,12 @@
 
 :func:`game_part` is everything that depends on the game: the seat's
 ``view(seat)``, and for the seat to move its legal moves and the engine's
-refusal of each other move of the game's action space. It reads the state
-only through ``view``, ``legal_moves`` and ``apply_as`` on a clone, so a
-state whose unseen cards are swapped gives the same message (the tests
-check this for every message of many random games).
+refusal of each other move of the game's action space
+(:func:`cardtable.core.engine.explain`: the rules' own checks, or a trial on
+a clone for a plugin on the bare protocol). It reads the state only through
+``view``, ``legal_moves`` and ``explain``, so a state whose unseen cards are
+swapped gives the same message (the tests check this for every message of
+many random games).
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ import json
 import time
 from typing import Any
 
-from cardtable.core.errors import IllegalMoveError
+from cardtable.core.engine import explain
 from cardtable.core.game import Game, State
 from cardtable.server.table import Table
 
@@ -37,15 +39,11 @@ def game_part(game: Game, state: State, seat: int | None) -> dict[str, Any]:
         moves = state.legal_moves()
         legal = [m.to_json() for m in moves]
         allowed = {m.index for m in moves}
-        for index in range(game.num_actions):
-            if index in allowed:
-                continue
-            move = game.move_from_index(index)
-            trial = state.clone()  # an illegal move is refused before anything is drawn
-            try:
-                trial.apply_as(seat, move)
-            except IllegalMoveError as exc:
-                refused.append({"move": move.to_json(), "reason": exc.reason, "rule": exc.rule})
+        refused = [
+            {"move": e.move.to_json(), "reason": e.reason, "rule": e.rule}
+            for e in explain(state, seat)
+            if not e.legal and e.move.index not in allowed
+        ]
     return {
         "seat": seat,
         "view": view,

@@ -19,7 +19,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from cardtable.core.errors import IllegalMoveError, RecordError
+from cardtable.core.engine import refusal
+from cardtable.core.errors import RecordError
 from cardtable.core.game import Game, Move, State
 from cardtable.server.facts import SeatFacts, TableFacts
 from cardtable.server.journal import Event, Journal
@@ -179,24 +180,16 @@ class Table:
         if chance:
             raise Refused(f"message.move: {', '.join(chance)} is drawn by the server, not sent")
         if all(parsed.index != legal.index for legal in self.state.legal_moves()):
-            reason = self.refusal(seat, parsed)
+            reason = refusal(self.state, seat, parsed)  # the engine's own words and rule
+            if reason is None:
+                raise Refused(f"{parsed} is not a legal move now")
             raise Refused(str(reason), reason.rule or None)
         return parsed
-
-    def refusal(self, seat: int, move: Move) -> IllegalMoveError:
-        """The engine's own reason for refusing ``move`` (tried on a clone)."""
-        trial = self.state.clone()  # refused before anything is drawn from its generator
-        try:
-            trial.apply_as(seat, move)
-        except IllegalMoveError as exc:
-            return exc
-        return IllegalMoveError(f"{move} is not a legal move now", "")
 
     def prepare(self, seat: int, move: Move) -> tuple[State, list[Event]]:
         """The state after ``move`` (a clone) and the events to store for it."""
         after = self.state.clone()
-        after.apply_as(seat, move)
-        return after, self.journal.pending(after)
+        return after, self.journal.applied(after.apply_as(seat, move), after)
 
     def adopt(self, after: State, new: list[Event]) -> None:
         """Make ``after`` the table's state, its events having been stored."""
