@@ -155,19 +155,16 @@ class Table:
         self.log.append({"seq": self.seq, "seat": seat, "event": event, "name": name})
 
     # --- moves ----------------------------------------------------------------
-    def check_move(self, seat: int | None, seq: Any, move: Any) -> Move:
-        """The move a client asks for, or :class:`Refused` saying why not."""
+    def check_move(self, seat: int | None, seq: int, move: dict[str, Any]) -> Move:
+        """The move a client asks for (its message's shape already checked),
+        or :class:`Refused` saying why not."""
         if seat is None:
             raise Refused("spectators cannot move; join a free seat to play")
         if self.status != "playing":
             why = "the game is over" if self.status == "finished" else "players are still joining"
             raise Refused(f"no move now: {why}")
-        if isinstance(seq, bool) or not isinstance(seq, int):
-            raise Refused("message.seq must be the number of moves played so far")
         if seq != self.seq:
             raise Refused(f"stale move: it was sent at move {seq}, the table is at move {self.seq}")
-        if not isinstance(move, dict):
-            raise Refused("message.move must be a JSON object, e.g. a move as the record writes it")
         if "seat" in move:
             raise Refused("message.move has no 'seat': the server knows yours")
         to_move = self.state.to_move
