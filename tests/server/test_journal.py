@@ -11,7 +11,20 @@ import random
 import pytest
 
 import cardtable
+from cardtable.core.game import Game, State
 from cardtable.server.journal import Journal, record_of
+
+
+def dealt(game: Game, seed: int) -> tuple[State, Journal]:
+    """A new game and its journal, which holds the first deal."""
+    state = game.new_game(random.Random(seed))
+    journal = Journal()
+    journal.new_events(state)
+    return state, journal
+
+
+def rounds_of(game: Game, journal: Journal) -> object:
+    return record_of(game.name, game.options_json, journal.events)["rounds"]
 
 
 def test_events_rebuild_every_position_of_a_long_game_with_reshuffles() -> None:
@@ -29,8 +42,7 @@ def test_events_rebuild_every_position_of_a_long_game_with_reshuffles() -> None:
             journal.applied(state.apply(rng.choice(refresh or calm or list(moves))), state)
         )
         if step % 100 == 0 or state.finished:
-            rebuilt = record_of(game.name, game.options_json, journal.events)
-            assert rebuilt["rounds"] == state.record()["rounds"]
+            assert rounds_of(game, journal) == state.record()["rounds"]
         if state.finished:
             break
     assert journal.moves == sum(len(r["moves"]) for r in state.record()["rounds"])
@@ -41,9 +53,7 @@ def test_events_rebuild_every_position_of_a_long_game_with_reshuffles() -> None:
 
 def test_a_journal_read_back_counts_what_it_holds() -> None:
     game = cardtable.load("marshmallow-test", players=3, target=60)
-    state = game.new_game(random.Random(4))
-    journal = Journal()
-    journal.new_events(state)
+    state, journal = dealt(game, 4)
     rng = random.Random(4)
     while state.round_number < 2:
         journal.commit(journal.applied(state.apply(rng.choice(state.legal_moves())), state))
@@ -63,31 +73,21 @@ def test_the_events_apply_returns_are_what_the_record_gained(name: str) -> None:
     game = cardtable.load(name)
     rng = random.Random(7)
     for seed in range(3):
-        state = game.new_game(random.Random(seed))
-        journal = Journal()
-        journal.new_events(state)
+        state, journal = dealt(game, seed)
         while not state.finished:
             applied = state.apply(rng.choice(state.legal_moves()))
             new = journal.applied(applied, state)
             assert new == journal.pending(state)
             journal.commit(new)
-        assert (
-            record_of(game.name, game.options_json, journal.events)["rounds"]
-            == (state.record()["rounds"])
-        )
+        assert rounds_of(game, journal) == state.record()["rounds"]
 
 
 def test_a_state_whose_apply_returns_nothing_is_read_from_its_record() -> None:
     game = cardtable.load("marshmallow-test", players=2, target=4)
-    state = game.new_game(random.Random(2))
-    journal = Journal()
-    journal.new_events(state)
+    state, journal = dealt(game, 2)
     rng = random.Random(2)
     while not state.finished:
         state.apply(rng.choice(state.legal_moves()))
         journal.commit(journal.applied(None, state))  # as a bare-protocol plugin answers
     assert journal.rounds > 1  # new rounds' deals came from the record too
-    assert (
-        record_of(game.name, game.options_json, journal.events)["rounds"]
-        == (state.record()["rounds"])
-    )
+    assert rounds_of(game, journal) == state.record()["rounds"]
