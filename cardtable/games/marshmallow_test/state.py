@@ -18,7 +18,7 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from cardtable.core.engine import NO_CHANCE, Engine, applied_by_seat
+from cardtable.core.engine import NO_CHANCE, Engine, Refusal, applied_by_seat
 from cardtable.core.errors import IllegalMoveError
 from cardtable.core.game import Applied, Game
 from cardtable.games.marshmallow_test.cards import (
@@ -314,15 +314,15 @@ class MarshmallowState(Engine[MarshmallowView]):
         refused, in the words :meth:`refusal` gives."""
         error = self._play_refusal(card)
         assert error is not None, "apply refused a card play the rules allow"
-        raise error
+        raise IllegalMoveError(*error)
 
-    def _play_refusal(self, card: int) -> IllegalMoveError | None:
+    def _play_refusal(self, card: int) -> Refusal | None:
         """Why the seat to move may not play ``card`` now (MT-5), naming only
         what the player may do instead (the legal moves), or None."""
         seat = self._to_move
         hand = self._hands[seat]
         if not (hand >> card) & 1:
-            return IllegalMoveError(f"seat {seat} does not hold {CARD_NAMES[card]}", "MT-5.1")
+            return (f"seat {seat} does not hold {CARD_NAMES[card]}", "MT-5.1")
         allowed = 0
         for move in self.legal_moves():
             if isinstance(move, Play):
@@ -331,36 +331,36 @@ class MarshmallowState(Engine[MarshmallowView]):
             return None
         trump = None if self._trump < 0 else self._trump
         what, rule = must_play(allowed, self._lead, trump, self._ruffed, self._must)
-        return IllegalMoveError(f"must {what}: holds {_names(hand & allowed)}", rule)
+        return (f"must {what}: holds {_names(hand & allowed)}", rule)
 
-    def _other_refusal(self, move: MTMove) -> IllegalMoveError | None:
+    def _other_refusal(self, move: MTMove) -> Refusal | None:
         """Why ``move`` is refused when it is not a card play during play:
         the game is over, a deal is due, or trump is (not) to be named."""
         phase = self._phase
         if phase == FINISHED:
-            return IllegalMoveError(
+            return (
                 f"the game is over: seat {self._winner} reached {self._scores[self._winner]}",
                 "MT-8.1",
             )
         if phase == AWAITING_DEAL:
-            return IllegalMoveError(f"round {self._round_no + 1} must be dealt first", "MT-3.1")
+            return (f"round {self._round_no + 1} must be dealt first", "MT-3.1")
         if phase == TRUMP_DUE:
             if isinstance(move, Play):
-                return IllegalMoveError(
+                return (
                     f"seat {self._dealer} (the dealer) must name trump before the first card",
                     "MT-4.2",
                 )
             return None  # MT-4.2: any of the five colours
         # PLAYING and a NameTrump
         if self._round_no == 1:
-            return IllegalMoveError("round 1 has no trump", "MT-4.1")
-        return IllegalMoveError(
+            return ("round 1 has no trump", "MT-4.1")
+        return (
             f"trump is {COLOUR_NAMES[self._trump]} this round; it is named only by the dealer "
             "before the first card",
             "MT-4.2",
         )
 
-    def _move_refusal(self, move: MTMove) -> IllegalMoveError | None:
+    def _move_refusal(self, move: MTMove) -> Refusal | None:
         if not isinstance(move, (Play, NameTrump)):
             raise TypeError(f"not a Marshmallow Test move: {move!r}")
         if self._phase == PLAYING and move.__class__ is Play:
@@ -375,17 +375,15 @@ class MarshmallowState(Engine[MarshmallowView]):
             raise TypeError(f"not a Marshmallow Test move: {move!r}")
         error = self._other_refusal(move)
         if error is not None:
-            raise error
+            raise IllegalMoveError(*error)
         assert isinstance(move, NameTrump)  # the only move refused nowhere above
         self._trump = move.colour  # MT-4.2: any of the five colours
         self._phase = PLAYING
         return _APPLIED[self._dealer][move.index]
 
-    def _seat_refusal(self, seat: int) -> IllegalMoveError | None:
+    def _seat_refusal(self, seat: int) -> Refusal | None:
         if self._phase == TRUMP_DUE and seat != self._to_move:
-            return IllegalMoveError(
-                f"seat {self._to_move} (the dealer) names trump, not seat {seat}", "MT-4.2"
-            )
+            return (f"seat {self._to_move} (the dealer) names trump, not seat {seat}", "MT-4.2")
         return super()._seat_refusal(seat)
 
     def _action_space(self) -> tuple[MTMove, ...]:

@@ -21,7 +21,7 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from cardtable.core.engine import NO_CHANCE, Engine, applied_by_seat
+from cardtable.core.engine import NO_CHANCE, Engine, Refusal, applied_by_seat
 from cardtable.core.errors import IllegalMoveError
 from cardtable.core.game import Applied, Game
 from cardtable.games.myrummy_111.cards import CARDS
@@ -300,7 +300,7 @@ class MyRummyState(Engine[MyRummyView]):
             return self._places[self._to_move]  # type: ignore[index]
         return ()
 
-    def _seat_refusal(self, seat: int) -> IllegalMoveError | None:
+    def _seat_refusal(self, seat: int) -> Refusal | None:
         if self._to_move is None:
             return self._idle_refusal()  # no seat's decision: say why (MR-3.1, MR-7.1)
         return super()._seat_refusal(seat)
@@ -319,7 +319,7 @@ class MyRummyState(Engine[MyRummyView]):
             slot = move.slot
             error = self._take_refusal(move)
             if error is not None:
-                raise error
+                raise IllegalMoveError(*error)
             extra: Any
             if move.refresh:
                 extra = self._refresh(reshuffle)
@@ -343,9 +343,9 @@ class MyRummyState(Engine[MyRummyView]):
             return self._place(move)
         error = self._move_refusal(move)
         assert error is not None
-        raise error
+        raise IllegalMoveError(*error)
 
-    def _move_refusal(self, move: Any) -> IllegalMoveError | None:
+    def _move_refusal(self, move: Any) -> Refusal | None:
         cls = move.__class__
         phase = self._phase
         if cls is Take and phase == TAKE:
@@ -356,28 +356,24 @@ class MyRummyState(Engine[MyRummyView]):
             return self._idle_refusal()
         if cls is Take or cls is Place:
             due = "take" if phase == TAKE else "place"
-            return IllegalMoveError(
-                f"a {due} is due, not a {'place' if due == 'take' else 'take'}", "MR-4"
-            )
-        return IllegalMoveError(f"{move!r} is not a MyRummy 111 move", "MR-4")
+            return (f"a {due} is due, not a {'place' if due == 'take' else 'take'}", "MR-4")
+        return (f"{move!r} is not a MyRummy 111 move", "MR-4")
 
-    def _take_refusal(self, move: Take) -> IllegalMoveError | None:
+    def _take_refusal(self, move: Take) -> Refusal | None:
         """Why the take due now may not be ``move`` (MR-4.1, MR-4.2), or None.
         A refresh that needs MR-4.6 without a generator still needs its
         reshuffle given to :meth:`apply`: that is chance, not a rule."""
         slot = move.slot
         if not 0 <= slot <= 2:
-            return IllegalMoveError(f"there is no slot {slot}: slots are 0, 1, 2", "MR-4.2")
+            return (f"there is no slot {slot}: slots are 0, 1, 2", "MR-4.2")
         if move.refresh and self._up != ALL_UP:
-            return IllegalMoveError(
-                "refresh only when all three middle cards are face up", "MR-4.1"
-            )
+            return ("refresh only when all three middle cards are face up", "MR-4.1")
         return None
 
-    def _idle_refusal(self) -> IllegalMoveError:
+    def _idle_refusal(self) -> Refusal:
         if self._finished:
-            return IllegalMoveError("the game is over", "MR-7.1")
-        return IllegalMoveError(f"round {self._round} must be dealt first", "MR-3.1")
+            return ("the game is over", "MR-7.1")
+        return (f"round {self._round} must be dealt first", "MR-3.1")
 
     def _action_space(self) -> tuple[Move, ...]:
         return MOVES
@@ -428,7 +424,7 @@ class MyRummyState(Engine[MyRummyView]):
         side = move.side
         error = place_refusal(p, side, len(hand))  # MR-4.3, MR-4.4
         if error is not None:
-            raise error
+            raise IllegalMoveError(*error)
         slot = self._slot
         card = self._middle[slot]
         out = exchange(hand, card, p, side)
