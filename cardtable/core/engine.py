@@ -68,8 +68,8 @@ class Engine(ABC, Generic[ViewT]):
     * :meth:`_rounds_json`: the record's rounds;
     * :data:`turn_rule`: the rule cited when a seat moves out of turn, and
       :meth:`_seat_refusal` where a game words that differently;
-    * :meth:`_action_space` and :meth:`_repr_details` where the defaults
-      are too slow or too plain.
+    * :meth:`_action_space`, :meth:`_explain_due` and :meth:`_repr_details`
+      where the defaults are too slow or too plain.
 
     Subclasses keep ``__slots__``: this base adds none.
     """
@@ -136,6 +136,20 @@ class Engine(ABC, Generic[ViewT]):
         game = self.game
         return [game.move_from_index(i) for i in range(game.num_actions)]
 
+    def _explain_due(self) -> tuple[Explanation, ...]:
+        """:meth:`explain` for the seat whose decision it is (or any seat
+        when no one is to move): :meth:`_move_refusal` of every action. A
+        game may answer faster from what the words depend on."""
+        check = self._move_refusal
+        out: list[Explanation] = []
+        for move in self._action_space():
+            refused = check(move)
+            if refused is None:
+                out.append(Explanation(move, True, None, None))
+            else:
+                out.append(Explanation(move, False, *refused))
+        return tuple(out)
+
     def _repr_details(self) -> str:
         """Game-specific facts for ``repr`` (``", phase take"``), or nothing."""
         return ""
@@ -163,20 +177,11 @@ class Engine(ABC, Generic[ViewT]):
         """Every action of the game's action space, in index order, judged
         for ``seat``: legal, or refused with the reason and rule
         :meth:`refusal` gives."""
-        moves = self._action_space()
         refused = self._seat_refusal(seat)
-        if refused is not None:
-            reason, rule = refused
-            return tuple([Explanation(move, False, reason, rule) for move in moves])
-        check = self._move_refusal
-        out: list[Explanation] = []
-        for move in moves:
-            refused = check(move)
-            if refused is None:
-                out.append(Explanation(move, True, None, None))
-            else:
-                out.append(Explanation(move, False, *refused))
-        return tuple(out)
+        if refused is None:
+            return self._explain_due()
+        reason, rule = refused
+        return tuple([Explanation(move, False, reason, rule) for move in self._action_space()])
 
     def view(self, seat: int | None) -> ViewT:
         """What ``seat`` may know; ``None`` is a spectator. The only door

@@ -23,7 +23,7 @@ from typing import Any
 
 from cardtable.core.engine import NO_CHANCE, Engine, Refusal, applied_by_seat
 from cardtable.core.errors import IllegalMoveError
-from cardtable.core.game import Applied, Game
+from cardtable.core.game import Applied, Explanation, Game
 from cardtable.games.myrummy_111.cards import CARDS
 from cardtable.games.myrummy_111.codec import Deal, deal_from_cards, deal_from_json
 from cardtable.games.myrummy_111.exchange import exchange, place_refusal
@@ -53,6 +53,10 @@ ALL_UP = 7
 Log = tuple[Any, ...] | None
 # ``_APPLIED[seat][move.index]``: what ``apply`` returns for a move without chance or deal.
 _APPLIED = applied_by_seat(MAX_PLAYERS, MOVES)
+# What ``explain`` answered for the seat to move, by what its words depend on:
+# (phase, all three middle cards face up, hand size). A take's refusals turn
+# on MR-4.1 only, a place's on the hand size only (MR-4.3/4.4).
+_EXPLAINED: dict[tuple[int, bool, int], tuple[Explanation, ...]] = {}
 
 
 class MyRummyState(Engine[MyRummyView]):
@@ -377,6 +381,16 @@ class MyRummyState(Engine[MyRummyView]):
 
     def _action_space(self) -> tuple[Move, ...]:
         return MOVES
+
+    def _explain_due(self) -> tuple[Explanation, ...]:
+        phase = self._phase
+        if phase == IDLE:
+            return super()._explain_due()
+        key = (phase, self._up == ALL_UP, len(self._hands[self._to_move]))  # type: ignore[index]
+        explained = _EXPLAINED.get(key)
+        if explained is None:
+            explained = _EXPLAINED[key] = super()._explain_due()
+        return explained
 
     def _refresh(self, reshuffle: Sequence[int] | None) -> Any:
         """MR-4.1 (with MR-4.6), once :meth:`_take_refusal` allowed it; checks
