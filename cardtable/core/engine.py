@@ -31,6 +31,7 @@ __all__ = [
     "Applied",
     "Engine",
     "Explanation",
+    "Refusal",
     "applied_by_seat",
     "explain",
     "refusal",
@@ -41,6 +42,11 @@ __all__ = [
 NO_CHANCE: MappingProxyType[str, JSON] = MappingProxyType({})
 
 ViewT = TypeVar("ViewT", bound=View)
+
+#: Why the rules refuse a move: ``(reason, rule)``, the arguments of
+#: :class:`IllegalMoveError`. The hooks return these words rather than
+#: errors, so :meth:`Engine.explain` builds no exception per action.
+Refusal = tuple[str, str]
 
 
 def applied_by_seat(seats: int, moves: Sequence[Move]) -> tuple[tuple[Applied, ...], ...]:
@@ -57,13 +63,13 @@ class Engine(ABC, Generic[ViewT]):
     rules (``apply``, ``deal``, ``legal_moves``, ``clone`` and the
     queries) and these hooks:
 
-    * :meth:`_move_refusal`: the error ``apply(move)`` would raise now;
+    * :meth:`_move_refusal`: the words of the error ``apply(move)`` would raise now;
     * :meth:`_view`: the view of a seat already checked;
     * :meth:`_rounds_json`: the record's rounds;
     * :data:`turn_rule`: the rule cited when a seat moves out of turn, and
       :meth:`_seat_refusal` where a game words that differently;
-    * :meth:`_action_space` and :meth:`_repr_details` where the defaults
-      are too slow or too plain.
+    * :meth:`_action_space`, :meth:`_explain_due` and :meth:`_repr_details`
+      where the defaults are too slow or too plain.
 
     Subclasses keep ``__slots__``: this base adds none.
     """
@@ -104,9 +110,9 @@ class Engine(ABC, Generic[ViewT]):
     def round_number(self) -> int: ...
 
     @abstractmethod
-    def _move_refusal(self, move: Any) -> IllegalMoveError | None:
-        """The error ``apply(move)`` (without chance outcomes) would raise
-        now, or ``None`` when the rules allow it; changes nothing."""
+    def _move_refusal(self, move: Any) -> Refusal | None:
+        """The words of the error ``apply(move)`` (without chance outcomes)
+        would raise now, or ``None`` when the rules allow it; changes nothing."""
 
     @abstractmethod
     def _view(self, seat: int | None) -> ViewT:
@@ -116,19 +122,33 @@ class Engine(ABC, Generic[ViewT]):
     def _rounds_json(self) -> list[dict[str, JSON]]:
         """The record's ``rounds``: each round's deal and moves so far."""
 
-    def _seat_refusal(self, seat: int) -> IllegalMoveError | None:
-        """The seat check of :meth:`apply_as`: the error when a decision is
-        due and it is not ``seat``'s. When no one is to move, ``apply``'s
-        own errors say why (the game is over, a deal is due)."""
+    def _seat_refusal(self, seat: int) -> Refusal | None:
+        """The seat check of :meth:`apply_as`: the words of the error when a
+        decision is due and it is not ``seat``'s. When no one is to move,
+        ``apply``'s own errors say why (the game is over, a deal is due)."""
         to_move = self.to_move
         if to_move is None or seat == to_move:
             return None
-        return IllegalMoveError(f"it is seat {to_move}'s turn, not seat {seat}'s", self.turn_rule)
+        return f"it is seat {to_move}'s turn, not seat {seat}'s", self.turn_rule
 
     def _action_space(self) -> Sequence[Move]:
         """Every move of the game's action space, by index."""
         game = self.game
         return [game.move_from_index(i) for i in range(game.num_actions)]
+
+    def _explain_due(self) -> tuple[Explanation, ...]:
+        """:meth:`explain` for the seat whose decision it is (or any seat
+        when no one is to move): :meth:`_move_refusal` of every action. A
+        game may answer faster from what the words depend on."""
+        check = self._move_refusal
+        out: list[Explanation] = []
+        for move in self._action_space():
+            refused = check(move)
+            if refused is None:
+                out.append(Explanation(move, True, None, None))
+            else:
+                out.append(Explanation(move, False, *refused))
+        return tuple(out)
 
     def _repr_details(self) -> str:
         """Game-specific facts for ``repr`` (``", phase take"``), or nothing."""
@@ -137,9 +157,9 @@ class Engine(ABC, Generic[ViewT]):
     # ------------------------------------------------------------ written once
     def apply_as(self, seat: int, move: Any, **chance: Any) -> Applied:
         """:meth:`apply`, checking first that the decision is ``seat``'s."""
-        error = self._seat_refusal(seat)
-        if error is not None:
-            raise error
+        refused = self._seat_refusal(seat)
+        if refused is not None:
+            raise IllegalMoveError(*refused)
         return self.apply(move, **chance)
 
     def refusal(self, seat: int, move: Move) -> IllegalMoveError | None:
@@ -148,26 +168,20 @@ class Engine(ABC, Generic[ViewT]):
         or copied. (A state without a generator still needs a chance outcome
         some legal moves draw, such as MyRummy 111's reshuffle, given to
         ``apply``.)"""
-        error = self._seat_refusal(seat)
-        return error if error is not None else self._move_refusal(move)
+        refused = self._seat_refusal(seat)
+        if refused is None:
+            refused = self._move_refusal(move)
+        return None if refused is None else IllegalMoveError(*refused)
 
     def explain(self, seat: int) -> tuple[Explanation, ...]:
         """Every action of the game's action space, in index order, judged
         for ``seat``: legal, or refused with the reason and rule
         :meth:`refusal` gives."""
-        moves = self._action_space()
-        error = self._seat_refusal(seat)
-        if error is not None:
-            reason, rule = error.reason, error.rule
-            return tuple(Explanation(move, False, reason, rule) for move in moves)
-        out: list[Explanation] = []
-        for move in moves:
-            refused = self._move_refusal(move)
-            if refused is None:
-                out.append(Explanation(move, True, None, None))
-            else:
-                out.append(Explanation(move, False, refused.reason, refused.rule))
-        return tuple(out)
+        refused = self._seat_refusal(seat)
+        if refused is None:
+            return self._explain_due()
+        reason, rule = refused
+        return tuple([Explanation(move, False, reason, rule) for move in self._action_space()])
 
     def view(self, seat: int | None) -> ViewT:
         """What ``seat`` may know; ``None`` is a spectator. The only door

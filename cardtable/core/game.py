@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, NamedTuple, Protocol, runtime_checkable
 
 JSON = Any  # a value that json.dumps accepts
 
@@ -55,11 +55,14 @@ class Applied:
         return [("move", self.move_json()), ("deal", self.deal)]
 
 
-@dataclass(frozen=True, slots=True)
-class Explanation:
+class Explanation(NamedTuple):
     """One action of a seat's action space, as the rules judge it now: legal,
     or refused with the words and rule :class:`~cardtable.core.errors.IllegalMoveError`
-    would carry (``reason``/``rule`` are ``None`` for a legal move)."""
+    would carry (``reason``/``rule`` are ``None`` for a legal move).
+
+    A named tuple rather than a frozen dataclass: the server asks for a whole
+    action space per move, and a tuple is built several times faster.
+    """
 
     move: Move
     legal: bool

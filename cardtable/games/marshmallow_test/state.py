@@ -18,9 +18,9 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from cardtable.core.engine import NO_CHANCE, Engine, applied_by_seat
+from cardtable.core.engine import NO_CHANCE, Engine, Refusal, applied_by_seat
 from cardtable.core.errors import IllegalMoveError
-from cardtable.core.game import Applied, Game
+from cardtable.core.game import Applied, Explanation, Game
 from cardtable.games.marshmallow_test.cards import (
     CARD_NAMES,
     COLOUR_MASKS,
@@ -54,6 +54,18 @@ def _colour_table(colour: int) -> tuple[tuple[Play, ...], ...]:
 _T = tuple(_colour_table(c) for c in range(5))
 # ``_APPLIED[seat][move.index]``: what ``apply`` returns for a move without a deal after it.
 _APPLIED = applied_by_seat(max(TRICKS_TO_GO_OUT), MOVES)
+
+
+def _not_held(seat: int, card: int) -> Refusal:
+    return f"seat {seat} does not hold {CARD_NAMES[card]}", "MT-5.1"  # MT-5.1: only a held card
+
+
+# What ``explain`` answers during play for a legal card and a card not held.
+_LEGAL_PLAY = tuple(Explanation(move, True, None, None) for move in PLAYS)
+_NOT_HELD = tuple(
+    tuple(Explanation(PLAYS[c], False, *_not_held(s, c)) for c in range(NUM_CARDS))
+    for s in range(max(TRICKS_TO_GO_OUT))
+)
 _T0, _T1, _T2, _T3, _T4 = _T
 
 
@@ -314,53 +326,63 @@ class MarshmallowState(Engine[MarshmallowView]):
         refused, in the words :meth:`refusal` gives."""
         error = self._play_refusal(card)
         assert error is not None, "apply refused a card play the rules allow"
-        raise error
+        raise IllegalMoveError(*error)
 
-    def _play_refusal(self, card: int) -> IllegalMoveError | None:
+    def _play_refusal(self, card: int) -> Refusal | None:
         """Why the seat to move may not play ``card`` now (MT-5), naming only
         what the player may do instead (the legal moves), or None."""
         seat = self._to_move
         hand = self._hands[seat]
         if not (hand >> card) & 1:
-            return IllegalMoveError(f"seat {seat} does not hold {CARD_NAMES[card]}", "MT-5.1")
+            return _not_held(seat, card)
+        allowed = self._allowed_cards()
+        if (allowed >> card) & 1:
+            return None
+        return self._held_refusal(hand, allowed)
+
+    def _allowed_cards(self) -> int:
+        """The mask of the cards the seat to move may play (its legal moves)."""
         allowed = 0
         for move in self.legal_moves():
             if isinstance(move, Play):
                 allowed |= 1 << move.card
-        if (allowed >> card) & 1:
-            return None
+        return allowed
+
+    def _held_refusal(self, hand: int, allowed: int) -> Refusal:
+        """The words for any held card off ``allowed`` (they name only what
+        the player may play, not the card tried)."""
         trump = None if self._trump < 0 else self._trump
         what, rule = must_play(allowed, self._lead, trump, self._ruffed, self._must)
-        return IllegalMoveError(f"must {what}: holds {_names(hand & allowed)}", rule)
+        return (f"must {what}: holds {_names(hand & allowed)}", rule)
 
-    def _other_refusal(self, move: MTMove) -> IllegalMoveError | None:
+    def _other_refusal(self, move: MTMove) -> Refusal | None:
         """Why ``move`` is refused when it is not a card play during play:
         the game is over, a deal is due, or trump is (not) to be named."""
         phase = self._phase
         if phase == FINISHED:
-            return IllegalMoveError(
+            return (
                 f"the game is over: seat {self._winner} reached {self._scores[self._winner]}",
                 "MT-8.1",
             )
         if phase == AWAITING_DEAL:
-            return IllegalMoveError(f"round {self._round_no + 1} must be dealt first", "MT-3.1")
+            return (f"round {self._round_no + 1} must be dealt first", "MT-3.1")
         if phase == TRUMP_DUE:
             if isinstance(move, Play):
-                return IllegalMoveError(
+                return (
                     f"seat {self._dealer} (the dealer) must name trump before the first card",
                     "MT-4.2",
                 )
             return None  # MT-4.2: any of the five colours
         # PLAYING and a NameTrump
         if self._round_no == 1:
-            return IllegalMoveError("round 1 has no trump", "MT-4.1")
-        return IllegalMoveError(
+            return ("round 1 has no trump", "MT-4.1")
+        return (
             f"trump is {COLOUR_NAMES[self._trump]} this round; it is named only by the dealer "
             "before the first card",
             "MT-4.2",
         )
 
-    def _move_refusal(self, move: MTMove) -> IllegalMoveError | None:
+    def _move_refusal(self, move: MTMove) -> Refusal | None:
         if not isinstance(move, (Play, NameTrump)):
             raise TypeError(f"not a Marshmallow Test move: {move!r}")
         if self._phase == PLAYING and move.__class__ is Play:
@@ -375,21 +397,44 @@ class MarshmallowState(Engine[MarshmallowView]):
             raise TypeError(f"not a Marshmallow Test move: {move!r}")
         error = self._other_refusal(move)
         if error is not None:
-            raise error
+            raise IllegalMoveError(*error)
         assert isinstance(move, NameTrump)  # the only move refused nowhere above
         self._trump = move.colour  # MT-4.2: any of the five colours
         self._phase = PLAYING
         return _APPLIED[self._dealer][move.index]
 
-    def _seat_refusal(self, seat: int) -> IllegalMoveError | None:
+    def _seat_refusal(self, seat: int) -> Refusal | None:
         if self._phase == TRUMP_DUE and seat != self._to_move:
-            return IllegalMoveError(
-                f"seat {self._to_move} (the dealer) names trump, not seat {seat}", "MT-4.2"
-            )
+            return (f"seat {self._to_move} (the dealer) names trump, not seat {seat}", "MT-4.2")
         return super()._seat_refusal(seat)
 
     def _action_space(self) -> tuple[MTMove, ...]:
         return MOVES
+
+    def _explain_due(self) -> tuple[Explanation, ...]:
+        # During play the words depend on the card only through whether it is
+        # held or allowed, and on the colour not at all for naming trump: the
+        # same answers as _move_refusal's, built once per kind, not per action.
+        if self._phase != PLAYING:
+            return super()._explain_due()
+        seat = self._to_move
+        hand = self._hands[seat]
+        allowed = self._allowed_cards()
+        held_words = self._held_refusal(hand, allowed) if hand & ~allowed else None
+        not_held = _NOT_HELD[seat]
+        out: list[Explanation] = []
+        for card in range(NUM_CARDS):
+            if (allowed >> card) & 1:
+                out.append(_LEGAL_PLAY[card])
+            elif (hand >> card) & 1:
+                assert held_words is not None
+                out.append(Explanation(PLAYS[card], False, *held_words))
+            else:
+                out.append(not_held[card])
+        trump_words = self._other_refusal(TRUMPS[0])
+        assert trump_words is not None  # MT-4.1/4.2: no trump is named during play
+        out.extend(Explanation(move, False, *trump_words) for move in TRUMPS)
+        return tuple(out)
 
     # ------------------------------------------------------------------ tricks
     def _end_trick(self) -> None:

@@ -21,9 +21,9 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from cardtable.core.engine import NO_CHANCE, Engine, applied_by_seat
+from cardtable.core.engine import NO_CHANCE, Engine, Refusal, applied_by_seat
 from cardtable.core.errors import IllegalMoveError
-from cardtable.core.game import Applied, Game
+from cardtable.core.game import Applied, Explanation, Game
 from cardtable.games.myrummy_111.cards import CARDS
 from cardtable.games.myrummy_111.codec import Deal, deal_from_cards, deal_from_json
 from cardtable.games.myrummy_111.exchange import exchange, place_refusal
@@ -53,6 +53,10 @@ ALL_UP = 7
 Log = tuple[Any, ...] | None
 # ``_APPLIED[seat][move.index]``: what ``apply`` returns for a move without chance or deal.
 _APPLIED = applied_by_seat(MAX_PLAYERS, MOVES)
+# What ``explain`` answered for the seat to move, by what its words depend on:
+# (phase, all three middle cards face up, hand size). A take's refusals turn
+# on MR-4.1 only, a place's on the hand size only (MR-4.3/4.4).
+_EXPLAINED: dict[tuple[int, bool, int], tuple[Explanation, ...]] = {}
 
 
 class MyRummyState(Engine[MyRummyView]):
@@ -300,7 +304,7 @@ class MyRummyState(Engine[MyRummyView]):
             return self._places[self._to_move]  # type: ignore[index]
         return ()
 
-    def _seat_refusal(self, seat: int) -> IllegalMoveError | None:
+    def _seat_refusal(self, seat: int) -> Refusal | None:
         if self._to_move is None:
             return self._idle_refusal()  # no seat's decision: say why (MR-3.1, MR-7.1)
         return super()._seat_refusal(seat)
@@ -319,7 +323,7 @@ class MyRummyState(Engine[MyRummyView]):
             slot = move.slot
             error = self._take_refusal(move)
             if error is not None:
-                raise error
+                raise IllegalMoveError(*error)
             extra: Any
             if move.refresh:
                 extra = self._refresh(reshuffle)
@@ -343,9 +347,9 @@ class MyRummyState(Engine[MyRummyView]):
             return self._place(move)
         error = self._move_refusal(move)
         assert error is not None
-        raise error
+        raise IllegalMoveError(*error)
 
-    def _move_refusal(self, move: Any) -> IllegalMoveError | None:
+    def _move_refusal(self, move: Any) -> Refusal | None:
         cls = move.__class__
         phase = self._phase
         if cls is Take and phase == TAKE:
@@ -356,31 +360,37 @@ class MyRummyState(Engine[MyRummyView]):
             return self._idle_refusal()
         if cls is Take or cls is Place:
             due = "take" if phase == TAKE else "place"
-            return IllegalMoveError(
-                f"a {due} is due, not a {'place' if due == 'take' else 'take'}", "MR-4"
-            )
-        return IllegalMoveError(f"{move!r} is not a MyRummy 111 move", "MR-4")
+            return (f"a {due} is due, not a {'place' if due == 'take' else 'take'}", "MR-4")
+        return (f"{move!r} is not a MyRummy 111 move", "MR-4")
 
-    def _take_refusal(self, move: Take) -> IllegalMoveError | None:
+    def _take_refusal(self, move: Take) -> Refusal | None:
         """Why the take due now may not be ``move`` (MR-4.1, MR-4.2), or None.
         A refresh that needs MR-4.6 without a generator still needs its
         reshuffle given to :meth:`apply`: that is chance, not a rule."""
         slot = move.slot
         if not 0 <= slot <= 2:
-            return IllegalMoveError(f"there is no slot {slot}: slots are 0, 1, 2", "MR-4.2")
+            return (f"there is no slot {slot}: slots are 0, 1, 2", "MR-4.2")
         if move.refresh and self._up != ALL_UP:
-            return IllegalMoveError(
-                "refresh only when all three middle cards are face up", "MR-4.1"
-            )
+            return ("refresh only when all three middle cards are face up", "MR-4.1")
         return None
 
-    def _idle_refusal(self) -> IllegalMoveError:
+    def _idle_refusal(self) -> Refusal:
         if self._finished:
-            return IllegalMoveError("the game is over", "MR-7.1")
-        return IllegalMoveError(f"round {self._round} must be dealt first", "MR-3.1")
+            return ("the game is over", "MR-7.1")
+        return (f"round {self._round} must be dealt first", "MR-3.1")
 
     def _action_space(self) -> tuple[Move, ...]:
         return MOVES
+
+    def _explain_due(self) -> tuple[Explanation, ...]:
+        phase = self._phase
+        if phase == IDLE:
+            return super()._explain_due()
+        key = (phase, self._up == ALL_UP, len(self._hands[self._to_move]))  # type: ignore[index]
+        explained = _EXPLAINED.get(key)
+        if explained is None:
+            explained = _EXPLAINED[key] = super()._explain_due()
+        return explained
 
     def _refresh(self, reshuffle: Sequence[int] | None) -> Any:
         """MR-4.1 (with MR-4.6), once :meth:`_take_refusal` allowed it; checks
@@ -428,7 +438,7 @@ class MyRummyState(Engine[MyRummyView]):
         side = move.side
         error = place_refusal(p, side, len(hand))  # MR-4.3, MR-4.4
         if error is not None:
-            raise error
+            raise IllegalMoveError(*error)
         slot = self._slot
         card = self._middle[slot]
         out = exchange(hand, card, p, side)
