@@ -40,9 +40,9 @@ def game_part(game: Game, state: State, seat: int | None) -> dict[str, Any]:
         legal = [m.to_json() for m in moves]
         allowed = {m.index for m in moves}
         refused = [
-            {"move": e.move.to_json(), "reason": e.reason, "rule": e.rule}
-            for e in explain(state, seat)
-            if not e.legal and e.move.index not in allowed
+            {"move": move.to_json(), "reason": reason, "rule": rule}
+            for move, ok, reason, rule in explain(state, seat)
+            if not ok and move.index not in allowed
         ]
     return {
         "seat": seat,
