@@ -130,11 +130,15 @@ def _words(complaint: str, value: Any, schema: inspect.Type, what: str) -> str:
     found = _COMPLAINT.fullmatch(complaint)
     assert found is not None  # the pattern matches any text
     why, path = found["why"], found["path"] or ""
-    try:
-        kind, here = _walk(schema, value, path)
-    except (KeyError, IndexError, TypeError, ValueError):
-        return f"{at(what, path.removeprefix('.'))}: {why}"  # not in the schema: msgspec's words
     where = at(what, path.removeprefix("."))
+    try:
+        return _said(why, where, *_walk(schema, value, path))
+    except (KeyError, IndexError, TypeError, ValueError):
+        return f"{where}: {why}"  # a complaint the schema cannot word: msgspec's own
+
+
+def _said(why: str, where: str, kind: inspect.Type, here: Any) -> str:
+    """msgspec's complaint ``why`` about the value ``here`` of type ``kind``, in our words."""
     if why.startswith("Expected `object`") and isinstance(
         _unwrap(kind), (inspect.UnionType, inspect.StructType)
     ):
@@ -199,7 +203,10 @@ def _pick(kind: inspect.Type, value: Any) -> inspect.Type:
 def _field(struct: inspect.Type, name: str) -> inspect.Field:
     if not isinstance(struct, inspect.StructType):
         raise TypeError("not a struct")
-    return next(f for f in struct.fields if f.encode_name == name)
+    for field in struct.fields:
+        if field.encode_name == name:
+            return field
+    raise KeyError(name)
 
 
 def _field_names(struct: inspect.Type) -> list[str]:

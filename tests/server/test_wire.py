@@ -3,6 +3,7 @@ fault is one sentence naming the field and saying why."""
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 import pytest
@@ -113,3 +114,35 @@ def test_display_names_are_short_printable_text(name: str) -> None:
     with pytest.raises(BadInput):
         display_name(name, "request.name")
     assert display_name("  Ann  ", "request.name") == "Ann"
+
+
+def random_json(rng: random.Random, depth: int = 0) -> Any:
+    """A small JSON value made of the schemas' own names and odd values."""
+    words = ["type", "move", "back", "ping", "seq", "seat", "seats", "kind", "bot", "game", "x"]
+    pick = rng.randrange(8 if depth < 3 else 5)
+    if pick == 0:
+        return rng.choice([None, True, False])
+    if pick == 1:
+        return rng.randint(-5, 200)
+    if pick == 2:
+        return rng.choice([*words, "human", "easy", "hard"])
+    if pick in (3, 4):
+        return rng.choice(["", "é"])
+    if pick == 5:
+        return [random_json(rng, depth + 1) for _ in range(rng.randrange(3))]
+    return {rng.choice(words): random_json(rng, depth + 1) for _ in range(rng.randrange(4))}
+
+
+@pytest.mark.parametrize("schema", [CreateTable, Join, Analyze, ClientMessage])
+def test_any_json_is_accepted_or_refused_in_one_sentence(schema: Any) -> None:
+    rng = random.Random(19)
+    refused = 0
+    for _ in range(2000):
+        value = random_json(rng)
+        try:
+            convert(value, schema, "request")
+        except BadInput as error:
+            refused += 1
+            assert str(error).startswith("request")
+            assert "\n" not in str(error) and "`" not in str(error)  # our words, not msgspec's
+    assert refused > 1000  # the values really were faulty, mostly
