@@ -11,8 +11,9 @@ from collections.abc import Sequence
 
 import pytest
 
+from cardtable.core.errors import IllegalMoveError
 from cardtable.games.myrummy_111 import MyRummy111
-from cardtable.games.myrummy_111.moves import Move, Place
+from cardtable.games.myrummy_111.moves import Move, Place, Take
 from tests.core.engine_checks import check_position, play_and_check
 
 
@@ -49,3 +50,16 @@ def test_mr_3_1_a_new_state_refuses_every_action_until_dealt() -> None:
     state = MyRummy111(players=2).new_state()
     seen = check_position(state)
     assert seen == {"refused": 2 * 96, "MR-3.1": 2 * 96}
+
+
+@pytest.mark.parametrize("move", [Take(3), Take(-1), Take(-3, refresh=True), Place(15, "left")])
+def test_mr_4_refusal_of_moves_outside_the_action_space_is_what_apply_raises(move: Move) -> None:
+    # Such moves come only from records or code (MR-4.2, MR-4.3); for a place,
+    # the game is first brought to its place phase.
+    state = MyRummy111(players=2).new_game(random.Random(1))
+    if isinstance(move, Place):
+        state.apply(state.legal_moves()[0])
+    refused = state.refusal(0, move)
+    with pytest.raises(IllegalMoveError) as info:
+        state.apply_as(0, move)
+    assert refused == info.value and refused.rule in ("MR-4.2", "MR-4.3")

@@ -28,12 +28,14 @@ from cardtable.games.myrummy_111.cards import CARDS
 from cardtable.games.myrummy_111.codec import Deal, deal_from_cards, deal_from_json
 from cardtable.games.myrummy_111.exchange import exchange, place_refusal
 from cardtable.games.myrummy_111.moves import (
+    MAX_POSITION,
     MOVES,
     TAKES,
     TAKES_WITH_REFRESH,
     Move,
     Place,
     Take,
+    legal_places,
     place,
 )
 from cardtable.games.myrummy_111.options import MAX_PLAYERS, Options
@@ -56,6 +58,9 @@ _APPLIED = applied_by_seat(MAX_PLAYERS, MOVES)
 # What ``explain`` answered for the seat to move, by what its words depend on:
 # (phase, all three middle cards face up, hand size). A take's refusals turn
 # on MR-4.1 only, a place's on the hand size only (MR-4.3/4.4).
+# ``_PLACE_MASKS[h] >> move.index & 1``: whether a Place is legal into a hand of
+# ``h`` cards (MR-4.3/4.4, from legal_places): apply's hot path tests a bit.
+_PLACE_MASKS = tuple(sum(1 << m.index for m in legal_places(h)) for h in range(MAX_POSITION + 1))
 _EXPLAINED: dict[tuple[int, bool, int], tuple[Explanation, ...]] = {}
 
 
@@ -321,9 +326,10 @@ class MyRummyState(Engine[MyRummyView]):
         if cls is Take and phase == TAKE:
             assert isinstance(move, Take)
             slot = move.slot
-            error = self._take_refusal(move)
-            if error is not None:
-                raise IllegalMoveError(*error)
+            if move.refresh or not 0 <= slot <= 2:  # MR-4.1/4.2: a plain take is always legal
+                error = self._take_refusal(move)
+                if error is not None:
+                    raise IllegalMoveError(*error)
             extra: Any
             if move.refresh:
                 extra = self._refresh(reshuffle)
@@ -436,8 +442,10 @@ class MyRummyState(Engine[MyRummyView]):
         hand = self._hands[seat]
         p = move.position
         side = move.side
-        error = place_refusal(p, side, len(hand))  # MR-4.3, MR-4.4
-        if error is not None:
+        index = move.index
+        if index < 0 or not _PLACE_MASKS[len(hand)] >> index & 1:  # MR-4.3, MR-4.4
+            error = place_refusal(p, side, len(hand))
+            assert error is not None, "apply refused a placement the rules allow"
             raise IllegalMoveError(*error)
         slot = self._slot
         card = self._middle[slot]
