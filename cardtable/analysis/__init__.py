@@ -11,11 +11,21 @@ optionally ``evaluator``); nothing here knows a game by name. The pieces:
 - :mod:`.classify`: best / good / inaccuracy / mistake / blunder, accuracy;
 - :mod:`.decisions`: a record's decisions, each with the view of its seat;
 - :mod:`.run`: fair and hindsight evaluations of decisions, over processes;
-- :mod:`.report`: per-player summaries, JSON and text.
+- :mod:`.report`: per-player summaries, JSON and text;
+- :mod:`.service`: the one function the browser server calls,
+  :func:`analyze_decisions`.
 
 ``docs/analysis.md`` says what the numbers mean and how they are measured.
 """
 
 from cardtable.analysis.run import DEFAULT_BUDGET, Analyzer, DecisionAnalysis, analyze_record
+from cardtable.analysis.service import SeatAnalysis, analyze_decisions
 
-__all__ = ["DEFAULT_BUDGET", "Analyzer", "DecisionAnalysis", "analyze_record"]
+__all__ = [
+    "DEFAULT_BUDGET",
+    "Analyzer",
+    "DecisionAnalysis",
+    "SeatAnalysis",
+    "analyze_record",
+    "analyze_decisions",
+]

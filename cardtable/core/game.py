@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from typing import Any, Protocol, runtime_checkable
+from dataclasses import dataclass
+from typing import Any, NamedTuple, Protocol, runtime_checkable
 
 JSON = Any  # a value that json.dumps accepts
 
@@ -28,6 +29,47 @@ class Move(Protocol):
         ...
 
 
+@dataclass(frozen=True, slots=True)
+class Applied:
+    """What one :meth:`State.apply` appended to the game's record: the event a
+    journal stores, so nobody diffs a rebuilt record to find it.
+
+    Engines hand out shared singletons for the common case (a move without
+    chance and no deal after it), so building one costs nothing on the hot
+    path; the JSON is made only when :meth:`move_json` asks.
+    """
+
+    seat: int  # who made the move
+    move: Move
+    chance: Mapping[str, JSON]  # chance outcomes recorded with the move, {} if none
+    deal: JSON | None = None  # record JSON of the deal this move's round end drew, else None
+
+    def move_json(self) -> dict[str, JSON]:
+        """The move exactly as ``record()`` writes it: seat, move fields, chance."""
+        return {"seat": self.seat, **self.move.to_json(), **self.chance}
+
+    def events(self) -> list[tuple[str, dict[str, JSON]]]:
+        """The record's new events in order: the move, then the deal if one followed."""
+        if self.deal is None:
+            return [("move", self.move_json())]
+        return [("move", self.move_json()), ("deal", self.deal)]
+
+
+class Explanation(NamedTuple):
+    """One action of a seat's action space, as the rules judge it now: legal,
+    or refused with the words and rule :class:`~cardtable.core.errors.IllegalMoveError`
+    would carry (``reason``/``rule`` are ``None`` for a legal move).
+
+    A named tuple rather than a frozen dataclass: the server asks for a whole
+    action space per move, and a tuple is built several times faster.
+    """
+
+    move: Move
+    legal: bool
+    reason: str | None
+    rule: str | None
+
+
 class View(Protocol):
     """What one seat (or a spectator, seat ``None``) may know. A plain value:
     equal information compares equal, and it round-trips through JSON."""
@@ -36,7 +78,13 @@ class View(Protocol):
 
 
 class State(Protocol):
-    """A game in progress, changed only by :meth:`apply` (and :meth:`deal`)."""
+    """A game in progress, changed only by :meth:`apply` (and :meth:`deal`).
+
+    The built-in games build on :class:`cardtable.core.engine.Engine`, which
+    also answers ``refusal(seat, move)`` and ``explain(seat)``; a plugin may
+    implement only this protocol (callers then use the fallbacks of
+    :mod:`cardtable.core.engine`).
+    """
 
     game: Game
 
@@ -74,21 +122,26 @@ class State(Protocol):
         """True when a round must be dealt and the state has no generator."""
         ...
 
-    def deal(self, deal: Any = None) -> None:
+    def deal(self, deal: Any = None) -> JSON | None:
         """Deal the next round from an explicit deal (as parsed from a record),
-        or with ``None`` from the state's own generator."""
+        or with ``None`` from the state's own generator; returns the deal as
+        the record writes it (a bare-protocol plugin may return ``None``)."""
         ...
 
     def legal_moves(self) -> Sequence[Move]: ...
 
-    def apply(self, move: Any, **chance: Any) -> None:
+    def apply(self, move: Any, **chance: Any) -> Applied | None:
         """Advance by one decision; raises IllegalMoveError citing the rule.
 
         ``chance`` carries recorded chance outcomes where a game has them
-        inside a round (MyRummy 111's ``reshuffle``)."""
+        inside a round (MyRummy 111's ``reshuffle``). Returns the
+        :class:`Applied` event it appended to the record (the move with the
+        chance drawn, and the next deal if the round ended and the state
+        dealt it); a bare-protocol plugin may return ``None``, and callers
+        then read the new events from :meth:`record`."""
         ...
 
-    def apply_as(self, seat: int, move: Any, **chance: Any) -> None:
+    def apply_as(self, seat: int, move: Any, **chance: Any) -> Applied | None:
         """:meth:`apply`, after checking that it is ``seat``'s decision."""
         ...
 

@@ -41,12 +41,16 @@ __all__ = ["MAX_DIGITS", "NumberTooLongError", "loads_json", "parse_int"]
 
 
 class NumberTooLongError(CardtableError):
-    """A number with more than :data:`MAX_DIGITS` digits; ``where`` says where."""
+    """A number with more than ``limit`` digits (:data:`MAX_DIGITS` unless a
+    reader asked for fewer); ``where`` says where, ``start`` is how the number
+    begins (its first ``limit`` characters), to show which one it is."""
 
-    def __init__(self, where: str, digits: int) -> None:
+    def __init__(self, where: str, digits: int, limit: int = MAX_DIGITS, start: str = "") -> None:
         self.where = where
         self.digits = digits
-        self.reason = f"a number of {digits} digits is too long (at most {MAX_DIGITS})"
+        self.limit = limit
+        self.start = start
+        self.reason = f"a number of {digits} digits is too long (at most {limit})"
         super().__init__(f"{where}: {self.reason}" if where else self.reason)
 
 
@@ -61,38 +65,48 @@ def parse_int(text: str, where: str) -> int:
         raise ValueError(f"{where}: {_shorten(word)!r} is not an integer")
     digits = len(word.lstrip("+-"))
     if digits > MAX_DIGITS:
-        raise NumberTooLongError(where, digits)
+        raise NumberTooLongError(where, digits, start=word[:MAX_DIGITS])
     return int(word)
 
 
 class _TooLong:
     """Stands in for an integer too long to convert, until its path is known."""
 
-    __slots__ = ("digits",)
+    __slots__ = ("digits", "start")
 
-    def __init__(self, digits: int) -> None:
+    def __init__(self, digits: int, start: str) -> None:
         self.digits = digits
+        self.start = start
 
 
 def loads_json(
     text: str | bytes,
     *,
+    max_digits: int = MAX_DIGITS,
     object_pairs_hook: Callable[[list[tuple[str, Any]]], Any] | None = None,
     parse_constant: Callable[[str], Any] | None = None,
+    parse_float: Callable[[str], Any] | None = None,
 ) -> Any:
-    """:func:`json.loads`, refusing integers past :data:`MAX_DIGITS` digits.
+    """:func:`json.loads`, refusing integers past ``max_digits`` digits (at
+    most :data:`MAX_DIGITS`; the server reads with fewer).
 
     The error's ``where`` is the JSON path of the number (``options.target``,
     ``rounds[0].deal.hands[1][3]``), or empty for a bare number. Other
     arguments are passed to :func:`json.loads` unchanged.
+
+    >>> loads_json('{"seq": [1, -1234]}', max_digits=3)
+    Traceback (most recent call last):
+    ...
+    cardtable.core.numbers.NumberTooLongError: seq[1]: a number of 4 digits is too long (at most 3)
     """
+    limit = min(max_digits, MAX_DIGITS)
     found: list[_TooLong] = []
 
     def parse_integer(token: str) -> int | _TooLong:
         digits = len(token) - token.startswith("-")
-        if digits <= MAX_DIGITS:
+        if digits <= limit:
             return int(token)
-        marker = _TooLong(digits)
+        marker = _TooLong(digits, token[:limit])
         found.append(marker)
         return marker
 
@@ -100,11 +114,12 @@ def loads_json(
         text,
         object_pairs_hook=object_pairs_hook,
         parse_constant=parse_constant,
+        parse_float=parse_float,
         parse_int=parse_integer,
     )
     if found:
         where, marker = _first_marker(value)
-        raise NumberTooLongError(where, marker.digits)
+        raise NumberTooLongError(where, marker.digits, limit, marker.start)
     return value
 
 

@@ -19,20 +19,17 @@ merge into the document one ``cardtable analyze --json`` run would print.
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import logging
+import operator
 from collections import deque
 from dataclasses import dataclass
 from typing import Any
 
+from cardtable.analysis import SeatAnalysis
 from cardtable.core.registry import manifest
-from cardtable.server.analysis_work import (
-    AnalysisJob,
-    analyse_part,
-    merge_results,
-    round_starts,
-    seat_result,
-)
+from cardtable.server.analysis_work import AnalysisJob, analyze_part, merge_results
 from cardtable.server.hub import Hub
 from cardtable.server.storage import AnalysisRow
 from cardtable.server.table import Refused, Table, now_ms
@@ -185,30 +182,25 @@ class Analyses:
     async def _analyse(self, work: _Work) -> None:
         row = work.row
         table = await self.hub.get(row.table_id)
-        names = table.names()
-        record = json.dumps(table.state.record(names))
+        record = json.dumps(table.state.record(table.names()))
         total = _decisions(table)[row.seat]
         work.running = True
         limit = asyncio.Semaphore(self.hub.pool.workers)
 
-        async def judge(index: int) -> list[Any]:
+        async def judge(indices: tuple[int, ...]) -> SeatAnalysis:
             async with limit:
-                job = AnalysisJob(record, row.seat, (index,), row.budget, row.seed)
-                part = await self.hub.pool.run(analyse_part, job)
-            work.done += 1
+                job = AnalysisJob(record, row.seat, indices, row.budget, row.seed)
+                part = await self.hub.pool.run(analyze_part, job)
+            work.done += len(indices)
             return part
 
+        # One job a decision (a seat without any still gets its document).
         async with asyncio.TaskGroup() as group:
-            jobs = [group.create_task(judge(i)) for i in range(total)]
-        result = seat_result(
-            [a for job in jobs for a in job.result()],
-            names,
-            game=table.game.name,
-            seed=row.seed,
-            budget=row.budget,
-            starts=round_starts(table.journal.events),
-        )
-        await self._store(work, "done", result=json.dumps(result))
+            jobs = [group.create_task(judge((i,))) for i in range(total)] or [
+                group.create_task(judge(()))
+            ]
+        result = functools.reduce(operator.add, (job.result() for job in jobs))
+        await self._store(work, "done", result=json.dumps(result.to_json()))
 
     async def _store(self, work: _Work, status: str, **values: str) -> None:
         row = work.row

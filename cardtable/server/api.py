@@ -1,8 +1,9 @@
 """The HTTP routes: lobby JSON, joining, records, replays, analyses, rematches, pages.
 
 Every fault is an HTTP 4xx with ``{"error": "one sentence"}``
-(:func:`error_response`); bodies are read with a size limit and parsed with
-:func:`cardtable.server.wire.parse_json`.
+(:func:`error_response`); bodies are read with a size limit, parsed with
+:func:`cardtable.server.wire.parse_json` and checked against their schema
+(:mod:`cardtable.server.schemas`).
 """
 
 from __future__ import annotations
@@ -26,15 +27,8 @@ from cardtable.server.lobby import games_json, parse_create, title
 from cardtable.server.messages import table_info
 from cardtable.server.play import Play
 from cardtable.server.replay import Seat, replay_step
-from cardtable.server.wire import (
-    BadInput,
-    expect_object,
-    get_int,
-    get_name,
-    get_optional_int,
-    only_keys,
-    parse_json,
-)
+from cardtable.server.schemas import Analyze, Join, Rematch
+from cardtable.server.wire import BadInput, convert, display_name, parse_json
 
 MAX_BODY = 16 * 1024
 FILE_NAME = r"[A-Za-z0-9_-][A-Za-z0-9_.-]{0,63}"
@@ -51,14 +45,15 @@ def error_response(request: Request, exc: Exception) -> Response:
     raise exc
 
 
-async def read_json(request: Request) -> dict[str, Any]:
-    """The request's JSON object, at most :data:`MAX_BODY` bytes."""
+async def read_json(request: Request) -> Any:
+    """The request's JSON value, at most :data:`MAX_BODY` bytes (its shape is
+    the schema's to check)."""
     body = bytearray()
     async for chunk in request.stream():
         body += chunk
         if len(body) > MAX_BODY:
             raise BadInput(f"the request body is over {MAX_BODY} bytes", 413)
-    return expect_object(parse_json(bytes(body), MAX_BODY, "request"), "request")
+    return parse_json(bytes(body), MAX_BODY, "request")
 
 
 def _number(text: str | None, what: str) -> int:
@@ -74,7 +69,7 @@ def routes(hub: Hub, play: Play, analyses: Analyses, static: Path) -> list[BaseR
 
     async def list_tables(request: Request) -> Response:
         return JSONResponse(
-            [{**table_info(t), "title": title(t.row.game)} for t in hub.public_tables()]
+            [{**table_info(t), "title": title(t.facts.game)} for t in hub.public_tables()]
         )
 
     async def create_table(request: Request) -> Response:
@@ -84,16 +79,14 @@ def routes(hub: Hub, play: Play, analyses: Analyses, static: Path) -> list[BaseR
 
     async def get_table(request: Request) -> Response:
         table = await hub.get(request.path_params["table_id"])
-        return JSONResponse({**table_info(table), "title": title(table.row.game)})
+        return JSONResponse({**table_info(table), "title": title(table.facts.game)})
 
     async def join(request: Request) -> Response:
         table = await hub.get(request.path_params["table_id"])
-        body = await read_json(request)
-        only_keys(body, ("seat", "name"), "request")
-        seat = get_int(body, "seat", "request", 0, 99)
-        token = await hub.join(table, seat, get_name(body, "name", "request"))
+        body = convert(await read_json(request), Join, "request")
+        token = await hub.join(table, body.seat, display_name(body.name, "request.name"))
         play.changed(table)
-        return JSONResponse({"seat": seat, "token": token})
+        return JSONResponse({"seat": body.seat, "token": token})
 
     async def record(request: Request) -> Response:
         table = await hub.get(request.path_params["table_id"])
@@ -120,18 +113,12 @@ def routes(hub: Hub, play: Play, analyses: Analyses, static: Path) -> list[BaseR
 
     async def analyse(request: Request) -> Response:
         table = await hub.get(request.path_params["table_id"])
-        body = await read_json(request)
-        only_keys(body, ("seat",), "request")
-        seat = get_optional_int(body, "seat", "request", 0, 99)
-        document, queued = await analyses.request(table, seat)
+        body = convert(await read_json(request), Analyze, "request")
+        document, queued = await analyses.request(table, body.seat)
         return JSONResponse(document, status_code=202 if queued else 200)
 
     async def rematch(request: Request) -> Response:
-        body = await read_json(request)
-        only_keys(body, ("token",), "request")
-        token = body.get("token")
-        if not isinstance(token, str):
-            raise BadInput("request.token must be your seat's token", 403)
+        token = convert(await read_json(request), Rematch, "request").token
         old = await hub.get(request.path_params["table_id"], keep=True)  # one rematch, not two
         try:
             table = await hub.rematch(old, token)

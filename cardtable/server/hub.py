@@ -9,6 +9,7 @@ timers, stand-ins — is :class:`cardtable.server.play.Play`'s job.
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import random
 import re
@@ -19,9 +20,10 @@ from cardtable.core.errors import CardtableError
 from cardtable.core.registry import load
 from cardtable.core.replay import load_record
 from cardtable.server.bots import BotPool
+from cardtable.server.facts import TableFacts
 from cardtable.server.journal import Journal, record_of
 from cardtable.server.lobby import NewTable
-from cardtable.server.storage import SeatRow, Storage, TableRow
+from cardtable.server.storage import Storage, StoredTable
 from cardtable.server.table import Refused, Table, build_table, new_token, now_ms
 from cardtable.server.wire import BadInput
 
@@ -58,11 +60,11 @@ class Hub:
     async def load_live(self) -> list[Table]:
         """Rebuild every waiting or playing table from the database."""
         revived = []
-        for row in await self.storage.load_live():
+        for stored in await self.storage.load_live():
             try:
-                table = await self._rebuild(row)
+                table = await self._rebuild(stored)
             except CardtableError as exc:
-                log.error("table %s cannot be rebuilt from its record: %s", row.id, exc)
+                log.error("table %s cannot be rebuilt from its record: %s", stored.facts.id, exc)
                 continue
             self.tables[table.id] = table
             revived.append(table)
@@ -72,32 +74,32 @@ class Hub:
         """Make ``table``'s game what the database holds (after a write whose
         outcome is unknown), keeping its seats' connections."""
         try:
-            row = await self.storage.load(table.id)
-            if row is None:
+            stored = await self.storage.load(table.id)
+            if stored is None:
                 return
-            fresh = await self._rebuild(row)
+            fresh = await self._rebuild(stored)
         except Exception:
             log.exception("table %s: cannot read it back from the database", table.id)
             return
-        table.state, table.journal, table.row.status = fresh.state, fresh.journal, fresh.status
+        table.state, table.journal, table.facts.status = fresh.state, fresh.journal, fresh.status
 
-    async def _rebuild(self, row: TableRow) -> Table:
+    async def _rebuild(self, stored: StoredTable) -> Table:
         """:meth:`_revive`, storing the deal of a round the record did not start yet."""
-        table = self._revive(row)
+        table = self._revive(stored)
         pending = table.journal.pending(table.state)
         if pending:  # the record stopped at the end of a round: store the new deal
             await self.storage.append(table.id, len(table.journal.events), pending)
             table.journal.commit(pending)
         return table
 
-    def _revive(self, row: TableRow) -> Table:
-        events, row.events = row.events, []
-        record = record_of(row.game, row.options, events)
-        live = row.status != "finished"
+    def _revive(self, stored: StoredTable) -> Table:
+        facts, events = stored.facts, stored.events
+        record = record_of(facts.game, facts.options, events)
+        live = facts.status != "finished"
         state = load_record(record, random.Random(secrets.randbits(64)) if live else None)
-        if row.status == "waiting" and all(s.kind == "bot" or s.token_hash for s in row.seats):
-            row.status = "playing"  # the last join's status write did not land; its seat did
-        return build_table(row, load(row.game, **row.options), state, Journal(events))
+        if facts.status == "waiting" and all(s.kind == "bot" or s.token_hash for s in facts.seats):
+            facts.status = "playing"  # the last join's status write did not land; its seat did
+        return build_table(facts, load(facts.game, **facts.options), state, Journal(events))
 
     async def get(self, table_id: str, keep: bool = False) -> Table:
         """The table ``table_id``, from memory or (a finished one) from the
@@ -108,10 +110,10 @@ class Hub:
             return table
         if not TABLE_ID.fullmatch(table_id):
             raise NotFound(table_id)
-        row = await self.storage.load(table_id)
-        if row is None:
+        stored = await self.storage.load(table_id)
+        if stored is None:
             raise NotFound(table_id)
-        table = self._revive(row)
+        table = self._revive(stored)
         return self.tables.setdefault(table_id, table) if keep else table
 
     def forget_if_idle(self, table: Table) -> None:
@@ -120,7 +122,7 @@ class Hub:
             self.tables.pop(table.id, None)
 
     def public_tables(self) -> list[Table]:
-        return [t for t in self.tables.values() if not t.row.private and t.status != "finished"]
+        return [t for t in self.tables.values() if not t.facts.private and t.status != "finished"]
 
     async def create(self, new: NewTable, rematch_of: str | None = None) -> Table:
         live = sum(1 for t in self.tables.values() if t.status != "finished")
@@ -130,7 +132,7 @@ class Hub:
         journal = Journal()
         deal = journal.new_events(state)
         waiting = any(s.kind == "human" and s.token_hash is None for s in new.seats)
-        row = TableRow(
+        facts = TableFacts(
             id=secrets.token_urlsafe(9),
             game=new.game.name,
             options=new.game.options_json,
@@ -141,12 +143,10 @@ class Hub:
             status="waiting" if waiting else "playing",
             created_ms=now_ms(),
             seats=new.seats,
-            events=deal,
             rematch_of=rematch_of,
         )
-        await self.storage.create(row)
-        row.events = []
-        table = build_table(row, new.game, state, journal)
+        await self.storage.create(facts, deal)
+        table = build_table(facts, new.game, state, journal)
         self.tables[table.id] = table
         return table
 
@@ -167,9 +167,9 @@ class Hub:
             full = all(o.taken for o in table.seats if o is not s)
             status = "playing" if full else None
             await self.storage.set_seat(table.id, seat, name, digest, status)
-            s.row.name, s.row.token_hash = name, digest
+            s.facts.name, s.facts.token_hash = name, digest
             if status is not None:
-                table.row.status = status
+                table.facts.status = status
             table.note("joined", seat)
         return token
 
@@ -181,18 +181,18 @@ class Hub:
                 raise Refused("a rematch can start only when the game is over")
             if old.seat_for_token(token) is None:
                 raise BadInput(f"this token belongs to no seat of table {old.id}", 403)
-            if old.row.rematch_id is not None:
-                return await self.get(old.row.rematch_id)
-            seats = [SeatRow(s.seat, s.kind, s.bot, s.name, s.token_hash) for s in old.row.seats]
+            if old.facts.rematch_id is not None:
+                return await self.get(old.facts.rematch_id)
+            seats = [dataclasses.replace(s) for s in old.facts.seats]  # copies: names, tokens
             new = NewTable(
                 old.game,
                 seats,
-                old.row.private,
-                old.row.turn_seconds,
-                old.row.bot_delay_ms,
-                old.row.stand_in,
+                old.facts.private,
+                old.facts.turn_seconds,
+                old.facts.bot_delay_ms,
+                old.facts.stand_in,
             )
             table = await self.create(new, rematch_of=old.id)
             await self.storage.set_table(old.id, rematch_id=table.id)
-            old.row.rematch_id = table.id
+            old.facts.rematch_id = table.id
             return table

@@ -2,9 +2,12 @@
 
 The server stores a table's game as the events of its record, one per deal
 and per move, in order: ``("deal", deal_json)`` or ``("move", move_json)``
-(the move as the record writes it, with ``seat`` and chance outcomes). After
-each change the :class:`Journal` asks the state for its record and returns
-only what is new, so any game's record format works unchanged.
+(the move as the record writes it, with ``seat`` and chance outcomes). A
+move's events are what ``apply`` returned (:meth:`Journal.applied`): the cost
+of a move does not grow with the game. A state whose ``apply`` returns
+``None`` (a plugin on the bare protocol), and a game just dealt or read back,
+are asked for their record instead, of which the journal takes only what is
+new (:meth:`Journal.pending`), so any game's record format works unchanged.
 
 >>> import random, cardtable
 >>> game = cardtable.load("marshmallow-test", players=3)
@@ -12,9 +15,12 @@ only what is new, so any game's record format works unchanged.
 >>> journal = Journal()
 >>> [kind for kind, _ in journal.new_events(state)]
 ['deal']
->>> state.apply(state.legal_moves()[0])
->>> [kind for kind, _ in journal.new_events(state)], journal.moves
-(['move'], 1)
+>>> new = journal.applied(state.apply(state.legal_moves()[0]), state)
+>>> [kind for kind, _ in new], journal.moves
+(['move'], 0)
+>>> journal.commit(new)
+>>> journal.moves
+1
 >>> record = record_of(game.name, game.options_json, journal.events)
 >>> cardtable.load_record(record).view(0) == state.view(0)
 True
@@ -25,7 +31,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from cardtable.core.game import JSON, State
+from cardtable.core.game import JSON, Applied, State
 from cardtable.core.records import FORMAT
 
 Event = tuple[str, dict[str, Any]]  # ("deal" | "move", its record JSON)
@@ -51,8 +57,16 @@ class Journal:
                 self.moves += 1
         self.events.extend(new)
 
+    def applied(self, applied: Applied | None, after: State) -> list[Event]:
+        """The events of one move, without writing them: those ``apply``
+        returned (``applied``), or for a state whose ``apply`` returns
+        ``None`` the record's new tail (:meth:`pending` of ``after``)."""
+        return self.pending(after) if applied is None else applied.events()
+
     def pending(self, state: State) -> list[Event]:
-        """The events ``state`` holds beyond those written, without writing them."""
+        """The events ``state`` holds beyond those written, without writing
+        them (rebuilds the record: for a new or reloaded game, or a state
+        whose ``apply`` returns nothing)."""
         rounds = state.record()["rounds"]
         new: list[Event] = []
         for r in range(max(self.rounds - 1, 0), len(rounds)):

@@ -15,19 +15,9 @@ from cardtable.bots import LEVELS, bot_entries, bot_names, make_bot
 from cardtable.core.errors import CardtableError
 from cardtable.core.game import Game
 from cardtable.core.registry import game_names, load, manifest, manifests
-from cardtable.server.storage import SeatRow
-from cardtable.server.wire import (
-    BadInput,
-    expect_object,
-    get_bool,
-    get_choice,
-    get_int,
-    get_optional_int,
-    only_keys,
-)
-
-STAND_INS = ("easy", "medium", "random")
-CREATE_KEYS = ("game", "options", "seats", "private", "turn_seconds", "bot_delay_ms", "stand_in")
+from cardtable.server.facts import SeatFacts
+from cardtable.server.schemas import STAND_INS, UNSET, CreateTable, SeatRequest
+from cardtable.server.wire import BadInput, convert
 
 
 @dataclass(frozen=True)
@@ -35,7 +25,7 @@ class NewTable:
     """A table's checked settings, before it exists."""
 
     game: Game
-    seats: list[SeatRow]
+    seats: list[SeatFacts]
     private: bool
     turn_seconds: int | None
     bot_delay_ms: int
@@ -65,58 +55,54 @@ def games_json() -> list[dict[str, Any]]:
 
 
 def parse_create(body: Any) -> NewTable:
-    """Check ``POST /api/tables``; :class:`BadInput` names the first fault."""
-    obj = expect_object(body, "request")
-    only_keys(obj, CREATE_KEYS, "request")
-    name = obj.get("game")
-    if not isinstance(name, str) or name not in game_names():
+    """Check ``POST /api/tables``; :class:`BadInput` names the first fault.
+
+    The schema checks the shape (:class:`~cardtable.server.schemas.CreateTable`);
+    the game, its options and its bots are then checked by the registry."""
+    request = convert(body, CreateTable, "request")
+    name = request.game
+    if name not in game_names():
         raise BadInput(f"request.game must be one of {', '.join(game_names())}")
-    seats_json = obj.get("seats")
-    if not isinstance(seats_json, list) or not seats_json:
-        raise BadInput("request.seats must be a list with one entry per seat")
-    options = dict(expect_object(obj.get("options", {}), "request.options"))
-    options.setdefault("players", len(seats_json))
+    options = dict(request.options)
+    options.setdefault("players", len(request.seats))
     try:
         game = load(name, **options)
     except CardtableError as exc:
         raise BadInput(f"request.options: {exc}") from None
-    if len(seats_json) != game.num_players:
+    if len(request.seats) != game.num_players:
         raise BadInput(
-            f"request.seats has {len(seats_json)} entries for {game.num_players} players"
+            f"request.seats has {len(request.seats)} entries for {game.num_players} players"
         )
-    seats = [_seat(game, i, s) for i, s in enumerate(seats_json)]
+    seats = [_seat(game, i, s) for i, s in enumerate(request.seats)]
     offered = bot_names(name)
     default = next(b for b in STAND_INS if b in offered)  # "random" plays every game
-    stand_in = get_choice(obj, "stand_in", "request", STAND_INS, default)
+    stand_in = default if request.stand_in is UNSET else request.stand_in
     if stand_in not in offered:
         raise BadInput(f"request.stand_in: {name} has no {stand_in!r} bot")
     return NewTable(
         game=game,
         seats=seats,
-        private=get_bool(obj, "private", "request", False),
-        turn_seconds=get_optional_int(obj, "turn_seconds", "request", 1, 3600),
-        bot_delay_ms=get_int(obj, "bot_delay_ms", "request", 0, 10_000, default=800),
+        private=request.private,
+        turn_seconds=request.turn_seconds,
+        bot_delay_ms=request.bot_delay_ms,
         stand_in=stand_in,
     )
 
 
-def _seat(game: Game, i: int, obj: Any) -> SeatRow:
+def _seat(game: Game, i: int, seat: SeatRequest) -> SeatFacts:
     where = f"request.seats[{i}]"
-    seat = expect_object(obj, where)
-    only_keys(seat, ("kind", "bot"), where)
-    kind = get_choice(seat, "kind", where, ("human", "bot"), "human")
-    if kind == "human":
-        if "bot" in seat:
+    if seat.kind == "human":
+        if seat.bot is not UNSET:
             raise BadInput(f"{where}: a human seat has no bot")
-        return SeatRow(i, "human")
-    bot = seat.get("bot", "medium")
-    if not isinstance(bot, str) or bot not in bot_names(game.name):
+        return SeatFacts(i, "human")
+    bot = "medium" if seat.bot is UNSET else seat.bot
+    if bot not in bot_names(game.name):
         raise BadInput(f"{where}.bot must be one of {', '.join(bot_names(game.name))}")
     try:
         make_bot(bot, game, i, random.Random(0))  # a bot whose extra is missing says so now
     except CardtableError as exc:
         raise BadInput(f"{where}.bot: {exc}") from None
-    return SeatRow(i, "bot", bot=bot)
+    return SeatFacts(i, "bot", bot=bot)
 
 
 def title(game: str) -> str:

@@ -2,10 +2,12 @@
 
 :func:`game_part` is everything that depends on the game: the seat's
 ``view(seat)``, and for the seat to move its legal moves and the engine's
-refusal of each other move of the game's action space. It reads the state
-only through ``view``, ``legal_moves`` and ``apply_as`` on a clone, so a
-state whose unseen cards are swapped gives the same message (the tests
-check this for every message of many random games).
+refusal of each other move of the game's action space
+(:func:`cardtable.core.engine.explain`: the rules' own checks, or a trial on
+a clone for a plugin on the bare protocol). It reads the state only through
+``view``, ``legal_moves`` and ``explain``, so a state whose unseen cards are
+swapped gives the same message (the tests check this for every message of
+many random games).
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ import json
 import time
 from typing import Any
 
-from cardtable.core.errors import IllegalMoveError
+from cardtable.core.engine import explain
 from cardtable.core.game import Game, State
 from cardtable.server.table import Table
 
@@ -37,15 +39,11 @@ def game_part(game: Game, state: State, seat: int | None) -> dict[str, Any]:
         moves = state.legal_moves()
         legal = [m.to_json() for m in moves]
         allowed = {m.index for m in moves}
-        for index in range(game.num_actions):
-            if index in allowed:
-                continue
-            move = game.move_from_index(index)
-            trial = state.clone()  # an illegal move is refused before anything is drawn
-            try:
-                trial.apply_as(seat, move)
-            except IllegalMoveError as exc:
-                refused.append({"move": move.to_json(), "reason": exc.reason, "rule": exc.rule})
+        refused = [
+            {"move": move.to_json(), "reason": reason, "rule": rule}
+            for move, ok, reason, rule in explain(state, seat)
+            if not ok and move.index not in allowed
+        ]
     return {
         "seat": seat,
         "view": view,
@@ -73,9 +71,9 @@ def seats_json(table: Table) -> list[dict[str, Any]]:
     return [
         {
             "seat": i,
-            "kind": s.row.kind,
-            "bot": s.row.bot,
-            "name": s.row.name,
+            "kind": s.facts.kind,
+            "bot": s.facts.bot,
+            "name": s.facts.name,
             "taken": s.taken,
             "connected": s.connections > 0,
             "bot_playing": s.stand_in is not None,
@@ -104,27 +102,27 @@ def state_message(table: Table, seat: int | None) -> str:
             "server_ms": int(time.time() * 1000),
         },
         "log": list(table.log),
-        "rematch": table.row.rematch_id,
+        "rematch": table.facts.rematch_id,
     }
     return dumps(message)
 
 
 def table_info(table: Table) -> dict[str, Any]:
     """``GET /api/tables/{id}``: the public facts of a table (no view, no token)."""
-    row = table.row
+    facts = table.facts
     return {
         "id": table.id,
-        "game": row.game,
+        "game": facts.game,
         "options": table.game.options_json,
         "status": table.status,
-        "private": row.private,
-        "turn_seconds": row.turn_seconds,
-        "bot_delay_ms": row.bot_delay_ms,
-        "stand_in": row.stand_in,
+        "private": facts.private,
+        "turn_seconds": facts.turn_seconds,
+        "bot_delay_ms": facts.bot_delay_ms,
+        "stand_in": facts.stand_in,
         "seq": table.seq,
         "seats": seats_json(table),
         "spectators": table.spectators,
-        "rematch": row.rematch_id,
-        "rematch_of": row.rematch_of,
+        "rematch": facts.rematch_id,
+        "rematch_of": facts.rematch_of,
         "url": f"/t/{table.id}",
     }

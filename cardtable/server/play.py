@@ -20,8 +20,9 @@ from cardtable.core.game import Move
 from cardtable.server.bots import BotJob
 from cardtable.server.hub import Hub
 from cardtable.server.messages import dumps, error, state_message
+from cardtable.server.schemas import BackMessage, ClientMessage, MoveMessage
 from cardtable.server.table import Client, Refused, Table, Timer, now_ms
-from cardtable.server.wire import BadInput, expect_object, only_keys, parse_json
+from cardtable.server.wire import BadInput, convert, parse_json
 
 log = logging.getLogger(__name__)
 
@@ -71,17 +72,14 @@ class Play:
     async def handle(self, table: Table, client: Client, text: str) -> None:
         """One message from ``client``; a fault goes back to that client only."""
         try:
-            msg = expect_object(parse_json(text, MAX_MESSAGE, "message"), "message")
-            kind = msg.get("type")
-            if kind == "move":
-                only_keys(msg, ("type", "seq", "move"), "message")
-                await self._human_move(table, client, msg.get("seq"), msg.get("move"))
-            elif kind == "back":
+            value = parse_json(text, MAX_MESSAGE, "message")
+            msg: ClientMessage = convert(value, ClientMessage, "message")
+            if isinstance(msg, MoveMessage):
+                await self._human_move(table, client, msg.seq, msg.move)
+            elif isinstance(msg, BackMessage):
                 self._back(table, client)
-            elif kind == "ping":
-                client.send(PONG)
             else:
-                raise BadInput("message.type must be 'move', 'back' or 'ping'")
+                client.send(PONG)
         except Refused as exc:
             client.send(error(str(exc), exc.rule))
         except BadInput as exc:
@@ -102,10 +100,14 @@ class Play:
             self._stop_timer(table)  # a fresh turn for the player who came back
 
     # --- moves -----------------------------------------------------------------
-    async def _human_move(self, table: Table, client: Client, seq: Any, move: Any) -> None:
+    async def _human_move(
+        self, table: Table, client: Client, seq: int, move: dict[str, Any]
+    ) -> None:
         await self._uncancelled(self._human_commit(table, client, seq, move))
 
-    async def _human_commit(self, table: Table, client: Client, seq: Any, move: Any) -> None:
+    async def _human_commit(
+        self, table: Table, client: Client, seq: int, move: dict[str, Any]
+    ) -> None:
         async with table.lock:
             parsed = table.check_move(client.seat, seq, move)
             assert client.seat is not None
@@ -208,7 +210,7 @@ class Play:
         except Exception:
             log.exception("table %s: bot %s failed; it plays its first legal move", table.id, bot)
             index = legal[0]
-        pause = table.row.bot_delay_ms / 1000 - (loop.time() - started)
+        pause = table.facts.bot_delay_ms / 1000 - (loop.time() - started)
         if pause > 0:
             await asyncio.sleep(pause)
         await self._uncancelled(self._auto_commit(table, key, index))
@@ -227,7 +229,7 @@ class Play:
 
     # --- turn timers -------------------------------------------------------------
     def _start_timer(self, table: Table, seat: int) -> None:
-        seconds = table.row.turn_seconds
+        seconds = table.facts.turn_seconds
         timer = table.timer
         if seconds is None or (timer is not None and (timer.seq, timer.seat) == (table.seq, seat)):
             return

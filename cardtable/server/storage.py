@@ -15,7 +15,7 @@ import contextlib
 import json
 import logging
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from alembic import command
@@ -24,6 +24,7 @@ from sqlalchemy import Connection, event, insert, select, update
 from sqlalchemy.engine import Engine
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
+from cardtable.server.facts import SeatFacts, TableFacts
 from cardtable.server.journal import Event
 from cardtable.server.schema import analyses, events, seats, tables
 
@@ -33,31 +34,11 @@ LIVE = ("waiting", "playing")
 
 
 @dataclass(slots=True)
-class SeatRow:
-    seat: int
-    kind: str  # "human" or "bot"
-    bot: str | None = None
-    name: str | None = None
-    token_hash: str | None = None
+class StoredTable:
+    """A table as read back: its facts and its events in order."""
 
-
-@dataclass(slots=True)
-class TableRow:
-    """A table as stored: settings, seats and its events in order."""
-
-    id: str
-    game: str
-    options: dict[str, Any]
-    private: bool
-    turn_seconds: int | None
-    bot_delay_ms: int
-    stand_in: str
-    status: str
-    created_ms: int
-    seats: list[SeatRow]
-    events: list[Event] = field(default_factory=list)
-    rematch_of: str | None = None
-    rematch_id: str | None = None
+    facts: TableFacts
+    events: list[Event]
 
 
 @dataclass(slots=True)
@@ -79,7 +60,8 @@ class AnalysisRow:
 
 @dataclass(slots=True)
 class _Create:
-    row: TableRow
+    facts: TableFacts
+    events: Sequence[Event]
 
 
 @dataclass(slots=True)
@@ -165,8 +147,9 @@ class Storage:
         await self.engine.dispose()
 
     # --- writes -------------------------------------------------------------
-    async def create(self, row: TableRow) -> None:
-        await self._submit(_Create(row))
+    async def create(self, facts: TableFacts, events: Sequence[Event]) -> None:
+        """Store a new table with its first events (the first deal)."""
+        await self._submit(_Create(facts, events))
 
     async def append(
         self, table_id: str, first: int, new: Sequence[Event], status: str | None = None
@@ -247,11 +230,11 @@ class Storage:
             await _flush(conn, event_rows)
 
     # --- reads --------------------------------------------------------------
-    async def load(self, table_id: str) -> TableRow | None:
+    async def load(self, table_id: str) -> StoredTable | None:
         rows = await self._load(tables.c.id == table_id)
         return rows[0] if rows else None
 
-    async def load_live(self) -> list[TableRow]:
+    async def load_live(self) -> list[StoredTable]:
         """Every table still waiting or playing: what a restart brings back."""
         return await self._load(tables.c.status.in_(LIVE))
 
@@ -281,7 +264,7 @@ class Storage:
             for r in found
         ]
 
-    async def _load(self, where: Any) -> list[TableRow]:
+    async def _load(self, where: Any) -> list[StoredTable]:
         async with self.engine.connect() as conn:
             found = (await conn.execute(select(tables).where(where))).mappings().all()
             ids = [r["id"] for r in found]
@@ -297,10 +280,10 @@ class Storage:
                     select(events).where(events.c.table_id.in_(ids)).order_by(events.c.n)
                 )
             ).mappings()
-            by_id = {r["id"]: _table_row(r) for r in found}
+            by_id = {r["id"]: StoredTable(_table_facts(r), []) for r in found}
             for s in seat_rows:
-                by_id[s["table_id"]].seats.append(
-                    SeatRow(s["seat"], s["kind"], s["bot"], s["name"], s["token_hash"])
+                by_id[s["table_id"]].facts.seats.append(
+                    SeatFacts(s["seat"], s["kind"], s["bot"], s["name"], s["token_hash"])
                 )
             for e in event_rows:
                 by_id[e["table_id"]].events.append((e["kind"], json.loads(e["data"])))
@@ -313,8 +296,8 @@ async def _discard(conn: AsyncConnection | None) -> None:
             await conn.close()
 
 
-def _table_row(r: Any) -> TableRow:
-    return TableRow(
+def _table_facts(r: Any) -> TableFacts:
+    return TableFacts(
         id=r["id"],
         game=r["game"],
         options=json.loads(r["options"]),
@@ -345,37 +328,37 @@ async def _flush(conn: AsyncConnection, rows: list[dict[str, Any]]) -> None:
 
 async def _execute(conn: AsyncConnection, write: _Write) -> None:
     if isinstance(write, _Create):
-        row = write.row
+        facts = write.facts
         await conn.execute(
             insert(tables).values(
-                id=row.id,
-                game=row.game,
-                options=json.dumps(row.options),
-                private=row.private,
-                turn_seconds=row.turn_seconds,
-                bot_delay_ms=row.bot_delay_ms,
-                stand_in=row.stand_in,
-                status=row.status,
-                created_ms=row.created_ms,
-                rematch_of=row.rematch_of,
-                rematch_id=row.rematch_id,
+                id=facts.id,
+                game=facts.game,
+                options=json.dumps(facts.options),
+                private=facts.private,
+                turn_seconds=facts.turn_seconds,
+                bot_delay_ms=facts.bot_delay_ms,
+                stand_in=facts.stand_in,
+                status=facts.status,
+                created_ms=facts.created_ms,
+                rematch_of=facts.rematch_of,
+                rematch_id=facts.rematch_id,
             )
         )
         await conn.execute(
             insert(seats),
             [
                 {
-                    "table_id": row.id,
+                    "table_id": facts.id,
                     "seat": s.seat,
                     "kind": s.kind,
                     "bot": s.bot,
                     "name": s.name,
                     "token_hash": s.token_hash,
                 }
-                for s in row.seats
+                for s in facts.seats
             ],
         )
-        await _flush(conn, _event_rows(row.id, 0, row.events))
+        await _flush(conn, _event_rows(facts.id, 0, write.events))
     elif isinstance(write, _Seat):
         await conn.execute(
             update(seats)

@@ -19,10 +19,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from cardtable.core.errors import IllegalMoveError, RecordError
+from cardtable.core.engine import refusal
+from cardtable.core.errors import RecordError
 from cardtable.core.game import Game, Move, State
+from cardtable.server.facts import SeatFacts, TableFacts
 from cardtable.server.journal import Event, Journal
-from cardtable.server.storage import SeatRow, TableRow
 from cardtable.server.wire import BadInput
 
 LOG_LENGTH = 50
@@ -61,18 +62,18 @@ class Client:
 
 @dataclass
 class Seat:
-    row: SeatRow
+    facts: SeatFacts
     connections: int = 0
     stand_in: str | None = None  # why a bot plays this human seat: "timeout" or "left"
     left_at: float | None = None  # loop time the last connection closed
 
     @property
     def human(self) -> bool:
-        return self.row.kind == "human"
+        return self.facts.kind == "human"
 
     @property
     def taken(self) -> bool:
-        return not self.human or self.row.token_hash is not None
+        return not self.human or self.facts.token_hash is not None
 
 
 @dataclass(eq=False)
@@ -87,7 +88,7 @@ class Timer:
 class Table:
     """A table: settings, seats, the game and who is connected."""
 
-    row: TableRow
+    facts: TableFacts
     game: Game
     state: State
     journal: Journal
@@ -103,11 +104,11 @@ class Table:
 
     @property
     def id(self) -> str:
-        return self.row.id
+        return self.facts.id
 
     @property
     def status(self) -> str:
-        return self.row.status
+        return self.facts.status
 
     @property
     def seq(self) -> int:
@@ -129,7 +130,7 @@ class Table:
     def names(self) -> list[str]:
         """A name per seat, as a record's ``players`` lists them."""
         return [
-            s.row.name or (f"bot:{s.row.bot}" if not s.human else f"seat {i}")
+            s.facts.name or (f"bot:{s.facts.bot}" if not s.human else f"seat {i}")
             for i, s in enumerate(self.seats)
         ]
 
@@ -137,7 +138,8 @@ class Table:
         digest = hash_token(token)
         found = None
         for i, seat in enumerate(self.seats):  # compare with every seat: constant time
-            if seat.row.token_hash is not None and hmac.compare_digest(seat.row.token_hash, digest):
+            stored = seat.facts.token_hash
+            if stored is not None and hmac.compare_digest(stored, digest):
                 found = i
         return found
 
@@ -145,27 +147,24 @@ class Table:
         """The bot that plays ``seat`` now (a bot seat's own, or the stand-in), or ``None``."""
         s = self.seats[seat]
         if not s.human:
-            return s.row.bot
-        return self.row.stand_in if s.stand_in is not None else None
+            return s.facts.bot
+        return self.facts.stand_in if s.stand_in is not None else None
 
     def note(self, event: str, seat: int | None) -> None:
-        name = None if seat is None else self.seats[seat].row.name
+        name = None if seat is None else self.seats[seat].facts.name
         self.log.append({"seq": self.seq, "seat": seat, "event": event, "name": name})
 
     # --- moves ----------------------------------------------------------------
-    def check_move(self, seat: int | None, seq: Any, move: Any) -> Move:
-        """The move a client asks for, or :class:`Refused` saying why not."""
+    def check_move(self, seat: int | None, seq: int, move: dict[str, Any]) -> Move:
+        """The move a client asks for (its message's shape already checked),
+        or :class:`Refused` saying why not."""
         if seat is None:
             raise Refused("spectators cannot move; join a free seat to play")
         if self.status != "playing":
             why = "the game is over" if self.status == "finished" else "players are still joining"
             raise Refused(f"no move now: {why}")
-        if isinstance(seq, bool) or not isinstance(seq, int):
-            raise Refused("message.seq must be the number of moves played so far")
         if seq != self.seq:
             raise Refused(f"stale move: it was sent at move {seq}, the table is at move {self.seq}")
-        if not isinstance(move, dict):
-            raise Refused("message.move must be a JSON object, e.g. a move as the record writes it")
         if "seat" in move:
             raise Refused("message.move has no 'seat': the server knows yours")
         to_move = self.state.to_move
@@ -178,32 +177,24 @@ class Table:
         if chance:
             raise Refused(f"message.move: {', '.join(chance)} is drawn by the server, not sent")
         if all(parsed.index != legal.index for legal in self.state.legal_moves()):
-            reason = self.refusal(seat, parsed)
+            reason = refusal(self.state, seat, parsed)  # the engine's own words and rule
+            if reason is None:
+                raise Refused(f"{parsed} is not a legal move now")
             raise Refused(str(reason), reason.rule or None)
         return parsed
-
-    def refusal(self, seat: int, move: Move) -> IllegalMoveError:
-        """The engine's own reason for refusing ``move`` (tried on a clone)."""
-        trial = self.state.clone()  # refused before anything is drawn from its generator
-        try:
-            trial.apply_as(seat, move)
-        except IllegalMoveError as exc:
-            return exc
-        return IllegalMoveError(f"{move} is not a legal move now", "")
 
     def prepare(self, seat: int, move: Move) -> tuple[State, list[Event]]:
         """The state after ``move`` (a clone) and the events to store for it."""
         after = self.state.clone()
-        after.apply_as(seat, move)
-        return after, self.journal.pending(after)
+        return after, self.journal.applied(after.apply_as(seat, move), after)
 
     def adopt(self, after: State, new: list[Event]) -> None:
         """Make ``after`` the table's state, its events having been stored."""
         self.state = after
         self.journal.commit(new)
         if after.finished:
-            self.row.status = "finished"
+            self.facts.status = "finished"
 
 
-def build_table(row: TableRow, game: Game, state: State, journal: Journal) -> Table:
-    return Table(row, game, state, journal, [Seat(s) for s in row.seats])
+def build_table(facts: TableFacts, game: Game, state: State, journal: Journal) -> Table:
+    return Table(facts, game, state, journal, [Seat(s) for s in facts.seats])

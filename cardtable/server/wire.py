@@ -1,28 +1,45 @@
-"""Reading what clients send: strict JSON, bounded sizes, careful numbers.
+"""Reading what clients send: strict JSON, bounded sizes, careful numbers, checked shapes.
 
-Everything a browser sends is untrusted. JSON is parsed with hooks that
-refuse what would be costly or ambiguous: integers longer than
+Everything a browser sends is untrusted. :func:`parse_json` reads it with
+the project's one digit-limited JSON reader
+(:func:`cardtable.core.numbers.loads_json`), allowing at most
 :data:`MAX_DIGITS` digits (a 5,000-digit number would otherwise trip
-Python's int-conversion limit deep inside ``json``), any float, ``NaN`` and
-``Infinity``, duplicate keys and deep nesting. Each failure is one
-:class:`BadInput` sentence saying where and why.
+Python's int-conversion limit deep inside ``json``), and with hooks that
+refuse what would be costly or ambiguous: any float, ``NaN`` and
+``Infinity``, duplicate keys and deep nesting. :func:`convert` then checks
+the value against a msgspec schema (:mod:`cardtable.server.schemas`) and
+puts msgspec's complaint in the server's words: the field's path and why,
+the why read from the schema itself. Each failure is one :class:`BadInput`
+sentence.
 
 >>> parse_json('{"type": "move", "seq": 3}', 4096, "message")
 {'type': 'move', 'seq': 3}
 >>> parse_json('{"seq": ' + "9" * 5000 + "}", 8192, "message")
 Traceback (most recent call last):
 ...
-cardtable.server.wire.BadInput: message: the number 999999999999… has more than 12 digits
+cardtable.server.wire.BadInput: message.seq: the number 999999999999… has more than 12 digits
+>>> from cardtable.server.schemas import Join
+>>> convert({"seat": 120, "name": "Ann"}, Join, "request")
+Traceback (most recent call last):
+...
+cardtable.server.wire.BadInput: request.seat is 120; it must be from 0 to 99
 """
 
 from __future__ import annotations
 
 import json
-from typing import Any
+import re
+from typing import Any, TypeVar, overload
+
+import msgspec
+from msgspec import inspect
 
 from cardtable.core.errors import CardtableError
+from cardtable.core.numbers import NumberTooLongError, loads_json
 
 MAX_DIGITS = 12
+
+T = TypeVar("T")
 
 
 class BadInput(CardtableError):
@@ -33,10 +50,7 @@ class BadInput(CardtableError):
         super().__init__(message)
 
 
-def _int(text: str) -> int:
-    if len(text.lstrip("-")) > MAX_DIGITS:
-        raise BadInput(f"the number {text[:MAX_DIGITS]}… has more than {MAX_DIGITS} digits")
-    return int(text)
+# --- JSON -------------------------------------------------------------------
 
 
 def _float(text: str) -> float:
@@ -56,6 +70,13 @@ def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return obj
 
 
+def at(what: str, path: str) -> str:
+    """``what`` followed by a JSON path inside it (``seats[1].bot``, ``[0]``)."""
+    if not path:
+        return what
+    return f"{what}{path}" if path.startswith("[") else f"{what}.{path}"
+
+
 def parse_json(data: str | bytes, limit: int, what: str) -> Any:
     """The JSON value in ``data``; :class:`BadInput` naming ``what`` if it is
     over ``limit`` bytes or not strict JSON."""
@@ -63,13 +84,18 @@ def parse_json(data: str | bytes, limit: int, what: str) -> Any:
     if size > limit:
         raise BadInput(f"{what} is {size} bytes; the limit is {limit}", 413)
     try:
-        return json.loads(
+        return loads_json(
             data,
-            parse_int=_int,
+            max_digits=MAX_DIGITS,
             parse_float=_float,
             parse_constant=_constant,
             object_pairs_hook=_object,
         )
+    except NumberTooLongError as exc:
+        where = at(what, exc.where)
+        raise BadInput(
+            f"{where}: the number {exc.start}… has more than {MAX_DIGITS} digits"
+        ) from None
     except BadInput as exc:
         raise BadInput(f"{what}: {exc}") from None
     except json.JSONDecodeError as exc:
@@ -78,62 +104,160 @@ def parse_json(data: str | bytes, limit: int, what: str) -> Any:
         raise BadInput(f"{what} is not valid JSON (bad encoding or nested too deeply)") from None
 
 
-def expect_object(value: Any, what: str) -> dict[str, Any]:
-    if not isinstance(value, dict):
-        raise BadInput(f"{what} must be a JSON object")
-    return value
+# --- shapes -----------------------------------------------------------------
+
+# msgspec says "<why> - at `$.seats[1].bot`" ("- at" absent for the top level).
+_COMPLAINT = re.compile(r"(?P<why>.*?)(?: - at `\$(?P<path>[^`]*)`)?", re.DOTALL)
+_STEP = re.compile(r"\.([^.\[]+)|\[(\d+)\]")
+_UNKNOWN = re.compile(r"Object contains unknown field `(?P<name>.*)`", re.DOTALL)
+_MISSING = re.compile(r"Object missing required field `(?P<name>.*)`", re.DOTALL)
 
 
-def only_keys(obj: dict[str, Any], allowed: tuple[str, ...], what: str) -> None:
-    for key in obj:
-        if key not in allowed:
-            raise BadInput(f"{what}: unknown field {key[:40]!r}; allowed: {', '.join(allowed)}")
+@overload
+def convert(value: Any, schema: type[T], what: str) -> T: ...
+@overload
+def convert(value: Any, schema: Any, what: str) -> Any: ...  # a union of structs
+def convert(value: Any, schema: Any, what: str) -> Any:
+    """``value`` (parsed JSON) as ``schema``, or :class:`BadInput` naming the
+    first faulty field under ``what`` and saying what it must be."""
+    try:
+        return msgspec.convert(value, schema, strict=True)
+    except msgspec.ValidationError as exc:
+        raise BadInput(_words(str(exc), value, inspect.type_info(schema), what)) from None
 
 
-def get_int(
-    obj: dict[str, Any], key: str, what: str, lo: int, hi: int, default: int | None = None
-) -> int:
-    """``obj[key]`` as an int in ``lo…hi`` (``default`` when absent, if given)."""
-    if key not in obj and default is not None:
-        return default
-    value = obj.get(key)
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise BadInput(f"{what}.{key} must be a whole number from {lo} to {hi}")
-    if not lo <= value <= hi:
-        raise BadInput(f"{what}.{key} is {value}; it must be from {lo} to {hi}")
-    return value
+def _words(complaint: str, value: Any, schema: inspect.Type, what: str) -> str:
+    found = _COMPLAINT.fullmatch(complaint)
+    assert found is not None  # the pattern matches any text
+    why, path = found["why"], found["path"] or ""
+    where = at(what, path.removeprefix("."))
+    try:
+        return _said(why, where, *_walk(schema, value, path))
+    except (KeyError, IndexError, TypeError, ValueError):
+        return f"{where}: {why}"  # a complaint the schema cannot word: msgspec's own
 
 
-def get_optional_int(obj: dict[str, Any], key: str, what: str, lo: int, hi: int) -> int | None:
-    if obj.get(key) is None:
-        return None
-    return get_int(obj, key, what, lo, hi)
+def _said(why: str, where: str, kind: inspect.Type, here: Any) -> str:
+    """msgspec's complaint ``why`` about the value ``here`` of type ``kind``, in our words."""
+    if why.startswith("Expected `object`") and isinstance(
+        _unwrap(kind), (inspect.UnionType, inspect.StructType)
+    ):
+        return f"{where} must be a JSON object"
+    unknown = _UNKNOWN.fullmatch(why)
+    if unknown is not None:
+        allowed = ", ".join(_field_names(_pick(kind, here)))
+        return f"{where}: unknown field {unknown['name'][:40]!r}; allowed: {allowed}"
+    missing = _MISSING.fullmatch(why)
+    if missing is not None:
+        name = missing["name"]
+        if name == _tag_field(kind):
+            return f"{where}.{name} {_describe(kind)}"
+        return f"{where}.{name} {_describe(_field(_pick(kind, here), name).type)}"
+    return f"{where} {_describe(kind, here)}"
 
 
-def get_bool(obj: dict[str, Any], key: str, what: str, default: bool) -> bool:
-    value = obj.get(key, default)
-    if not isinstance(value, bool):
-        raise BadInput(f"{what}.{key} must be true or false")
-    return value
+def _walk(kind: inspect.Type, value: Any, path: str) -> tuple[inspect.Type, Any]:
+    """The schema type at ``path`` and the value found there (``None`` if absent)."""
+    for name, index in _STEP.findall(path):
+        if name and name == _tag_field(kind):
+            return kind, None  # a struct's tag: the union itself says what it may be
+        struct = _pick(kind, value)
+        if index:
+            if not isinstance(struct, inspect.ListType):
+                raise TypeError("not a list")
+            kind, value = struct.item_type, value[int(index)]
+        else:
+            kind = _field(struct, name).type
+            value = value.get(name) if isinstance(value, dict) else None
+    return kind, value
 
 
-def get_choice(
-    obj: dict[str, Any], key: str, what: str, choices: tuple[str, ...], default: str
-) -> str:
-    value = obj.get(key, default)
-    if not isinstance(value, str) or value not in choices:
-        raise BadInput(f"{what}.{key} must be one of {', '.join(choices)}")
-    return value
+def _tag_field(kind: inspect.Type) -> str | None:
+    """The field naming which struct of a tagged union a value is, if any."""
+    kind = _unwrap(kind)
+    members = kind.types if isinstance(kind, inspect.UnionType) else (kind,)
+    tags = {t.tag_field for t in map(_unwrap, members) if isinstance(t, inspect.StructType)}
+    return next(iter(tags)) if len(tags) == 1 else None
 
 
-def get_name(obj: dict[str, Any], key: str, what: str, limit: int = 32) -> str:
+def _unwrap(kind: inspect.Type) -> inspect.Type:
+    return kind.type if isinstance(kind, inspect.Metadata) else kind
+
+
+def _pick(kind: inspect.Type, value: Any) -> inspect.Type:
+    """The member of a union that ``value`` is meant as: the struct its tag
+    names, else the one member that is not ``null``."""
+    kind = _unwrap(kind)
+    if not isinstance(kind, inspect.UnionType):
+        return kind
+    members = [_unwrap(t) for t in kind.types if not isinstance(t, inspect.NoneType)]
+    tag = value.get(_tag_field(kind) or "") if isinstance(value, dict) else None
+    for member in members:
+        if isinstance(member, inspect.StructType) and member.tag_field and member.tag == tag:
+            return member
+    if len(members) != 1:
+        raise ValueError("no single member")
+    return members[0]
+
+
+def _field(struct: inspect.Type, name: str) -> inspect.Field:
+    if not isinstance(struct, inspect.StructType):
+        raise TypeError("not a struct")
+    for field in struct.fields:
+        if field.encode_name == name:
+            return field
+    raise KeyError(name)
+
+
+def _field_names(struct: inspect.Type) -> list[str]:
+    if not isinstance(struct, inspect.StructType):
+        raise TypeError("not a struct")
+    tag = [struct.tag_field] if struct.tag_field is not None else []
+    return [*tag, *(f.encode_name for f in struct.fields)]
+
+
+def _describe(kind: inspect.Type, value: Any = None) -> str:
+    """What a value of ``kind`` must be, from the schema: its description if
+    it has one, else said from its type (and range)."""
+    if isinstance(kind, inspect.Metadata):
+        described = (kind.extra_json_schema or {}).get("description")
+        return str(described) if described else _describe(kind.type, value)
+    if isinstance(kind, inspect.IntType):
+        bounds = kind.ge is not None and kind.le is not None
+        if bounds and isinstance(value, int) and not isinstance(value, bool):
+            return f"is {value}; it must be from {kind.ge} to {kind.le}"
+        return (
+            f"must be a whole number from {kind.ge} to {kind.le}"
+            if bounds
+            else ("must be a whole number")
+        )
+    if isinstance(kind, inspect.UnionType):
+        tags = [_unwrap(t) for t in kind.types]
+        named = [repr(t.tag) for t in tags if isinstance(t, inspect.StructType) and t.tag]
+        if named:
+            return f"must be {', '.join(named[:-1])} or {named[-1]}"
+        members = [t for t in kind.types if not isinstance(t, inspect.NoneType)]
+        return _describe(members[0], value) if len(members) == 1 else "has the wrong type"
+    if isinstance(kind, inspect.LiteralType):
+        return f"must be one of {', '.join(map(str, kind.values))}"
+    if isinstance(kind, inspect.ListType):
+        return "must be a list"
+    return _PLAIN.get(type(kind), "has the wrong type")
+
+
+_PLAIN: dict[type[inspect.Type], str] = {
+    inspect.BoolType: "must be true or false",
+    inspect.StrType: "must be a string",
+    inspect.DictType: "must be a JSON object",
+    inspect.StructType: "must be a JSON object",
+}
+
+
+def display_name(text: str, where: str, limit: int = 32) -> str:
     """A display name: 1…``limit`` printable characters after trimming."""
-    value = obj.get(key)
-    if not isinstance(value, str):
-        raise BadInput(f"{what}.{key} must be a string")
-    name = value.strip()
+    name = text.strip()
     if not 1 <= len(name) <= limit:
-        raise BadInput(f"{what}.{key} must be 1 to {limit} characters")
+        raise BadInput(f"{where} must be 1 to {limit} characters")
     if not name.isprintable():
-        raise BadInput(f"{what}.{key} may not hold control characters")
+        raise BadInput(f"{where} may not hold control characters")
     return name

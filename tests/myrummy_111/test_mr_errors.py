@@ -325,7 +325,7 @@ def test_mr_5_views_are_for_seats_or_spectators_only() -> None:
     for seat in (2, -1, True, "0"):
         with pytest.raises(ValueError) as info:
             state.view(seat)  # type: ignore[arg-type]
-        assert str(info.value) == f"seat must be 0–1 or None, got {seat!r}"
+        assert str(info.value) == f"no seat {seat!r}: seats are 0 to 1"
 
 
 def test_mr_resume_refuses_a_dealt_state_and_bad_positions() -> None:

@@ -17,7 +17,7 @@ pytestmark = pytest.mark.timeout(300, method="thread")
 
 def snapshot(server: Server, table_id: str) -> Any:
     table = server.table(table_id)
-    seats = [(s.row.name, s.row.token_hash, s.stand_in) for s in table.seats]
+    seats = [(s.facts.name, s.facts.token_hash, s.stand_in) for s in table.seats]
     return table.seq, table.status, json.dumps(table.state.record()), seats, table.timer
 
 

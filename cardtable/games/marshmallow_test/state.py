@@ -5,7 +5,10 @@ precomputed tuples of move singletons (one table per colour, indexed by that
 colour's 12-bit mask) and ``apply`` validates with bit tests. History is kept
 as tuples shared between clones, so ``clone`` copies only a few short lists.
 Trick strength and the words of a refusal come from :mod:`.tricks`, where
-each trick rule is defined once. Rule numbers (``MT-5.4``) refer to
+each trick rule is defined once; ``apply`` and :meth:`refusal` (the check
+without applying) raise and report through the same methods. ``apply``
+returns a shared :class:`~cardtable.core.game.Applied` singleton per seat
+and move, so the hot path allocates nothing for its answer. Rule numbers (``MT-5.4``) refer to
 ``shared/spec/marshmallow-test.md``.
 """
 
@@ -15,9 +18,9 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
+from cardtable.core.engine import NO_CHANCE, Engine, Refusal, applied_by_seat
 from cardtable.core.errors import IllegalMoveError
-from cardtable.core.game import Game
-from cardtable.core.records import make_record
+from cardtable.core.game import Applied, Explanation, Game
 from cardtable.games.marshmallow_test.cards import (
     CARD_NAMES,
     COLOUR_MASKS,
@@ -28,7 +31,7 @@ from cardtable.games.marshmallow_test.cards import (
     cards_of,
 )
 from cardtable.games.marshmallow_test.codec import Deal
-from cardtable.games.marshmallow_test.moves import PLAYS, TRUMPS, MTMove, NameTrump, Play
+from cardtable.games.marshmallow_test.moves import MOVES, PLAYS, TRUMPS, MTMove, NameTrump, Play
 from cardtable.games.marshmallow_test.options import TRICKS_TO_GO_OUT, Options
 from cardtable.games.marshmallow_test.tricks import STRENGTH, TRICKS_PER_ROUND, must_play
 from cardtable.games.marshmallow_test.view import MarshmallowView
@@ -49,6 +52,20 @@ def _colour_table(colour: int) -> tuple[tuple[Play, ...], ...]:
 
 
 _T = tuple(_colour_table(c) for c in range(5))
+# ``_APPLIED[seat][move.index]``: what ``apply`` returns for a move without a deal after it.
+_APPLIED = applied_by_seat(max(TRICKS_TO_GO_OUT), MOVES)
+
+
+def _not_held(seat: int, card: int) -> Refusal:
+    return f"seat {seat} does not hold {CARD_NAMES[card]}", "MT-5.1"  # MT-5.1: only a held card
+
+
+# What ``explain`` answers during play for a legal card and a card not held.
+_LEGAL_PLAY = tuple(Explanation(move, True, None, None) for move in PLAYS)
+_NOT_HELD = tuple(
+    tuple(Explanation(PLAYS[c], False, *_not_held(s, c)) for c in range(NUM_CARDS))
+    for s in range(max(TRICKS_TO_GO_OUT))
+)
 _T0, _T1, _T2, _T3, _T4 = _T
 
 
@@ -72,9 +89,11 @@ StoredTrick = tuple[int, tuple[int, ...]]
 StoredRound = tuple[Deal, int, int, tuple[StoredTrick, ...], tuple[int, ...], tuple[int, ...]]
 
 
-class MarshmallowState:
+class MarshmallowState(Engine[MarshmallowView]):
     """A game of Marshmallow Test in progress; changed only by :meth:`apply`
     and :meth:`deal`. Build one with ``MarshmallowTest.new_game(rng)``."""
+
+    turn_rule = "MT-5.1"
 
     __slots__ = (  # noqa: RUF023 (grouped by meaning)
         "game", "_opts", "_n", "_need", "_target", "_must", "_rng",
@@ -112,16 +131,18 @@ class MarshmallowState:
     # ------------------------------------------------------------------ dealing
     def _deal_from_rng(self, rng: random.Random) -> None:
         # MT-3.1: shuffle all 60 cards, 12 to each player, the rest set aside.
+        # (The list is shuffled in place: ``rng`` draws the same as ever.)
         deck = list(range(NUM_CARDS))
         rng.shuffle(deck)
         self._start_round(
             Deal(tuple(tuple(sorted(deck[12 * s : 12 * s + 12])) for s in range(self._n)))
         )
 
-    def deal(self, deal: Deal | Any = None) -> None:
+    def deal(self, deal: Deal | Any = None) -> dict[str, Any]:
         """Deal the next round when :attr:`awaiting_deal`: from an explicit deal
         (a :class:`Deal` or one sequence of 12 cards per seat), or with
-        ``None`` from this state's own generator."""
+        ``None`` from this state's own generator. Returns the deal as the
+        record writes it."""
         if self._phase == FINISHED:
             raise IllegalMoveError("the game is over; no round follows its end", "MT-8.1")
         if self._phase != AWAITING_DEAL:
@@ -133,12 +154,14 @@ class MarshmallowState:
             if self._rng is None:
                 raise ValueError("this state has no generator: pass an explicit deal")
             self._deal_from_rng(self._rng)
-            return
-        if not isinstance(deal, Deal):
-            deal = Deal.of(deal, self._n)
         else:
-            deal.check(self._n)
-        self._start_round(deal)
+            if not isinstance(deal, Deal):
+                deal = Deal.of(deal, self._n)
+            else:
+                deal.check(self._n)
+            self._start_round(deal)
+        assert self._deal is not None
+        return self._deal.to_json()
 
     def resume(
         self,
@@ -251,16 +274,16 @@ class MarshmallowState:
             return _T[trump][trumps] + _T[lead][follow]
         return _T[lead][follow] + _T[trump][trumps]
 
-    def apply(self, move: MTMove, **chance: Any) -> None:
-        """Make the decision due now; IllegalMoveError cites the rule it breaks."""
+    def apply(self, move: MTMove, **chance: Any) -> Applied:
+        """Make the decision due now and return what it appended to the
+        record; IllegalMoveError cites the rule it breaks."""
         if self._phase or move.__class__ is not Play or chance:
-            self._apply_other(move, chance)
-            return
+            return self._apply_other(move, chance)
         card = move.card
         seat = self._to_move
         hand = self._hands[seat]
         if not (hand >> card) & 1:
-            raise IllegalMoveError(f"seat {seat} does not hold {CARD_NAMES[card]}", "MT-5.1")
+            self._refuse(card)  # MT-5.1: only a held card
         colour = COLOUR_OF[card]
         trump = self._trump
         lead = self._lead
@@ -274,11 +297,11 @@ class MarshmallowState:
                 if self._must:
                     # MT-5.4 [variant must]: holding a trump, a later player must play one.
                     if colour != trump and hand & COLOUR_MASKS[trump]:
-                        self._refuse(hand)
+                        self._refuse(card)
                 elif colour != lead and colour != trump and hand & COLOUR_MASKS[lead]:
-                    self._refuse(hand)  # MT-5.4: after a ruff, follow or trump in
+                    self._refuse(card)  # MT-5.4: after a ruff, follow or trump in
             elif colour != lead and hand & COLOUR_MASKS[lead]:
-                self._refuse(hand)  # MT-5.3: must follow the lead colour
+                self._refuse(card)  # MT-5.3: must follow the lead colour
             if colour == trump and lead != trump:
                 self._ruffed = True  # MT-5.4: a trump in a non-trump trick is a ruff
             strength = STRENGTH[trump][lead][card]  # MT-5.6
@@ -289,65 +312,129 @@ class MarshmallowState:
         cur = self._cur
         cur.append(seat << 6 | card)
         if len(cur) == self._num_in:
+            deal = self._deal
             self._end_trick()
+            if self._deal is not deal:  # the round ended and this state dealt the next
+                assert self._deal is not None
+                return Applied(seat, move, NO_CHANCE, self._deal.to_json())
         else:
             self._to_move = self._next[seat]  # MT-5.1: clockwise among those still in
+        return _APPLIED[seat][card]
 
-    def _refuse(self, hand: int) -> None:
-        """Raise the error for a held card off the legal ones, naming only
-        what the player may do instead (the legal moves)."""
+    def _refuse(self, card: int) -> None:
+        """Raise the error for a card play the bit tests of :meth:`apply`
+        refused, in the words :meth:`refusal` gives."""
+        error = self._play_refusal(card)
+        assert error is not None, "apply refused a card play the rules allow"
+        raise IllegalMoveError(*error)
+
+    def _play_refusal(self, card: int) -> Refusal | None:
+        """Why the seat to move may not play ``card`` now (MT-5), naming only
+        what the player may do instead (the legal moves), or None."""
+        seat = self._to_move
+        hand = self._hands[seat]
+        if not (hand >> card) & 1:
+            return _not_held(seat, card)
+        allowed = self._allowed_cards()
+        if (allowed >> card) & 1:
+            return None
+        return self._held_refusal(hand, allowed)
+
+    def _allowed_cards(self) -> int:
+        """The mask of the cards the seat to move may play (its legal moves)."""
         allowed = 0
         for move in self.legal_moves():
             if isinstance(move, Play):
                 allowed |= 1 << move.card
+        return allowed
+
+    def _held_refusal(self, hand: int, allowed: int) -> Refusal:
+        """The words for any held card off ``allowed`` (they name only what
+        the player may play, not the card tried)."""
         trump = None if self._trump < 0 else self._trump
         what, rule = must_play(allowed, self._lead, trump, self._ruffed, self._must)
-        raise IllegalMoveError(f"must {what}: holds {_names(hand & allowed)}", rule)
+        return (f"must {what}: holds {_names(hand & allowed)}", rule)
 
-    def _apply_other(self, move: Any, chance: dict[str, Any]) -> None:
-        """Everything but a card play during play: naming trump and the errors."""
-        if chance:
-            raise TypeError(f"Marshmallow Test has no chance outcomes inside a round: {chance}")
-        if not isinstance(move, (Play, NameTrump)):
-            raise TypeError(f"not a Marshmallow Test move: {move!r}")
+    def _other_refusal(self, move: MTMove) -> Refusal | None:
+        """Why ``move`` is refused when it is not a card play during play:
+        the game is over, a deal is due, or trump is (not) to be named."""
         phase = self._phase
         if phase == FINISHED:
-            raise IllegalMoveError(
+            return (
                 f"the game is over: seat {self._winner} reached {self._scores[self._winner]}",
                 "MT-8.1",
             )
         if phase == AWAITING_DEAL:
-            raise IllegalMoveError(f"round {self._round_no + 1} must be dealt first", "MT-3.1")
+            return (f"round {self._round_no + 1} must be dealt first", "MT-3.1")
         if phase == TRUMP_DUE:
             if isinstance(move, Play):
-                raise IllegalMoveError(
+                return (
                     f"seat {self._dealer} (the dealer) must name trump before the first card",
                     "MT-4.2",
                 )
-            self._trump = move.colour  # MT-4.2: any of the five colours
-            self._phase = PLAYING
-            return
+            return None  # MT-4.2: any of the five colours
         # PLAYING and a NameTrump
         if self._round_no == 1:
-            raise IllegalMoveError("round 1 has no trump", "MT-4.1")
-        raise IllegalMoveError(
+            return ("round 1 has no trump", "MT-4.1")
+        return (
             f"trump is {COLOUR_NAMES[self._trump]} this round; it is named only by the dealer "
             "before the first card",
             "MT-4.2",
         )
 
-    def apply_as(self, seat: int, move: MTMove, **chance: Any) -> None:
-        """:meth:`apply`, checking first that the decision is ``seat``'s."""
-        phase = self._phase
-        if phase in (PLAYING, TRUMP_DUE) and seat != self._to_move:
-            if phase == TRUMP_DUE:
-                raise IllegalMoveError(
-                    f"seat {self._to_move} (the dealer) names trump, not seat {seat}", "MT-4.2"
-                )
-            raise IllegalMoveError(
-                f"it is seat {self._to_move}'s turn, not seat {seat}'s", "MT-5.1"
-            )
-        self.apply(move, **chance)
+    def _move_refusal(self, move: MTMove) -> Refusal | None:
+        if not isinstance(move, (Play, NameTrump)):
+            raise TypeError(f"not a Marshmallow Test move: {move!r}")
+        if self._phase == PLAYING and move.__class__ is Play:
+            return self._play_refusal(move.card)
+        return self._other_refusal(move)
+
+    def _apply_other(self, move: Any, chance: dict[str, Any]) -> Applied:
+        """Everything but a card play during play: naming trump and the errors."""
+        if chance:
+            raise TypeError(f"Marshmallow Test has no chance outcomes inside a round: {chance}")
+        if not isinstance(move, (Play, NameTrump)):
+            raise TypeError(f"not a Marshmallow Test move: {move!r}")
+        error = self._other_refusal(move)
+        if error is not None:
+            raise IllegalMoveError(*error)
+        assert isinstance(move, NameTrump)  # the only move refused nowhere above
+        self._trump = move.colour  # MT-4.2: any of the five colours
+        self._phase = PLAYING
+        return _APPLIED[self._dealer][move.index]
+
+    def _seat_refusal(self, seat: int) -> Refusal | None:
+        if self._phase == TRUMP_DUE and seat != self._to_move:
+            return (f"seat {self._to_move} (the dealer) names trump, not seat {seat}", "MT-4.2")
+        return super()._seat_refusal(seat)
+
+    def _action_space(self) -> tuple[MTMove, ...]:
+        return MOVES
+
+    def _explain_due(self) -> tuple[Explanation, ...]:
+        # During play the words depend on the card only through whether it is
+        # held or allowed, and on the colour not at all for naming trump: the
+        # same answers as _move_refusal's, built once per kind, not per action.
+        if self._phase != PLAYING:
+            return super()._explain_due()
+        seat = self._to_move
+        hand = self._hands[seat]
+        allowed = self._allowed_cards()
+        held_words = self._held_refusal(hand, allowed) if hand & ~allowed else None
+        not_held = _NOT_HELD[seat]
+        out: list[Explanation] = []
+        for card in range(NUM_CARDS):
+            if (allowed >> card) & 1:
+                out.append(_LEGAL_PLAY[card])
+            elif (hand >> card) & 1:
+                assert held_words is not None
+                out.append(Explanation(PLAYS[card], False, *held_words))
+            else:
+                out.append(not_held[card])
+        trump_words = self._other_refusal(TRUMPS[0])
+        assert trump_words is not None  # MT-4.1/4.2: no trump is named during play
+        out.extend(Explanation(move, False, *trump_words) for move in TRUMPS)
+        return tuple(out)
 
     # ------------------------------------------------------------------ tricks
     def _end_trick(self) -> None:
@@ -480,13 +567,9 @@ class MarshmallowState:
         """``seat``'s cards, lowest first. Privileged: bots get views instead."""
         return cards_of(self._hands[seat])
 
-    def view(self, seat: int | None) -> MarshmallowView:
+    def _view(self, seat: int | None) -> MarshmallowView:
         """What ``seat`` may know (MT-9); ``None`` is a spectator."""
         opts = self._opts
-        if seat is not None and not (
-            isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < self._n
-        ):
-            raise ValueError(f"no seat {seat!r}: seats are 0 to {self._n - 1}")
         return MarshmallowView(
             seat=seat,
             players=self._n,
@@ -556,25 +639,11 @@ class MarshmallowState:
         c._seen = self._seen
         return c
 
-    def record(self, players: Sequence[str] | None = None) -> dict[str, Any]:
-        """This game as a ``cardtable-record/1`` document."""
+    def _rounds_json(self) -> list[dict[str, Any]]:
         stored = list(self._past)
         if self._deal is not None:
             stored.append(self._stored_round())
-        rounds = [_round_json(r) for r in stored]
-        result = {
-            "finished": self.finished,
-            "scores": list(self._scores),
-            "round_scores": self.round_scores,
-            "winners": list(self.winners),
-        }
-        return make_record(self.game, rounds, result, players)
-
-    def __repr__(self) -> str:
-        return (
-            f"<MarshmallowState round {self._round_no}, to move {self.to_move}, "
-            f"scores {self.scores}{', finished' if self.finished else ''}>"
-        )
+        return [_round_json(r) for r in stored]
 
 
 def _round_json(stored: StoredRound) -> dict[str, Any]:

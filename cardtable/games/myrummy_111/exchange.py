@@ -23,6 +23,31 @@ T = TypeVar("T")
 LEFT, RIGHT, FAR = 0, 1, 2  # the ``side`` of a placement, as :attr:`moves.Place.side`
 
 
+def place_refusal(position: int, side: int, hand_size: int) -> tuple[str, str] | None:
+    """Why a placement may not go at ``position`` with ``side`` into a hand
+    of ``hand_size`` cards, as (reason, rule), or None: the one definition of
+    MR-4.3/4.4's legality (the engine raises it as an IllegalMoveError,
+    :func:`.moves.legal_places` lists what passes).
+
+    >>> place_refusal(0, LEFT, 3)
+    ('place 0 has no left neighbour: discard right or far', 'MR-4.4')
+    >>> place_refusal(3, FAR, 3) is None
+    True
+    """
+    h = hand_size
+    p = position
+    if not 0 <= p <= h:
+        return (f"place {p} is beyond the hand: positions 0–{h}", "MR-4.3")
+    # MR-4.4: a neighbour must exist; far only from an end.
+    if side == LEFT and p == 0:
+        return ("place 0 has no left neighbour: discard right or far", "MR-4.4")
+    if side == RIGHT and p == h:
+        return (f"place {h} has no right neighbour: discard left or far", "MR-4.4")
+    if side == FAR and 0 < p < h:
+        return (f"far only when inserted at an end (place 0 or {h}), not {p}", "MR-4.4")
+    return None
+
+
 def exchange(hand: list[T], card: T, position: int, side: int) -> T:
     """Insert ``card`` at ``position`` and discard per ``side``, in place;
     returns what was discarded (MR-4.3/4.4).

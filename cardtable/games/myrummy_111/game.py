@@ -65,12 +65,12 @@ class MyRummy111:
         """A game whose deals and MR-4.6 reshuffles draw only on ``rng``."""
         if not isinstance(rng, random.Random):
             raise TypeError(f"new_game needs a random.Random, not {rng!r}")
-        return MyRummyState(self, rng)
+        return MyRummyState(self, self.options, self.symbol_lookup, self.places_by_seat, rng)
 
     def new_state(self, rng: random.Random | None = None) -> MyRummyState:
         """A game; without ``rng`` it waits for ``state.deal(deal)`` each round
         and for every MR-4.6 reshuffle to be given to ``apply``."""
-        return MyRummyState(self, rng)
+        return MyRummyState(self, self.options, self.symbol_lookup, self.places_by_seat, rng)
 
     def move_from_index(self, index: int) -> Move:
         return moves.move_from_index(index)

@@ -29,6 +29,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from cardtable.games.myrummy_111.exchange import place_refusal
+
 SIDES: tuple[str, ...] = ("left", "right", "far")
 MAX_POSITION = 14
 NUM_TAKE_ACTIONS = 6
@@ -119,17 +121,13 @@ def legal_places(hand_size: int) -> tuple[Place, ...]:
     """Every legal Place for a hand of ``hand_size`` cards before taking (MR-4.3/4.4).
 
     Both equivalent placements (``p left`` and ``p-1 right``) are listed."""
-    out: list[Place] = []
-    h = hand_size
-    for p in range(h + 1):
-        for side in SIDES:
-            if (side == "left" and p == 0) or (side == "right" and p == h):
-                continue
-            if side == "far" and 0 < p < h:
-                continue
-            for declare in (False, True):
-                out.append(place(p, side, declare))
-    return tuple(out)
+    return tuple(
+        place(p, side, declare)
+        for p in range(hand_size + 1)
+        for s, side in enumerate(SIDES)
+        if place_refusal(p, s, hand_size) is None
+        for declare in (False, True)
+    )
 
 
 def move_from_index(index: int) -> Move:

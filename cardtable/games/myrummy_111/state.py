@@ -9,20 +9,36 @@ with a read position; the history of a round is an immutable cons list
 taken (Take) or discarded (Place); ``extra`` is, for a Take, ``True`` if the
 card was face up, ``False`` if face down, or the reshuffled discard pile
 (a tuple, top first) when the refresh needed MR-4.6.
+
+``apply`` returns a shared :class:`~cardtable.core.game.Applied` per seat and
+move unless the move drew chance (a reshuffle) or a deal followed it, and
+:meth:`refusal` judges a move by the same checks ``apply`` raises from.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any
 
+from cardtable.core.engine import NO_CHANCE, Engine, Refusal, applied_by_seat
 from cardtable.core.errors import IllegalMoveError
-from cardtable.core.records import make_record
+from cardtable.core.game import Applied, Explanation, Game
 from cardtable.games.myrummy_111.cards import CARDS
 from cardtable.games.myrummy_111.codec import Deal, deal_from_cards, deal_from_json
-from cardtable.games.myrummy_111.exchange import exchange
-from cardtable.games.myrummy_111.moves import TAKES, TAKES_WITH_REFRESH, Move, Place, Take, place
+from cardtable.games.myrummy_111.exchange import exchange, place_refusal
+from cardtable.games.myrummy_111.moves import (
+    MAX_POSITION,
+    MOVES,
+    TAKES,
+    TAKES_WITH_REFRESH,
+    Move,
+    Place,
+    Take,
+    legal_places,
+    place,
+)
+from cardtable.games.myrummy_111.options import MAX_PLAYERS, Options
 from cardtable.games.myrummy_111.scoring import game_over, round_scores, winners
 from cardtable.games.myrummy_111.view import (
     Event,
@@ -33,19 +49,30 @@ from cardtable.games.myrummy_111.view import (
     track_known,
 )
 
-if TYPE_CHECKING:
-    from cardtable.core.game import Game
-    from cardtable.games.myrummy_111.game import MyRummy111
-    from cardtable.games.myrummy_111.options import Options
-
 TAKE, PLACE, IDLE = 0, 1, 2  # phases; IDLE = finished or awaiting a deal
 _CARD_SUM = sum(CARDS)
 ALL_UP = 7
 Log = tuple[Any, ...] | None
+# ``_APPLIED[seat][move.index]``: what ``apply`` returns for a move without chance or deal.
+_APPLIED = applied_by_seat(MAX_PLAYERS, MOVES)
+# What ``explain`` answered for the seat to move, by what its words depend on:
+# (phase, all three middle cards face up, hand size). A take's refusals turn
+# on MR-4.1 only, a place's on the hand size only (MR-4.3/4.4).
+# ``_PLACE_MASKS[h] >> move.index & 1``: whether a Place is legal into a hand of
+# ``h`` cards (MR-4.3/4.4, from legal_places): apply's hot path tests a bit.
+_PLACE_MASKS = tuple(sum(1 << m.index for m in legal_places(h)) for h in range(MAX_POSITION + 1))
+_EXPLAINED: dict[tuple[int, bool, int], tuple[Explanation, ...]] = {}
 
 
-class MyRummyState:
-    """A game in progress. Change it only through :meth:`apply` and :meth:`deal`."""
+class MyRummyState(Engine[MyRummyView]):
+    """A game in progress. Change it only through :meth:`apply` and :meth:`deal`.
+
+    Build one with ``MyRummy111.new_game(rng)``; the game hands the state its
+    options and the tables it precomputed from them (the value of each card's
+    symbols, the legal placements of each seat's hand size).
+    """
+
+    turn_rule = "MR-4"
 
     __slots__ = (
         "_awaiting",
@@ -54,7 +81,6 @@ class MyRummyState:
         "_dpos",
         "_draw",
         "_finished",
-        "_game",
         "_hands",
         "_last_end",
         "_limit",
@@ -62,6 +88,7 @@ class MyRummyState:
         "_middle",
         "_moves",
         "_n",
+        "_opts",
         "_past",
         "_phase",
         "_places",
@@ -79,15 +106,22 @@ class MyRummyState:
         "game",
     )
 
-    def __init__(self, game: MyRummy111, rng: random.Random | None = None) -> None:
-        opts = game.options
-        self._game = game
-        self.game: Game = cast("Game", game)  # the generic face (core.game.State)
+    def __init__(
+        self,
+        game: Game,
+        options: Options,
+        symbol_lookup: tuple[int, ...],
+        places_by_seat: tuple[tuple[Place, ...], ...],
+        rng: random.Random | None = None,
+    ) -> None:
+        opts = options
+        self.game = game
+        self._opts = opts
         self._rng = rng
         self._n = opts.players
-        self._sym = game.symbol_lookup
+        self._sym = symbol_lookup
         self._limit = opts.turn_limit or 0
-        self._places = game.places_by_seat
+        self._places = places_by_seat
         self._hands: list[list[int]] = [[] for _ in range(self._n)]
         self._middle: list[int] = []
         self._up = 0
@@ -123,11 +157,12 @@ class MyRummyState:
         # 53-bit floats, chance < 1e-12) and faster than random.shuffle.
         rand = self._rng.random
         order = sorted(CARDS, key=lambda _card: rand())
-        self._start_round(deal_from_cards(order, self._game.options.hand_sizes))
+        self._start_round(deal_from_cards(order, self._opts.hand_sizes))
 
-    def deal(self, deal: Deal | dict[str, Any] | None = None) -> None:
+    def deal(self, deal: Deal | dict[str, Any] | None = None) -> dict[str, Any]:
         """Deal the next round (MR-3) from an explicit deal, e.g. from a record,
-        or with ``None`` from this state's own generator."""
+        or with ``None`` from this state's own generator. Returns the deal as
+        the record writes it."""
         if not self._awaiting:
             why = "the game is over" if self._finished else f"round {self._round} is in progress"
             raise IllegalMoveError(f"no deal is due: {why}", "MR-3.1")
@@ -135,10 +170,12 @@ class MyRummyState:
             if self._rng is None:
                 raise ValueError("this state has no generator: pass an explicit deal")
             self._deal_random()
-            return
-        if not isinstance(deal, Deal):
-            deal = deal_from_json(deal, "deal", self._game.options)
-        self._start_round(deal)
+        else:
+            if not isinstance(deal, Deal):
+                deal = deal_from_json(deal, "deal", self._opts)
+            self._start_round(deal)
+        assert self._deal is not None
+        return self._deal.to_json()
 
     def resume(
         self,
@@ -272,18 +309,16 @@ class MyRummyState:
             return self._places[self._to_move]  # type: ignore[index]
         return ()
 
-    def apply_as(self, seat: int, move: Move, **chance: Any) -> None:
-        """:meth:`apply`, checking first that it is ``seat``'s decision (MR-4)."""
-        if seat != self._to_move:
-            if self._to_move is None:
-                self._raise_idle()
-            raise IllegalMoveError(f"it is seat {self._to_move}'s turn, not seat {seat}'s", "MR-4")
-        self.apply(move, **chance)
+    def _seat_refusal(self, seat: int) -> Refusal | None:
+        if self._to_move is None:
+            return self._idle_refusal()  # no seat's decision: say why (MR-3.1, MR-7.1)
+        return super()._seat_refusal(seat)
 
-    def apply(self, move: Any, reshuffle: Sequence[int] | None = None, **chance: Any) -> None:
-        """One decision. ``reshuffle`` is the recorded new order (top first) of
-        the discard pile when a refresh needs MR-4.6; without it the state's
-        generator shuffles. No other chance outcome exists in this game."""
+    def apply(self, move: Any, reshuffle: Sequence[int] | None = None, **chance: Any) -> Applied:
+        """One decision; returns what it appended to the record. ``reshuffle``
+        is the recorded new order (top first) of the discard pile when a
+        refresh needs MR-4.6; without it the state's generator shuffles. No
+        other chance outcome exists in this game."""
         if chance:
             raise IllegalMoveError(f"unknown chance outcome {next(iter(chance))!r}", "MR-4")
         cls = move.__class__
@@ -291,8 +326,10 @@ class MyRummyState:
         if cls is Take and phase == TAKE:
             assert isinstance(move, Take)
             slot = move.slot
-            if not 0 <= slot <= 2:
-                raise IllegalMoveError(f"there is no slot {slot}: slots are 0, 1, 2", "MR-4.2")
+            if move.refresh or not 0 <= slot <= 2:  # MR-4.1/4.2: a plain take is always legal
+                error = self._take_refusal(move)
+                if error is not None:
+                    raise IllegalMoveError(*error)
             extra: Any
             if move.refresh:
                 extra = self._refresh(reshuffle)
@@ -300,35 +337,70 @@ class MyRummyState:
                 raise IllegalMoveError("no reshuffle is needed: this take has no refresh", "MR-4.6")
             else:
                 extra = bool(self._up >> slot & 1)
+            seat: int = self._to_move  # type: ignore[assignment]
             self._slot = slot
             self._up &= ~(1 << slot)
             self._phase = PLACE
             self._moves += 1
-            self._log = (self._log, self._to_move, move, self._middle[slot], extra)
-        elif cls is Place and phase == PLACE:
+            self._log = (self._log, seat, move, self._middle[slot], extra)
+            if extra.__class__ is tuple:  # MR-4.6: the reshuffle is recorded with the move
+                return Applied(seat, move, {"reshuffle": list(extra)})
+            return _APPLIED[seat][move.index]
+        if cls is Place and phase == PLACE:
             assert isinstance(move, Place)
             if reshuffle is not None:
                 raise IllegalMoveError("no reshuffle is needed: a place never refreshes", "MR-4.6")
-            self._place(move)
-        elif phase == IDLE:
-            self._raise_idle()
-        elif cls is Take or cls is Place:
-            due = "take" if phase == TAKE else "place"
-            raise IllegalMoveError(
-                f"a {due} is due, not a {'place' if due == 'take' else 'take'}", "MR-4"
-            )
-        else:
-            raise IllegalMoveError(f"{move!r} is not a MyRummy 111 move", "MR-4")
+            return self._place(move)
+        error = self._move_refusal(move)
+        assert error is not None
+        raise IllegalMoveError(*error)
 
-    def _raise_idle(self) -> None:
+    def _move_refusal(self, move: Any) -> Refusal | None:
+        cls = move.__class__
+        phase = self._phase
+        if cls is Take and phase == TAKE:
+            return self._take_refusal(move)
+        if cls is Place and phase == PLACE:
+            return place_refusal(move.position, move.side, len(self._hands[self._to_move]))  # type: ignore[index]
+        if phase == IDLE:
+            return self._idle_refusal()
+        if cls is Take or cls is Place:
+            due = "take" if phase == TAKE else "place"
+            return (f"a {due} is due, not a {'place' if due == 'take' else 'take'}", "MR-4")
+        return (f"{move!r} is not a MyRummy 111 move", "MR-4")
+
+    def _take_refusal(self, move: Take) -> Refusal | None:
+        """Why the take due now may not be ``move`` (MR-4.1, MR-4.2), or None.
+        A refresh that needs MR-4.6 without a generator still needs its
+        reshuffle given to :meth:`apply`: that is chance, not a rule."""
+        slot = move.slot
+        if not 0 <= slot <= 2:
+            return (f"there is no slot {slot}: slots are 0, 1, 2", "MR-4.2")
+        if move.refresh and self._up != ALL_UP:
+            return ("refresh only when all three middle cards are face up", "MR-4.1")
+        return None
+
+    def _idle_refusal(self) -> Refusal:
         if self._finished:
-            raise IllegalMoveError("the game is over", "MR-7.1")
-        raise IllegalMoveError(f"round {self._round} must be dealt first", "MR-3.1")
+            return ("the game is over", "MR-7.1")
+        return (f"round {self._round} must be dealt first", "MR-3.1")
+
+    def _action_space(self) -> tuple[Move, ...]:
+        return MOVES
+
+    def _explain_due(self) -> tuple[Explanation, ...]:
+        phase = self._phase
+        if phase == IDLE:
+            return super()._explain_due()
+        key = (phase, self._up == ALL_UP, len(self._hands[self._to_move]))  # type: ignore[index]
+        explained = _EXPLAINED.get(key)
+        if explained is None:
+            explained = _EXPLAINED[key] = super()._explain_due()
+        return explained
 
     def _refresh(self, reshuffle: Sequence[int] | None) -> Any:
-        """MR-4.1 (with MR-4.6); checks everything before changing anything."""
-        if self._up != ALL_UP:
-            raise IllegalMoveError("refresh only when all three middle cards are face up", "MR-4.1")
+        """MR-4.1 (with MR-4.6), once :meth:`_take_refusal` allowed it; checks
+        the reshuffle before changing anything."""
         draw, pos = self._draw, self._dpos
         left = len(draw) - pos
         pile = self._discard + self._middle  # slot 2 ends on top
@@ -365,27 +437,18 @@ class MyRummyState:
         self._up = 0
         return extra
 
-    def _place(self, move: Place) -> None:
+    def _place(self, move: Place) -> Applied:
         seat: int = self._to_move  # type: ignore[assignment]
         hand = self._hands[seat]
-        h = len(hand)
         p = move.position
-        if not 0 <= p <= h:
-            raise IllegalMoveError(f"place {p} is beyond the hand: positions 0–{h}", "MR-4.3")
+        side = move.side
+        index = move.index
+        if index < 0 or not _PLACE_MASKS[len(hand)] >> index & 1:  # MR-4.3, MR-4.4
+            error = place_refusal(p, side, len(hand))
+            assert error is not None, "apply refused a placement the rules allow"
+            raise IllegalMoveError(*error)
         slot = self._slot
         card = self._middle[slot]
-        side = move.side
-        # MR-4.4: a neighbour must exist; far only from an end.
-        if side == 0 and p == 0:
-            raise IllegalMoveError("place 0 has no left neighbour: discard right or far", "MR-4.4")
-        if side == 1 and p == h:
-            raise IllegalMoveError(
-                f"place {h} has no right neighbour: discard left or far", "MR-4.4"
-            )
-        if side == 2 and 0 < p < h:
-            raise IllegalMoveError(
-                f"far only when inserted at an end (place 0 or {h}), not {p}", "MR-4.4"
-            )
         out = exchange(hand, card, p, side)
         self._middle[slot] = out  # MR-4.4: face up into the slot taken from
         self._up |= 1 << slot
@@ -394,9 +457,13 @@ class MyRummyState:
         self._log = (self._log, seat, move, out, None)
         if move.declare or self._turns == self._limit:  # MR-4.5, MR-6.4
             self._end_round(seat, move, out)
+            if self._deal is not None:  # this state dealt the next round itself
+                return Applied(seat, move, NO_CHANCE, self._deal.to_json())
         else:
             self._to_move = seat + 1 if seat + 1 < self._n else 0
             self._phase = TAKE
+        index = move.index
+        return _APPLIED[seat][index] if index >= 0 else Applied(seat, move, NO_CHANCE)
 
     def _end_round(self, seat: int, move: Place, out: int) -> None:
         """The round ends after ``seat``'s ``move`` (which discarded ``out``)."""
@@ -413,7 +480,7 @@ class MyRummyState:
         self._deal = None
         self._phase = IDLE
         self._to_move = None
-        opts = self._game.options
+        opts = self._opts
         if game_over(self._totals, self._round, opts.rounds, opts.target):  # MR-7
             self._finished = True
             self._winners = winners(self._totals, scores)
@@ -427,7 +494,7 @@ class MyRummyState:
     # -------------------------------------------------------------- questions
     @property
     def options(self) -> Options:
-        return self._game.options
+        return self._opts
 
     @property
     def finished(self) -> bool:
@@ -518,13 +585,9 @@ class MyRummyState:
         out.reverse()
         return out
 
-    def view(self, seat: int | None) -> MyRummyView:
-        """What ``seat`` may know (MR-5, MR-8); ``None`` is a spectator. The
-        only door through which hidden cards leave the engine."""
-        n = self._n
-        if seat is not None and not (type(seat) is int and 0 <= seat < n):
-            raise ValueError(f"seat must be 0–{n - 1} or None, got {seat!r}")
-        opts = self._game.options
+    def _view(self, seat: int | None) -> MyRummyView:
+        """What ``seat`` may know (MR-5, MR-8); ``None`` is a spectator."""
+        opts = self._opts
         up = self._up
         placing = self._phase == PLACE
         history = self._public_history()
@@ -581,8 +644,8 @@ class MyRummyState:
         ``rng``. Cheap: the deal, the history and the piles' tuples are
         immutable and shared; only the lists are copied."""
         new = object.__new__(MyRummyState)
-        new._game = self._game
         new.game = self.game
+        new._opts = self._opts
         new._rng = self._rng if rng is None else rng
         new._n = self._n
         new._sym = self._sym
@@ -612,23 +675,14 @@ class MyRummyState:
         new._last_end = self._last_end
         return new
 
-    def record(self, players: Sequence[str] | None = None) -> dict[str, Any]:
+    def _rounds_json(self) -> list[dict[str, Any]]:
         rounds = list(self._past)
         if self._deal is not None:
             rounds.append((self._deal, self._log))
-        result = {
-            "finished": self._finished,
-            "scores": list(self._totals),
-            "round_scores": self.round_scores,
-            "winners": list(self._winners),
-        }
-        return make_record(self.game, [_round_json(d, log) for d, log in rounds], result, players)
+        return [_round_json(d, log) for d, log in rounds]
 
-    def __repr__(self) -> str:
-        return (
-            f"<MyRummyState round {self._round} turn {self._turns} phase {self.phase}"
-            f" to_move {self._to_move} scores {self._totals}>"
-        )
+    def _repr_details(self) -> str:
+        return f", turn {self._turns}, phase {self.phase}"
 
 
 def _round_json(deal: Deal, log: Log) -> dict[str, Any]:

@@ -1,0 +1,256 @@
+"""The engine base of the built-in games, and the engine's answers for any state.
+
+:class:`Engine` writes once what every game's state repeats around its rules:
+the seat check of ``apply_as``, the seat check of ``view``, the assembly of
+``record()`` and ``repr``. It also answers the questions callers used to
+answer by trial on clones (PokerKit's ``verify_*`` do the same):
+:meth:`Engine.refusal` says why a move would be refused and
+:meth:`Engine.explain` judges every action of the game's action space, each
+computed by the game's own non-mutating rule checks. The rules stay in the
+game's rule modules; a game supplies them through the hooks below.
+
+A plugin may implement only the bare :class:`~cardtable.core.game.State`
+protocol: the free functions :func:`refusal` and :func:`explain` ask a state's
+own methods when it has them and otherwise try each move on a clone.
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from types import MappingProxyType
+from typing import Any, ClassVar, Generic, TypeVar
+
+from cardtable.core.errors import IllegalMoveError
+from cardtable.core.game import JSON, Applied, Explanation, Game, Move, State, View
+from cardtable.core.records import make_record
+
+__all__ = [
+    "NO_CHANCE",
+    "Applied",
+    "Engine",
+    "Explanation",
+    "Refusal",
+    "applied_by_seat",
+    "explain",
+    "refusal",
+]
+
+#: The ``chance`` of every :class:`Applied` without chance outcomes (read-only,
+#: so the shared singletons cannot be changed by a caller).
+NO_CHANCE: MappingProxyType[str, JSON] = MappingProxyType({})
+
+ViewT = TypeVar("ViewT", bound=View)
+
+#: Why the rules refuse a move: ``(reason, rule)``, the arguments of
+#: :class:`IllegalMoveError`. The hooks return these words rather than
+#: errors, so :meth:`Engine.explain` builds no exception per action.
+Refusal = tuple[str, str]
+
+
+def applied_by_seat(seats: int, moves: Sequence[Move]) -> tuple[tuple[Applied, ...], ...]:
+    """``table[seat][move.index]``: the shared :class:`Applied` of each move
+    of the action space ``moves`` made by each seat without chance, so an
+    engine's ``apply`` returns its event without allocating."""
+    return tuple(tuple(Applied(seat, move, NO_CHANCE) for move in moves) for seat in range(seats))
+
+
+class Engine(ABC, Generic[ViewT]):
+    """Base of a game state: the generic checks and assembly around the rules.
+
+    A game implements the :class:`~cardtable.core.game.State` protocol's
+    rules (``apply``, ``deal``, ``legal_moves``, ``clone`` and the
+    queries) and these hooks:
+
+    * :meth:`_move_refusal`: the words of the error ``apply(move)`` would raise now;
+    * :meth:`_view`: the view of a seat already checked;
+    * :meth:`_rounds_json`: the record's rounds;
+    * :data:`turn_rule`: the rule cited when a seat moves out of turn, and
+      :meth:`_seat_refusal` where a game words that differently;
+    * :meth:`_action_space`, :meth:`_explain_due` and :meth:`_repr_details`
+      where the defaults are too slow or too plain.
+
+    Subclasses keep ``__slots__``: this base adds none.
+    """
+
+    __slots__ = ()
+
+    game: Game
+    #: The rule a move out of turn breaks (``"MT-5.1"``).
+    turn_rule: ClassVar[str]
+
+    # ------------------------------------------------------------ rules hooks
+    @abstractmethod
+    def apply(self, move: Any, **chance: Any) -> Applied:
+        """Advance by one decision; the game's rules."""
+
+    @property
+    @abstractmethod
+    def to_move(self) -> int | None: ...
+
+    @property
+    @abstractmethod
+    def finished(self) -> bool: ...
+
+    @property
+    @abstractmethod
+    def scores(self) -> tuple[int, ...]: ...
+
+    @property
+    @abstractmethod
+    def round_scores(self) -> list[list[int]]: ...
+
+    @property
+    @abstractmethod
+    def winners(self) -> tuple[int, ...]: ...
+
+    @property
+    @abstractmethod
+    def round_number(self) -> int: ...
+
+    @abstractmethod
+    def _move_refusal(self, move: Any) -> Refusal | None:
+        """The words of the error ``apply(move)`` (without chance outcomes)
+        would raise now, or ``None`` when the rules allow it; changes nothing."""
+
+    @abstractmethod
+    def _view(self, seat: int | None) -> ViewT:
+        """The view of ``seat``, which :meth:`view` has checked."""
+
+    @abstractmethod
+    def _rounds_json(self) -> list[dict[str, JSON]]:
+        """The record's ``rounds``: each round's deal and moves so far."""
+
+    def _seat_refusal(self, seat: int) -> Refusal | None:
+        """The seat check of :meth:`apply_as`: the words of the error when a
+        decision is due and it is not ``seat``'s. When no one is to move,
+        ``apply``'s own errors say why (the game is over, a deal is due)."""
+        to_move = self.to_move
+        if to_move is None or seat == to_move:
+            return None
+        return f"it is seat {to_move}'s turn, not seat {seat}'s", self.turn_rule
+
+    def _action_space(self) -> Sequence[Move]:
+        """Every move of the game's action space, by index."""
+        game = self.game
+        return [game.move_from_index(i) for i in range(game.num_actions)]
+
+    def _explain_due(self) -> tuple[Explanation, ...]:
+        """:meth:`explain` for the seat whose decision it is (or any seat
+        when no one is to move): :meth:`_move_refusal` of every action. A
+        game may answer faster from what the words depend on."""
+        check = self._move_refusal
+        out: list[Explanation] = []
+        for move in self._action_space():
+            refused = check(move)
+            if refused is None:
+                out.append(Explanation(move, True, None, None))
+            else:
+                out.append(Explanation(move, False, *refused))
+        return tuple(out)
+
+    def _repr_details(self) -> str:
+        """Game-specific facts for ``repr`` (``", phase take"``), or nothing."""
+        return ""
+
+    # ------------------------------------------------------------ written once
+    def apply_as(self, seat: int, move: Any, **chance: Any) -> Applied:
+        """:meth:`apply`, checking first that the decision is ``seat``'s."""
+        refused = self._seat_refusal(seat)
+        if refused is not None:
+            raise IllegalMoveError(*refused)
+        return self.apply(move, **chance)
+
+    def refusal(self, seat: int, move: Move) -> IllegalMoveError | None:
+        """The :class:`IllegalMoveError` that ``apply_as(seat, move)`` would
+        raise, or ``None`` when the rules allow the move; nothing is applied
+        or copied. (A state without a generator still needs a chance outcome
+        some legal moves draw, such as MyRummy 111's reshuffle, given to
+        ``apply``.)"""
+        refused = self._seat_refusal(seat)
+        if refused is None:
+            refused = self._move_refusal(move)
+        return None if refused is None else IllegalMoveError(*refused)
+
+    def explain(self, seat: int) -> tuple[Explanation, ...]:
+        """Every action of the game's action space, in index order, judged
+        for ``seat``: legal, or refused with the reason and rule
+        :meth:`refusal` gives."""
+        refused = self._seat_refusal(seat)
+        if refused is None:
+            return self._explain_due()
+        reason, rule = refused
+        return tuple([Explanation(move, False, reason, rule) for move in self._action_space()])
+
+    def view(self, seat: int | None) -> ViewT:
+        """What ``seat`` may know; ``None`` is a spectator. The only door
+        through which hidden cards leave the engine."""
+        if seat is not None and not (
+            isinstance(seat, int)
+            and not isinstance(seat, bool)
+            and 0 <= seat < self.game.num_players
+        ):
+            raise ValueError(f"no seat {seat!r}: seats are 0 to {self.game.num_players - 1}")
+        return self._view(seat)
+
+    def record(self, players: Sequence[str] | None = None) -> dict[str, JSON]:
+        """This game as a ``cardtable-record/1`` document."""
+        result = {
+            "finished": self.finished,
+            "scores": list(self.scores),
+            "round_scores": self.round_scores,
+            "winners": list(self.winners),
+        }
+        return make_record(self.game, self._rounds_json(), result, players)
+
+    def __repr__(self) -> str:
+        return (
+            f"<{type(self).__name__} round {self.round_number}, to move {self.to_move}, "
+            f"scores {self.scores}{self._repr_details()}{', finished' if self.finished else ''}>"
+        )
+
+
+# ---------------------------------------------------------------- for any state
+def refusal(state: State, seat: int, move: Move) -> IllegalMoveError | None:
+    """Why ``state.apply_as(seat, move)`` would be refused, or ``None``: the
+    state's own :meth:`Engine.refusal` when it has one, else a trial on a
+    clone (a bare-protocol plugin)."""
+    own = getattr(state, "refusal", None)
+    if own is not None:
+        answer: IllegalMoveError | None = own(seat, move)
+        return answer
+    return _trial(state, seat, move, random.Random(0))
+
+
+def explain(state: State, seat: int) -> tuple[Explanation, ...]:
+    """Every action of the state's game, in index order, judged for ``seat``
+    (:meth:`Engine.explain`); for a bare-protocol state the seat to move's
+    legal moves are legal and every other action is tried on a clone."""
+    own = getattr(state, "explain", None)
+    if own is not None:
+        answer: tuple[Explanation, ...] = own(seat)
+        return answer
+    game = state.game
+    legal = {m.index for m in state.legal_moves()} if seat == state.to_move else set()
+    scratch = random.Random(0)
+    out: list[Explanation] = []
+    for index in range(game.num_actions):
+        move = game.move_from_index(index)
+        refused = None if index in legal else _trial(state, seat, move, scratch)
+        if refused is None:
+            out.append(Explanation(move, True, None, None))
+        else:
+            out.append(Explanation(move, False, refused.reason, refused.rule))
+    return tuple(out)
+
+
+def _trial(state: State, seat: int, move: Move, scratch: random.Random) -> IllegalMoveError | None:
+    # The clone draws on a scratch generator: a trial that ends a round must
+    # not advance the generator of the game being played.
+    trial = state.clone(scratch)
+    try:
+        trial.apply_as(seat, move)
+    except IllegalMoveError as exc:
+        return exc
+    return None

@@ -1,0 +1,41 @@
+"""A table's settings, status and seats as plain values.
+
+The lobby makes them, the in-memory table (:mod:`cardtable.server.table`)
+holds them and storage (:mod:`cardtable.server.storage`) maps them to its
+rows. Nothing here needs a database library, so the table and the message
+code import without SQLAlchemy or Alembic.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass(slots=True)
+class SeatFacts:
+    """Who sits at a seat: a person (once joined, a name and a token's hash) or a bot."""
+
+    seat: int
+    kind: str  # "human" or "bot"
+    bot: str | None = None
+    name: str | None = None
+    token_hash: str | None = None
+
+
+@dataclass(slots=True)
+class TableFacts:
+    """A table's settings and status, and its seats."""
+
+    id: str
+    game: str
+    options: dict[str, Any]
+    private: bool
+    turn_seconds: int | None
+    bot_delay_ms: int
+    stand_in: str
+    status: str
+    created_ms: int
+    seats: list[SeatFacts]
+    rematch_of: str | None = None
+    rematch_id: str | None = None

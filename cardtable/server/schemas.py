@@ -1,0 +1,98 @@
+"""What clients may send, as msgspec schemas.
+
+:func:`cardtable.server.wire.convert` checks a parsed body or message
+against one of these and words a fault from the schema: a field's
+``description`` when it has one, else its type and range. Checks that need
+the registry (which games and bots exist, a game's options) stay with the
+code that asks it (:mod:`cardtable.server.lobby`).
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal, get_args
+
+from msgspec import UNSET, Meta, Struct, UnsetType
+
+__all__ = [
+    "STAND_INS",
+    "UNSET",
+    "Analyze",
+    "BackMessage",
+    "ClientMessage",
+    "CreateTable",
+    "Join",
+    "MoveMessage",
+    "PingMessage",
+    "Rematch",
+    "SeatRequest",
+]
+
+StandIn = Literal["easy", "medium", "random"]
+STAND_INS: tuple[str, ...] = get_args(StandIn)  # in the order a default is chosen
+
+SeatNumber = Annotated[int, Meta(ge=0, le=99)]
+
+
+class Closed(Struct, forbid_unknown_fields=True):
+    """A JSON object with exactly the fields named (an unknown one is refused)."""
+
+
+class SeatRequest(Closed):
+    """One seat of a new table: a person, or a bot by name (default ``medium``)."""
+
+    kind: Annotated[Literal["human", "bot"], Meta(description="must be one of human, bot")] = (
+        "human"
+    )
+    bot: str | UnsetType = UNSET
+
+
+class CreateTable(Closed):
+    """``POST /api/tables``."""
+
+    game: str
+    seats: Annotated[
+        list[SeatRequest], Meta(min_length=1, description="must be a list with one entry per seat")
+    ]
+    options: dict[str, Any] = {}
+    private: bool = False
+    turn_seconds: Annotated[int, Meta(ge=1, le=3600)] | None = None
+    bot_delay_ms: Annotated[int, Meta(ge=0, le=10_000)] = 800
+    stand_in: StandIn | UnsetType = UNSET
+
+
+class Join(Closed):
+    """``POST /api/tables/{id}/join``."""
+
+    seat: SeatNumber
+    name: str
+
+
+class Analyze(Closed):
+    """``POST /api/tables/{id}/analysis``: one seat, or (``null``, absent) every seat."""
+
+    seat: SeatNumber | None = None
+
+
+class Rematch(Closed):
+    """``POST /api/tables/{id}/rematch``."""
+
+    token: Annotated[str, Meta(description="must be your seat's token")]
+
+
+class MoveMessage(Closed, tag_field="type", tag="move"):
+    seq: Annotated[int, Meta(description="must be the number of moves played so far")]
+    move: Annotated[
+        dict[str, Any],
+        Meta(description="must be a JSON object, e.g. a move as the record writes it"),
+    ]
+
+
+class BackMessage(Closed, tag_field="type", tag="back"):
+    """Take my seat back from the bot standing in."""
+
+
+class PingMessage(Closed, tag_field="type", tag="ping"):
+    """Keep the connection alive (answered with ``pong``)."""
+
+
+ClientMessage = MoveMessage | BackMessage | PingMessage

@@ -1,0 +1,52 @@
+"""The refusals a seat is sent come from the engine's ``explain`` and say
+exactly what trying each move on a clone says (the server's former way):
+the same moves, reasons and rules, in the same order, byte for byte."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+import cardtable
+from cardtable.core.errors import IllegalMoveError
+from cardtable.core.game import Game, State
+from cardtable.server.messages import dumps, game_part
+
+
+def refused_by_trial(game: Game, state: State, seat: int) -> list[dict[str, Any]]:
+    """Every move not legal now, tried on a clone, with the error it raised."""
+    allowed = {m.index for m in state.legal_moves()}
+    out = []
+    for index in range(game.num_actions):
+        if index in allowed:
+            continue
+        move = game.move_from_index(index)
+        try:
+            state.clone().apply_as(seat, move)
+        except IllegalMoveError as exc:
+            out.append({"move": move.to_json(), "reason": exc.reason, "rule": exc.rule})
+    return out
+
+
+@pytest.mark.parametrize("name", cardtable.game_names())
+def test_refusals_are_the_engines_own_words_and_rules(name: str) -> None:
+    game = cardtable.load(name, players=3)
+    rng = random.Random(11)
+    checked = 0
+    for seed in range(4):
+        state = game.new_game(random.Random(seed))
+        while not state.finished:
+            seat = state.to_move
+            assert seat is not None
+            part = game_part(game, state, seat)
+            expected = refused_by_trial(game, state, seat)
+            assert dumps({"refused": part["refused"]}) == dumps({"refused": expected})
+            assert part["legal"] == [m.to_json() for m in state.legal_moves()]
+            checked += len(expected)
+            for other in range(game.num_players):  # others are sent no moves at all
+                if other != seat:
+                    assert game_part(game, state, other)["refused"] == []
+            state.apply(rng.choice(state.legal_moves()))
+    assert checked > 100  # the games refused something real
