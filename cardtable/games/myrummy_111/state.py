@@ -376,7 +376,9 @@ class MyRummyState(Engine[MyRummyView]):
         slot = move.slot
         if not 0 <= slot <= 2:
             return (f"there is no slot {slot}: slots are 0, 1, 2", "MR-4.2")
-        if move.refresh and self._up != ALL_UP:
+        if not move.refresh:
+            return None
+        if self._up != ALL_UP:
             return ("refresh only when all three middle cards are face up", "MR-4.1")
         return None
 
