@@ -8,8 +8,8 @@ Trick strength and the words of a refusal come from :mod:`.tricks`, where
 each trick rule is defined once; ``apply`` and :meth:`refusal` (the check
 without applying) raise and report through the same methods. ``apply``
 returns a shared :class:`~cardtable.core.game.Applied` singleton per seat
-and move, so the hot path allocates nothing for its answer. Rule numbers (``MT-5.4``) refer to
-``shared/spec/marshmallow-test.md``.
+and move, so the hot path allocates nothing for its answer. Rule numbers
+(``MT-5.4``) refer to ``shared/spec/marshmallow-test.md``.
 """
 
 from __future__ import annotations
@@ -52,6 +52,7 @@ def _colour_table(colour: int) -> tuple[tuple[Play, ...], ...]:
 
 
 _T = tuple(_colour_table(c) for c in range(5))
+_T0, _T1, _T2, _T3, _T4 = _T
 # ``_APPLIED[seat][move.index]``: what ``apply`` returns for a move without a deal after it.
 _APPLIED = applied_by_seat(max(TRICKS_TO_GO_OUT), MOVES)
 
@@ -66,7 +67,6 @@ _NOT_HELD = tuple(
     tuple(Explanation(PLAYS[c], False, *_not_held(s, c)) for c in range(NUM_CARDS))
     for s in range(max(TRICKS_TO_GO_OUT))
 )
-_T0, _T1, _T2, _T3, _T4 = _T
 
 
 def _full_hand(hand: int) -> tuple[Play, ...]:
@@ -131,7 +131,6 @@ class MarshmallowState(Engine[MarshmallowView]):
     # ------------------------------------------------------------------ dealing
     def _deal_from_rng(self, rng: random.Random) -> None:
         # MT-3.1: shuffle all 60 cards, 12 to each player, the rest set aside.
-        # (The list is shuffled in place: ``rng`` draws the same as ever.)
         deck = list(range(NUM_CARDS))
         rng.shuffle(deck)
         self._start_round(

@@ -55,12 +55,12 @@ ALL_UP = 7
 Log = tuple[Any, ...] | None
 # ``_APPLIED[seat][move.index]``: what ``apply`` returns for a move without chance or deal.
 _APPLIED = applied_by_seat(MAX_PLAYERS, MOVES)
-# What ``explain`` answered for the seat to move, by what its words depend on:
-# (phase, all three middle cards face up, hand size). A take's refusals turn
-# on MR-4.1 only, a place's on the hand size only (MR-4.3/4.4).
 # ``_PLACE_MASKS[h] >> move.index & 1``: whether a Place is legal into a hand of
 # ``h`` cards (MR-4.3/4.4, from legal_places): apply's hot path tests a bit.
 _PLACE_MASKS = tuple(sum(1 << m.index for m in legal_places(h)) for h in range(MAX_POSITION + 1))
+# What ``explain`` answered for the seat to move, by what its words depend on:
+# (phase, all three middle cards face up, hand size). A take's refusals turn
+# on MR-4.1 only, a place's on the hand size only (MR-4.3/4.4).
 _EXPLAINED: dict[tuple[int, bool, int], tuple[Explanation, ...]] = {}
 
 
@@ -376,7 +376,9 @@ class MyRummyState(Engine[MyRummyView]):
         slot = move.slot
         if not 0 <= slot <= 2:
             return (f"there is no slot {slot}: slots are 0, 1, 2", "MR-4.2")
-        if move.refresh and self._up != ALL_UP:
+        if not move.refresh:
+            return None
+        if self._up != ALL_UP:
             return ("refresh only when all three middle cards are face up", "MR-4.1")
         return None
 
@@ -462,8 +464,7 @@ class MyRummyState(Engine[MyRummyView]):
         else:
             self._to_move = seat + 1 if seat + 1 < self._n else 0
             self._phase = TAKE
-        index = move.index
-        return _APPLIED[seat][index] if index >= 0 else Applied(seat, move, NO_CHANCE)
+        return _APPLIED[seat][index]  # a legal Place lies in the action space
 
     def _end_round(self, seat: int, move: Place, out: int) -> None:
         """The round ends after ``seat``'s ``move`` (which discarded ``out``)."""
