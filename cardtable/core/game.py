@@ -29,6 +29,13 @@ class Move(Protocol):
         ...
 
 
+class Dealt(Protocol):
+    """A deal as a game holds it: an immutable value that writes itself as
+    the record's ``deal``."""
+
+    def to_json(self) -> dict[str, JSON]: ...
+
+
 @dataclass(frozen=True, slots=True)
 class Applied:
     """What one :meth:`State.apply` appended to the game's record: the event a
@@ -42,7 +49,10 @@ class Applied:
     seat: int  # who made the move
     move: Move
     chance: Mapping[str, JSON]  # chance outcomes recorded with the move, {} if none
-    deal: JSON | None = None  # record JSON of the deal this move's round end drew, else None
+    # The deal this move's round end drew from the state's own generator, else
+    # None. Kept as the game's deal value and written as JSON only by
+    # events(): a playout that ends many rounds never pays for the JSON.
+    deal: Dealt | None = None
 
     def move_json(self) -> dict[str, JSON]:
         """The move exactly as ``record()`` writes it: seat, move fields, chance."""
@@ -52,7 +62,7 @@ class Applied:
         """The record's new events in order: the move, then the deal if one followed."""
         if self.deal is None:
             return [("move", self.move_json())]
-        return [("move", self.move_json()), ("deal", self.deal)]
+        return [("move", self.move_json()), ("deal", self.deal.to_json())]
 
 
 class Explanation(NamedTuple):

@@ -96,12 +96,19 @@ def test_the_fallback_trials_never_draw_on_the_games_generator() -> None:
     assert rng.getstate() == before
 
 
+class _WrittenDeal:
+    """A deal value as an engine holds it; Applied writes it only in events()."""
+
+    def to_json(self) -> dict[str, list[int]]:
+        return {"hands": []}
+
+
 def test_applied_writes_the_move_as_the_record_does() -> None:
     move = PLAYS[5]
     plain = Applied(1, move, engine.NO_CHANCE)
     assert plain.move_json() == {"seat": 1, "play": "B2"}
     assert plain.events() == [("move", {"seat": 1, "play": "B2"})]
-    dealt = Applied(0, move, {"reshuffle": [3, 1]}, deal={"hands": []})
+    dealt = Applied(0, move, {"reshuffle": [3, 1]}, deal=_WrittenDeal())
     assert dealt.move_json() == {"seat": 0, "play": "B2", "reshuffle": [3, 1]}
     assert dealt.events() == [
         ("move", {"seat": 0, "play": "B2", "reshuffle": [3, 1]}),

@@ -315,7 +315,7 @@ class MarshmallowState(Engine[MarshmallowView]):
             self._end_trick()
             if self._deal is not deal:  # the round ended and this state dealt the next
                 assert self._deal is not None
-                return Applied(seat, move, NO_CHANCE, self._deal.to_json())
+                return Applied(seat, move, NO_CHANCE, self._deal)
         else:
             self._to_move = self._next[seat]  # MT-5.1: clockwise among those still in
         return _APPLIED[seat][card]

@@ -460,7 +460,7 @@ class MyRummyState(Engine[MyRummyView]):
         if move.declare or self._turns == self._limit:  # MR-4.5, MR-6.4
             self._end_round(seat, move, out)
             if self._deal is not None:  # this state dealt the next round itself
-                return Applied(seat, move, NO_CHANCE, self._deal.to_json())
+                return Applied(seat, move, NO_CHANCE, self._deal)
         else:
             self._to_move = seat + 1 if seat + 1 < self._n else 0
             self._phase = TAKE
