@@ -6,12 +6,14 @@ per section and rule (``id="MT-5.4"``), from the game's ``rules.md`` or its
 translation beside it (``rules.de.md``), English where the language has none.
 Markdown goes through ``markdown-it-py`` with raw HTML off, so a rules text
 cannot put markup of its own into the page. ``GET /api/tables/{id}/qr.svg``
-is the table's invite link as a QR code, for a phone at the same table.
+is the table's invite link as a QR code, for a phone at the same table;
+``GET /api/languages`` the interface's languages, one per catalog file.
 """
 
 from __future__ import annotations
 
 import io
+import json
 import re
 from importlib import resources
 from pathlib import Path
@@ -30,7 +32,7 @@ from cardtable.core.rulebook import RULE_NUMBER
 from cardtable.server.hub import Hub
 from cardtable.server.wire import BadInput
 
-__all__ = ["render_rules", "routes", "rules_source"]
+__all__ = ["interface_languages", "render_rules", "routes", "rules_source"]
 
 # A language as the client names it: a primary subtag ("de"), nothing a path could hide in.
 _LANG = re.compile(r"[a-z]{2,3}")
@@ -112,6 +114,18 @@ def _text(content: str) -> Token:
     return token
 
 
+def interface_languages(folder: Path) -> list[dict[str, str]]:
+    """``[{code, name}]`` of every interface catalog (``en.json``…), English first:
+    a language is offered by adding its catalog, whose ``lang.name`` names it."""
+    out = []
+    for path in sorted(folder.glob("*.json"), key=lambda p: (p.stem != "en", p.stem)):
+        if not _LANG.fullmatch(path.stem):
+            continue
+        name = json.loads(path.read_text("utf-8")).get("lang.name", path.stem)
+        out.append({"code": path.stem, "name": str(name)})
+    return out
+
+
 def _game(request: Request) -> GameManifest:
     name = request.path_params["game"]
     if name not in game_names():
@@ -139,7 +153,11 @@ def routes(hub: Hub, static: Path) -> list[BaseRoute]:
         segno.make(link, error="m").save(out, kind="svg", scale=4, border=2, title=link)
         return Response(out.getvalue(), media_type="image/svg+xml")
 
+    async def languages(request: Request) -> Response:
+        return JSONResponse(interface_languages(static / "i18n"))
+
     return [
+        Route("/api/languages", languages),
         Route("/rules/{game}", rules_page),
         Route("/api/games/{game}/rules", rules),
         Route("/api/tables/{table_id}/qr.svg", invite_qr),

@@ -253,7 +253,9 @@ function handView(view, msg, mine, ctx) {
   const refused = new Map(msg.refused.filter((r) => r.move.play).map((r) => [r.move.play, r]));
   const reasonOf = (name) => {
     const r = refused.get(name);
-    return r ? t("hand.refused", { reason: r.reason, rule: r.rule }) : t("hand.notYourTurn");
+    if (!r) return t("hand.notYourTurn");
+    const reason = ctx.refusal ? ctx.refusal(r, (card) => cardName(parseCard(card), t)) : r.reason;
+    return t("hand.refused", { reason, rule: r.rule });
   };
   const cards = view.hand.map(parseCard);
   const firstPlayable = cards.find((c) => legal.has(c.name));
