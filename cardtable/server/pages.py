@@ -63,7 +63,7 @@ def render_rules(text: str) -> tuple[str, list[str]]:
     ``**MT-5.4**`` gets ``id="MT-5.4"``; every other mention of an anchored
     number in the text links to it.
     """
-    md = MarkdownIt("commonmark", {"html": False})
+    md = MarkdownIt("commonmark", {"html": False}).enable("table")
     tokens = md.parse(text)
     anchors: list[str] = []
     for i, token in enumerate(tokens[:-1]):

@@ -154,6 +154,14 @@ function valueWords(option, value, gt) {
   return Array.isArray(value) ? value.join(" ") : String(value);
 }
 
+/** One entry of an option's list, the game's default marked as the rulebook's. */
+function choiceEntry(option, value, gt, chosen) {
+  const json = JSON.stringify(value);
+  const words = valueWords(option, value, gt);
+  const isDefault = Object.hasOwn(option, "default") && JSON.stringify(option.default) === json;
+  return h("option", { value: json, selected: json === chosen }, isDefault ? gt("lobby.optionIsDefault", { value: words }) : words);
+}
+
 /** "rulebook: …": the default as the game states it, or how it follows from the others. */
 function defaultWords(option, gt) {
   if (Object.hasOwn(option, "default")) return gt("lobby.optionDefaultIs", { value: valueWords(option, option.default, gt) });
@@ -233,10 +241,8 @@ function createForm(games, nameInput, t) {
     const count = Number(playersSelect.value);
     for (const select of optionsBox.querySelectorAll("select[data-seats]")) {
       const option = game.options.find((o) => o.name === select.dataset.option);
-      const before = select.value;
-      select.replaceChildren(h("option", { value: "" }, defaultWords(option, game.t)),
-        ...Array.from({ length: count }, (_, seat) => h("option", { value: seat, selected: String(seat) === before },
-          valueWords(option, seat, game.t))));
+      const before = select.value === "" ? JSON.stringify(option.default ?? 0) : select.value;
+      select.replaceChildren(...Array.from({ length: count }, (_, seat) => choiceEntry(option, seat, game.t, before)));
     }
   }
 
@@ -245,11 +251,11 @@ function createForm(games, nameInput, t) {
     summary.textContent = game.summary ?? "";
     playersSelect.replaceChildren(...game.players.map((n) =>
       h("option", { value: n, selected: n === game.default_players }, t("lobby.playersCount", { count: n }))));
-    summary.replaceChildren(game.t.has("game.summary") ? game.t("game.summary") : game.summary ?? "", " ",
+    const gt = game.t; // the game's own words
+    summary.replaceChildren(gt.has("game.summary") ? gt("game.summary") : game.summary ?? "", " ",
       h("a", { href: ruleHref(game.name) }, t("rules.howToPlay")));
     optionsBox.replaceChildren(...game.options.filter((o) => o.name !== "players").map((option) => {
       const id = `opt-${option.name}`;
-      const gt = game.t;
       const label = optionLabel(option, gt);
       const input = optionInput(option, id, gt);
       const file = option.from_file ? h("input", {
@@ -267,8 +273,8 @@ function createForm(games, nameInput, t) {
     drawSeats();
   }
 
-  // A list where the values are few (choices, yes/no, seats), else a text field
-  // whose placeholder says the default; "" (the first entry) keeps the default.
+  // A list where the values are few (choices, yes/no, seats), the default chosen
+  // and marked; else a text field whose placeholder says the default.
   function optionInput(option, id, gt) {
     const common = { id, name: option.name, dataset: { option: option.name }, "aria-describedby": `${id}-help` };
     const values = option.choices ?? (typeof option.default === "boolean" ? [false, true] : null);
@@ -276,8 +282,8 @@ function createForm(games, nameInput, t) {
       return h("select", { ...common, dataset: { option: option.name, seats: true } });
     }
     if (values) {
-      return h("select", common, h("option", { value: "" }, defaultWords(option, gt)),
-        values.map((v) => h("option", { value: JSON.stringify(v) }, valueWords(option, v, gt))));
+      const chosen = JSON.stringify(option.default ?? values[0]);
+      return h("select", common, values.map((v) => choiceEntry(option, v, gt, chosen)));
     }
     return h("input", { ...common, autocomplete: "off", placeholder: defaultWords(option, gt) });
   }
