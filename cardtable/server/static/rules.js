@@ -38,8 +38,15 @@ export async function showRules(main, game, { t, lang }) {
     h("nav", { class: "rules-toc", "aria-label": t("rules.contents") },
       h("ol", {}, sections.map((s) => h("li", {}, h("a", { href: `#${s.id}` }, s.textContent))))),
     text));
+  markTarget(text);
+  addEventListener("hashchange", () => markTarget(text));
+}
+
+/** The rule the address names (#MT-5.4), marked and scrolled to. */
+function markTarget(text) {
+  for (const old of text.querySelectorAll(".is-target")) old.classList.remove("is-target");
   const target = location.hash ? document.getElementById(decodeURIComponent(location.hash.slice(1))) : null;
-  if (target) {
+  if (target && text.contains(target)) {
     target.classList.add("is-target");
     target.scrollIntoView();
   }

@@ -289,8 +289,16 @@ function handView(view, msg, mine, ctx) {
 
 function explain(hand, text, ctx) {
   const box = hand.parentElement?.querySelector(".mt-reason");
-  if (box) box.textContent = text;
+  if (box) box.replaceChildren(...withRuleLinks(text, ctx));
   ctx.announce?.(text);
+}
+
+/** Text whose rule numbers ("MT-5.3") are links to the rules page (where the shell offers one). */
+function withRuleLinks(text, ctx) {
+  if (!ctx.ruleHref) return [text];
+  return text.split(/\b(MT-\d+(?:\.\d+)?)\b/).map((part, i) => i % 2
+    ? ctx.h("a", { href: ctx.ruleHref(part), target: "_blank", rel: "noopener", class: "rule-link" }, part)
+    : part);
 }
 
 /** Arrow keys walk the hand; Home/End jump to its ends. */
