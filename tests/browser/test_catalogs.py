@@ -62,7 +62,7 @@ def translation_of(english: Path, lang: str) -> Path:
     return english.with_name(english.name.replace("en.json", f"{lang}.json"))
 
 
-def shape(value: object) -> object:
+def shape(value: object) -> tuple[str, frozenset[str]]:
     """What a translation must keep: plural forms or not, and the placeholders used."""
     if isinstance(value, dict):
         return ("plural", frozenset(p for v in value.values() for p in PLACEHOLDER.findall(v)))

@@ -241,9 +241,7 @@ def test_a_refusal_is_a_rule_number_worded_in_each_language_chosen_in_the_header
     assert ann.errors == []
 
 
-def test_after_a_reload_the_table_log_says_the_player_is_back(
-    browser: Any, server: Server
-) -> None:
+def test_after_a_reload_the_table_log_says_the_player_is_back(browser: Any, server: Server) -> None:
     table = post(
         server,
         "/api/tables",
