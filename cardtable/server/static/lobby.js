@@ -9,7 +9,7 @@ import { api, joinSeat, saveName, savedName } from "./api.js";
 import { GENERIC_BOARD, loadBoard } from "./board-host.js";
 import { h } from "./dom.js";
 import { translator } from "./i18n.js";
-import { ruleHref } from "./rules.js";
+import { ruleHref, withRuleLinks } from "./rules.js";
 
 const REFRESH_MS = 5000;
 const DEFAULT_BOT_DELAY_MS = 700;
@@ -268,7 +268,7 @@ function createForm(games, nameInput, t) {
       return h("div", { class: "field" },
         h("label", { for: id }, label),
         input, file,
-        h("small", { id: `${id}-help`, class: "hint" }, optionHelp(option, gt)));
+        h("small", { id: `${id}-help`, class: "hint" }, withRuleLinks(optionHelp(option, gt), game.name)));
     }));
     drawSeats();
   }

@@ -15,6 +15,16 @@ export function ruleLink(game, rule) {
   return h("a", { class: "rule-link", href: ruleHref(game, rule), target: "_blank", rel: "noopener" }, rule);
 }
 
+
+/**
+ * Text with every rule number of a game ("MT-5.3", "MR-6.2") made a link to its
+ * rule: the nodes to append. Which letters a game's numbers start with is read
+ * from the numbers themselves, so a plugin game's ("XY-2.1") link too.
+ */
+export function withRuleLinks(text, game) {
+  return String(text).split(/\b([A-Z]{2}-\d+(?:\.\d+)?)\b/).map((part, i) => (i % 2 ? ruleLink(game, part) : part));
+}
+
 export async function showRules(main, game, { t, lang }) {
   let rules;
   try {
