@@ -84,19 +84,25 @@ def open_in(browser: Any, lang: str, viewport: str) -> Person:
     return Person.open(browser, "Ann", viewport=VIEWPORTS[viewport], locale=lang)
 
 
-def finished_table(browser: Any, server: Server) -> str:
-    """A short Marshmallow Test game, Ann against a bot, played to its end;
-    Ann then closes her browser (she is offline now)."""
+def ann_against_a_bot(server: Server, options: dict[str, Any], bot_delay_ms: int = 0) -> str:
+    """A two-player Marshmallow Test table: a person's seat and an easy bot."""
     table: str = post(
         server,
         "/api/tables",
         {
             "game": "marshmallow-test",
-            "options": {"players": 2, "target": 1},
+            "options": {"players": 2, **options},
             "seats": [{"kind": "human"}, {"kind": "bot", "bot": "easy"}],
-            "bot_delay_ms": 0,
+            "bot_delay_ms": bot_delay_ms,
         },
     )["id"]
+    return table
+
+
+def finished_table(browser: Any, server: Server) -> str:
+    """A short Marshmallow Test game, Ann against a bot, played to its end;
+    Ann then closes her browser (she is offline now)."""
+    table = ann_against_a_bot(server, {"target": 1})
     ann = Person.open(browser, "Ann")
     ann.page.goto(f"{server.url}/t/{table}")
     ann.join(0)
@@ -196,16 +202,7 @@ def card_words(name: str, words: dict[str, Any]) -> str:
 def test_a_refusal_is_a_rule_number_worded_in_each_language_chosen_in_the_header(
     browser: Any, server: Server
 ) -> None:
-    table = post(
-        server,
-        "/api/tables",
-        {
-            "game": "marshmallow-test",
-            "options": {"players": 2, "target": 30},
-            "seats": [{"kind": "human"}, {"kind": "bot", "bot": "easy"}],
-            "bot_delay_ms": 0,
-        },
-    )["id"]
+    table = ann_against_a_bot(server, {"target": 30})
     ann = open_in(browser, "en", "desktop")
     page = ann.page
     page.goto(f"{server.url}/t/{table}")
@@ -242,16 +239,7 @@ def test_a_refusal_is_a_rule_number_worded_in_each_language_chosen_in_the_header
 
 
 def test_after_a_reload_the_table_log_says_the_player_is_back(browser: Any, server: Server) -> None:
-    table = post(
-        server,
-        "/api/tables",
-        {
-            "game": "marshmallow-test",
-            "options": {"players": 2},
-            "seats": [{"kind": "human"}, {"kind": "bot", "bot": "easy"}],
-            "bot_delay_ms": 5000,  # the game waits on the bot, not on Ann
-        },
-    )["id"]
+    table = ann_against_a_bot(server, {}, bot_delay_ms=5000)  # the game waits on the bot
     ann = Person.open(browser, "Ann")
     page = ann.page
     page.goto(f"{server.url}/t/{table}")
