@@ -2,7 +2,7 @@
 pages with no English left in them, refusals worded from their rule number by
 the page's catalog, the rules pages, and the replay: presence as it was (none),
 axe-core on every page in every language, desktop and phone. Also the "At the
-table" log after a reload: Ann left, and is back."""
+table" log after a reload: Ann left, and is back; the invite (link, Share, QR)."""
 
 from __future__ import annotations
 
@@ -238,13 +238,31 @@ def test_a_refusal_is_a_rule_number_worded_in_each_language_chosen_in_the_header
     assert ann.errors == []
 
 
-def test_after_a_reload_the_table_log_says_the_player_is_back(browser: Any, server: Server) -> None:
+def test_the_invite_and_after_a_reload_the_table_log_says_the_player_is_back(
+    browser: Any, server: Server
+) -> None:
     table = ann_against_a_bot(server, {}, bot_delay_ms=5000)  # the game waits on the bot
     ann = Person.open(browser, "Ann")
     page = ann.page
+    # A browser with the Web Share API (stubbed: it records what it was given).
+    page.context.add_init_script(
+        "navigator.share = (data) => { window.shared = data; return Promise.resolve(); }"
+    )
     page.goto(f"{server.url}/t/{table}")
     ann.join(0)
     ann.wait_connected()
+
+    # The invite: the whole link, Share, and a QR code for a phone at the same table.
+    link = f"{server.url}/t/{table}"
+    assert page.locator("#invite-link").inner_text() == link
+    page.locator("#share-invite").click()
+    page.wait_for_function("() => window.shared !== undefined")
+    assert page.evaluate("window.shared.url") == link
+    page.locator(".invite-qr summary").click()
+    qr = page.locator(".invite-qr img")
+    page.wait_for_function("() => document.querySelector('.invite-qr img').naturalWidth > 0")
+    assert qr.get_attribute("src") == f"/api/tables/{table}/qr.svg"
+
     page.reload()
     ann.wait_connected()
     page.wait_for_function(

@@ -46,7 +46,7 @@ export async function showRules(main, game, { t, lang }) {
     title,
     rules.lang !== lang ? h("p", { class: "hint" }, t("rules.notTranslated")) : null,
     h("nav", { class: "rules-toc", "aria-label": t("rules.contents") },
-      h("ol", {}, sections.map((s) => h("li", {}, h("a", { href: `#${s.id}` }, s.textContent))))),
+      h("ul", {}, sections.map((s) => h("li", {}, h("a", { href: `#${s.id}` }, s.textContent))))),
     text));
   markTarget(text);
   addEventListener("hashchange", () => markTarget(text));
