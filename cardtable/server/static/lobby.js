@@ -6,9 +6,9 @@
 // board's i18n files), falling back to the manifest's English help.
 
 import { api, joinSeat, saveName, savedName } from "./api.js";
-import { GENERIC_BOARD, loadBoard } from "./board-host.js";
+import { GENERIC_BOARD } from "./board-host.js";
 import { h } from "./dom.js";
-import { translator } from "./i18n.js";
+import { loadCatalog, translator } from "./i18n.js";
 import { ruleHref, withRuleLinks } from "./rules.js";
 
 const REFRESH_MS = 5000;
@@ -26,8 +26,7 @@ export async function showLobby(main, env) {
   }
   // Each game's words (its option names and choices) from its board's catalog.
   await Promise.all(games.map(async (game) => {
-    const board = await loadBoard(game.name, env.languages, game.board ?? GENERIC_BOARD).catch(() => ({ strings: {} }));
-    game.t = translator(env.lang, board.strings, env.strings);
+    game.t = translator(env.lang, await gameWords(game, env.languages), env.strings);
   }));
   const nameInput = h("input", {
     id: "player-name", name: "name", autocomplete: "nickname", maxlength: 32,
@@ -59,6 +58,18 @@ export async function showLobby(main, env) {
   const refresh = () => listTables(tablesList, byName, t).catch(() => {});
   await refresh();
   setInterval(refresh, REFRESH_MS);
+}
+
+/**
+ * A game's own catalog, without loading its board: the i18n.<lang>.json files
+ * beside its board module (where every board keeps them, docs/browser.md). A
+ * game drawn by the generic board has none; the shell's words serve it.
+ */
+async function gameWords(game, languages) {
+  if (!game.board || game.board === GENERIC_BOARD) return {};
+  const board = new URL(game.board, location.href);
+  const { strings } = await loadCatalog((code) => new URL(`i18n.${code}.json`, board), languages).catch(() => ({ strings: {} }));
+  return strings;
 }
 
 function playerName(input, t) {
