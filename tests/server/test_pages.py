@@ -61,13 +61,13 @@ def test_a_language_without_its_rules_falls_back_to_english(db_url: str) -> None
 
 def test_rules_text_cannot_put_markup_into_the_page() -> None:
     html, anchors = render_rules(
-        "## MT-9 Test\n\n**MT-9.1** <script>alert(1)</script> see MT-9.1 and "
-        "[x](javascript:alert(1)); MT-99.9 is not here.\n"
+        "## XY-9 Test\n\n**XY-9.1** <script>alert(1)</script> see XY-9.1 and "
+        "[x](javascript:alert(1)); XY-99.9 is not here.\n"
     )
-    assert anchors == ["MT-9", "MT-9.1"]
+    assert anchors == ["XY-9", "XY-9.1"]
     assert "<script>" not in html and "&lt;script&gt;" in html
     assert 'href="javascript' not in html  # markdown-it refuses the link
-    assert '<a href="#MT-9.1">MT-9.1</a>' in html and '"#MT-99.9"' not in html
+    assert '<a href="#XY-9.1">XY-9.1</a>' in html and '"#XY-99.9"' not in html
 
 
 def test_the_invite_is_a_qr_code_of_the_table_link(db_url: str) -> None:
