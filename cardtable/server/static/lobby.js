@@ -42,12 +42,17 @@ export async function showLobby(main, env) {
           h("label", { for: "player-name" }, t("lobby.yourName")), nameInput),
         h("div", { class: "quick-buttons" },
           games.map((game) => h("div", { class: "quick-game" },
-            h("button", {
-              class: "primary", type: "button", dataset: { game: game.name },
-              onclick: (event) => playAgainstBots(game, nameInput.value, event.currentTarget, t),
-            }, t("lobby.quickPlay", { game: game.title })),
-            h("a", { class: "how-to-play", href: ruleHref(game.name) },
-              t("rules.howToPlay"), h("span", { class: "visually-hidden" }, ` ${game.title}`))))),
+            h("div", { class: "quick-game-text" },
+              h("strong", { class: "quick-game-title" }, game.title),
+              h("span", { class: "hint" }, summaryWords(game)),
+              h("span", { class: "hint" }, t("lobby.playerRange", { min: Math.min(...game.players), max: Math.max(...game.players) }))),
+            h("div", { class: "quick-game-actions" },
+              h("button", {
+                class: "primary", type: "button", dataset: { game: game.name },
+                onclick: (event) => playAgainstBots(game, nameInput.value, event.currentTarget, t),
+              }, t("lobby.quickPlay", { game: game.title })),
+              h("a", { class: "how-to-play", href: ruleHref(game.name) },
+                t("rules.howToPlay"), h("span", { class: "visually-hidden" }, ` ${game.title}`)))))),
         h("p", { class: "hint" }, t("lobby.quickHint"))),
       h("section", { class: "panel", "aria-labelledby": "open-heading" },
         h("h2", { id: "open-heading" }, t("lobby.openHeading")), tablesList),
@@ -70,6 +75,12 @@ async function gameWords(game, languages) {
   const board = new URL(game.board, location.href);
   const { strings } = await loadCatalog((code) => new URL(`i18n.${code}.json`, board), languages).catch(() => ({ strings: {} }));
   return strings;
+}
+
+/** The game in one line, in the page's language where its catalog says it. */
+function summaryWords(game) {
+  const gt = game.t; // the game's own words
+  return gt.has("game.summary") ? gt("game.summary") : game.summary ?? "";
 }
 
 function playerName(input, t) {
@@ -262,11 +273,11 @@ function createForm(games, nameInput, t) {
     summary.textContent = game.summary ?? "";
     playersSelect.replaceChildren(...game.players.map((n) =>
       h("option", { value: n, selected: n === game.default_players }, t("lobby.playersCount", { count: n }))));
-    const gt = game.t; // the game's own words
-    summary.replaceChildren(gt.has("game.summary") ? gt("game.summary") : game.summary ?? "", " ",
+    summary.replaceChildren(summaryWords(game), " ",
       h("a", { href: ruleHref(game.name) }, t("rules.howToPlay")));
     optionsBox.replaceChildren(...game.options.filter((o) => o.name !== "players").map((option) => {
       const id = `opt-${option.name}`;
+      const gt = game.t; // the game's own words
       const label = optionLabel(option, gt);
       const input = optionInput(option, id, gt);
       const file = option.from_file ? h("input", {
