@@ -1,35 +1,40 @@
-"""Naming a decision by what it cost, only where the numbers are clear.
+"""Naming a decision by what it cost, in the words the browser's legend uses.
 
 The loss is the drop in the chance of winning the game, in percentage
-points, against the best alternative (:mod:`.estimate`). With ``lo`` the
-loss minus two standard errors and ``hi`` the most any other alternative
-may win more (its paired difference plus two standard errors; below zero
-when every other alternative is clearly worse):
+points, against the best alternative (:mod:`.estimate`), ``loss ± se``. With
+``hi`` the most any other alternative may win more (its paired difference
+plus two standard errors; below zero when every other alternative is
+clearly worse):
 
-* ``blunder`` / ``mistake`` / ``inaccuracy``: the most severe class whose
-  threshold ``lo`` reaches (so at least that bad with about 97.5%
-  confidence; a loss that might only be a mistake is called one);
-* ``best``: ``hi`` below the inaccuracy threshold and the move played is
-  the alternative with the highest estimate (or level with it);
-* ``good``: ``hi`` below the inaccuracy threshold, another move estimated
-  better (clearly a small loss, if any);
-* ``unclear``: none of these (more budget narrows it).
+* a **clear loss** (``loss`` more than two standard errors above zero) is
+  named by its size: ``blunder`` from 15 points, ``mistake`` from 7,
+  ``inaccuracy`` from 3, ``good`` below 3;
+* no clear loss and ``hi`` below the inaccuracy threshold: ``best`` when the
+  move played has the highest estimate and costs nothing measured
+  (``loss <= 0``: a "best" move never shows a cost), else ``good``;
+* otherwise ``unclear``: no clear loss, yet another move may be an
+  inaccuracy or more better: too close to call at this budget (more budget
+  decides it).
 
-So a move is called best or good only when it clearly is not even an
-inaccuracy, and a blunder only when it clearly is one.
+So a loss three or four standard errors wide is never unclear, and the
+browser's legend (``analysis.explain`` in its catalogs) states exactly this.
 
 Forced decisions (a single legal move) get no class.
 
 >>> classify(played_is_best=False, loss=20.0, se=2.0, hi=24.0)
 'blunder'
->>> classify(played_is_best=False, loss=20.0, se=4.0, hi=28.0)
+>>> classify(played_is_best=False, loss=8.0, se=2.5, hi=13.0)
 'mistake'
->>> classify(played_is_best=False, loss=1.0, se=0.5, hi=2.0)
+>>> classify(played_is_best=False, loss=3.5, se=1.0, hi=5.5)
+'inaccuracy'
+>>> classify(played_is_best=False, loss=1.0, se=0.3, hi=2.0)
 'good'
 >>> classify(played_is_best=True, loss=0.0, se=1.0, hi=4.0)
 'unclear'
 >>> classify(played_is_best=True, loss=0.0, se=0.0, hi=-50.0)
 'best'
+>>> classify(played_is_best=True, loss=0.4, se=0.5, hi=1.0)
+'good'
 >>> round(accuracy([0.0, 10.0]), 1)
 81.8
 """
@@ -53,13 +58,11 @@ CLASSES = ("best", "good", "unclear", *(name for name, _ in THRESHOLDS))
 def classify(*, played_is_best: bool, loss: float, se: float, hi: float) -> str:
     """The class of a decision whose loss (percentage points) is ``loss ± se``
     and no alternative of which wins more than ``hi`` points more."""
-    lo = loss - 2 * se
-    for name, threshold in reversed(THRESHOLDS):
-        if lo >= threshold:
-            return name
+    if loss - 2 * se > 0:  # a clear loss: named by its size
+        return next((name for name, limit in reversed(THRESHOLDS) if loss >= limit), "good")
     if hi >= THRESHOLDS[0][1]:
         return "unclear"
-    return "best" if played_is_best else "good"
+    return "best" if played_is_best and loss <= 0 else "good"
 
 
 def decision_accuracy(loss: float) -> float:

@@ -121,13 +121,16 @@ class OptionHelp:
     checks that they agree), or a :class:`Derived` where it follows from other
     options. ``from_file`` (``"module:attr"``, a callable ``(path) -> value``
     raising ``OptionError``) makes the option settable from a file:
-    ``--<option> FILE`` on the command line.
+    ``--<option> FILE`` on the command line. ``choices`` lists every value the
+    option takes where they are few (the lobby offers them as a list); empty:
+    any value the game accepts.
     """
 
     name: str
     help: str
     default: JSON | Derived | _Unstated = UNSTATED
     from_file: str | None = None
+    choices: tuple[JSON, ...] = ()
 
     @property
     def has_default(self) -> bool:
@@ -146,6 +149,8 @@ class OptionHelp:
             out["default_how"] = self.default.how
         elif self.has_default:
             out["default"] = self.default
+        if self.choices:
+            out["choices"] = list(self.choices)
         return out
 
 
@@ -264,6 +269,8 @@ class GameManifest:
                     f"{where}.default",
                     f"{option.default!r} differs from default_players {self.default_players}",
                 )
+            if option.choices and option.has_default and option.default not in option.choices:
+                self._fail(f"{where}.default", f"{option.default!r} is not one of its choices")
             if option.from_file is not None:
                 _check_target(option.from_file, self.name, f"{where}.from_file")
 

@@ -10,7 +10,7 @@ from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.routing import WebSocketRoute
 
-from cardtable.server import api, ws
+from cardtable.server import api, pages, ws
 from cardtable.server.analyses import Analyses
 from cardtable.server.bots import BotPool
 from cardtable.server.hub import Hub, Settings
@@ -44,6 +44,7 @@ def create_app(settings: Settings) -> Starlette:
 
     app = Starlette(
         routes=[
+            *pages.routes(hub, STATIC),
             *api.routes(hub, play, analyses, STATIC),
             WebSocketRoute("/ws/{table_id}", ws.endpoint(hub, play)),
         ],

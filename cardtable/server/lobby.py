@@ -45,7 +45,7 @@ def games_json() -> list[dict[str, Any]]:
                 "summary": m.summary,
                 "players": list(m.players),
                 "default_players": m.default_players,
-                "options": [{"name": o.name, "help": o.help} for o in m.options],
+                "options": [o.to_json() for o in m.options],
                 "bots": [{"name": n, "summary": b.summary} for n, b in bots.items()],
                 "levels": [{"name": n, "summary": LEVELS[n].summary} for n in levels],
                 "board": f"/games/{name}/board.js" if m.has("web_client") else None,

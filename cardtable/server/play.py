@@ -52,9 +52,11 @@ class Play:
         if client.seat is not None:
             seat = table.seats[client.seat]
             seat.connections += 1
-            seat.left_at = None
+            was_gone, seat.left_at = seat.left_at is not None, None
             if seat.stand_in is not None:  # coming back ends the stand-in
                 self._take_back(table, client.seat)
+            elif was_gone and seat.connections == 1:  # a reload: "left", so now "is back"
+                table.note("back", client.seat)
         self.changed(table)
 
     def disconnect(self, table: Table, client: Client) -> None:

@@ -91,6 +91,11 @@ class Person:
         self.page.wait_for_selector("#join-panel", state="hidden")
         self.page.wait_for_function("() => document.querySelector('#board .is-me') !== null")
 
+    def wait_seated(self) -> None:
+        """After creating a table in the lobby: its creator sits where they chose."""
+        self.page.wait_for_url("**/t/*")
+        self.page.wait_for_function("() => document.querySelector('#board .is-me') !== null")
+
     def states(self) -> list[dict[str, Any]]:
         return [f for f in self.frames if f.get("type") == "state"]
 

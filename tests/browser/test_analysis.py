@@ -97,7 +97,7 @@ def test_the_replay_shows_the_analysis_beside_each_decision(
     assert len(decisions) == steps  # every seat, every decision
 
     # Beside each decision: who moves, its class as colour and word, the move played.
-    names = {0: "Ann", 1: "Bot 1 (easy)"}
+    names = {0: "Ann", 1: "Bot 2 (easy)"}  # seats counted from 1 for people
     page.locator("#replay-first").click()
     for step in range(min(steps, 8)):
         page.wait_for_function(

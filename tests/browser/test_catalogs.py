@@ -43,3 +43,43 @@ def test_each_board_asks_only_for_keys_its_catalog_or_the_shells_has() -> None:
             assert set(json.loads(other.read_text())) <= set(english), other.name
         boards += 1
     assert boards >= 2
+
+
+PLACEHOLDER = re.compile(r"\{(\w+)\}")
+
+
+def catalogs() -> list[Path]:
+    """Every English catalog: the shell's and each board's."""
+    found = [STATIC / "i18n" / "en.json"]
+    for m in manifests().values():
+        if m.web_client is not None and m.package is not None:
+            folder = Path(str(files(m.package))) / Path(m.web_client).parent
+            found.append(folder / "i18n.en.json")
+    return found
+
+
+def translation_of(english: Path, lang: str) -> Path:
+    return english.with_name(english.name.replace("en.json", f"{lang}.json"))
+
+
+def shape(value: object) -> tuple[str, frozenset[str]]:
+    """What a translation must keep: plural forms or not, and the placeholders used."""
+    if isinstance(value, dict):
+        return ("plural", frozenset(p for v in value.values() for p in PLACEHOLDER.findall(v)))
+    return ("text", frozenset(PLACEHOLDER.findall(str(value))))
+
+
+def test_german_and_french_have_every_key_of_each_english_catalog() -> None:
+    for english in catalogs():
+        source = json.loads(english.read_text())
+        for lang in ("de", "fr"):
+            path = translation_of(english, lang)
+            assert path.is_file(), f"{path} is missing"
+            other = json.loads(path.read_text())
+            missing = sorted(set(source) - set(other))
+            assert not missing, (path.name, english.parent.name, missing)
+            for key, value in source.items():
+                # A plural in one language may have more forms, but not other placeholders.
+                got, want = shape(other[key]), shape(value)
+                assert got[0] == want[0], (path, key)
+                assert got[1] <= want[1] | {"count"}, (path, key, got, want)

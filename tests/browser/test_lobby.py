@@ -8,15 +8,24 @@ from __future__ import annotations
 import json
 import re
 import urllib.request
+from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
+from cardtable.core import registry
 from tests.browser.helpers import PHONE, Person, Server, run_axe, shoot
 
 
 def api(server: Server, path: str) -> Any:
     with urllib.request.urlopen(server.url + path, timeout=10) as response:
         return json.load(response)
+
+
+def board_catalog(game: str, lang: str = "en") -> dict[str, Any]:
+    m = registry.manifest(game)
+    folder = Path(str(files(m.package or ""))) / Path(m.web_client or "").parent
+    words: dict[str, Any] = json.loads((folder / f"i18n.{lang}.json").read_text("utf-8"))
+    return words
 
 
 def test_lobby_offers_every_option_seat_and_bot_of_each_game(
@@ -37,9 +46,10 @@ def test_lobby_offers_every_option_seat_and_bot_of_each_game(
             offered = players.locator("option").evaluate_all("os => os.map(o => Number(o.value))")
             assert offered == game["players"]
             assert players.input_value() == str(game["default_players"])
+            words = board_catalog(game["name"])
             for option in game["options"]:
-                if option["name"] != "players":
-                    field = page.get_by_label(option["name"], exact=True)
+                if option["name"] != "players":  # each by its name in words, not its key
+                    field = page.get_by_label(words[f"option.{option['name']}"], exact=True)
                     assert field.count() == 1, option["name"]
             seat_choices = page.get_by_label("Seat 1", exact=True).locator("option")
             values = seat_choices.evaluate_all("os => os.map(o => o.value)")
@@ -52,7 +62,7 @@ def test_lobby_offers_every_option_seat_and_bot_of_each_game(
             assert page.locator(".seats-grid select").count() == max(game["players"])
         # A bad option gets the engine's one-sentence reason, and no table.
         page.get_by_label("Game", exact=True).select_option("marshmallow-test")
-        page.get_by_label("target", exact=True).fill("-3")
+        page.get_by_label("Points to win", exact=True).fill("-3")
         page.get_by_role("button", name="Create table").click()
         error = page.locator(".create-form .error:not(:empty)")
         error.wait_for()
@@ -111,9 +121,9 @@ def test_public_table_is_listed_joined_from_the_lobby_and_shows_its_timer(
     page.get_by_label("Players", exact=True).select_option("2")
     page.get_by_label("Seat 1", exact=True).select_option("human")
     page.get_by_label("Turn timer", exact=False).fill("120")
+    page.get_by_label("Your name").fill("Ann")
     page.get_by_role("button", name="Create table").click()
-    page.wait_for_url("**/t/*")
-    ann.join(0)
+    ann.wait_seated()  # in the first person's seat, as the lobby offered
     table_id = page.url.rsplit("/", 1)[1]
     assert page.locator("#turn-status").inner_text().startswith("Waiting for people")
 
@@ -121,7 +131,7 @@ def test_public_table_is_listed_joined_from_the_lobby_and_shows_its_timer(
     bob.page.goto(server.url + "/")
     listed = bob.page.locator(f".table-item:has(a[href='/t/{table_id}'])")
     listed.wait_for()
-    assert "seat 1: free" in listed.inner_text()
+    assert "seat 2: free" in listed.inner_text()  # seat 1 is Ann's
     listed.get_by_role("link", name="Join").click()
     bob.page.wait_for_url(f"**/t/{table_id}")
     bob.join(1)
@@ -143,11 +153,11 @@ def test_a_stale_tab_is_refused_by_the_server_with_its_reason_and_nothing_change
     page.goto(server.url + "/")
     page.get_by_label("Game", exact=True).select_option("marshmallow-test")
     page.get_by_label("Players", exact=True).select_option("2")
-    page.get_by_label("Seat 1", exact=True).select_option("bot:easy")
+    page.get_by_label("Seat 2", exact=True).select_option("bot:easy")
     page.get_by_label("Bot pace", exact=False).fill("0")
+    page.get_by_label("Your name").fill("Ann")
     page.get_by_role("button", name="Create table").click()
-    page.wait_for_url("**/t/*")
-    ann.join(0)
+    ann.wait_seated()
     ann.wait_connected()
 
     # A second tab of the same browser (same seat), whose new states we hold back.

@@ -94,17 +94,18 @@ def test_marshmallow_test_game_in_two_browsers(
     page.goto(server.url + "/")
     page.get_by_label("Game", exact=True).select_option(label="Marshmallow Test")
     page.get_by_label("Players", exact=True).select_option("3")
-    page.get_by_label("target").fill("5")
-    page.get_by_label("trump_after_ruff").fill("may")
-    page.get_by_label("Seat 0").select_option("human")
-    page.get_by_label("Seat 1").select_option("human")
-    page.get_by_label("Seat 2").select_option("bot:easy")
+    page.get_by_label("Points to win").fill("5")
+    page.get_by_label("After a ruff").select_option('"may"')
+    page.get_by_label("Seat 1", exact=True).select_option("human")
+    page.get_by_label("Seat 2", exact=True).select_option("human")
+    page.get_by_label("Seat 3", exact=True).select_option("bot:easy")
+    page.get_by_label("Your name").fill("Ann")
+    page.get_by_label("Your seat").select_option("0")  # the creator sits down at once
     page.get_by_label("Bot pace", exact=False).fill("0")
     page.get_by_role("button", name="Create table").click()
-    page.wait_for_url("**/t/*")
+    ann.wait_seated()
     table_id = page.url.rsplit("/", 1)[1]
-    ann.join(0)
-    invite = page.locator("#invite-link").input_value()
+    invite = page.locator("#invite-link").inner_text()
     assert invite.endswith(f"/t/{table_id}")
     bob.page.goto(invite)
     bob.join(1)
@@ -154,7 +155,7 @@ def test_marshmallow_test_game_in_two_browsers(
     assert record["format"] == "cardtable-record/1"
     final = load_record(record)
     assert final.finished
-    shown = {0: "Ann", 1: "Bob", 2: "Bot 2 (easy)"}
+    shown = {0: "Ann", 1: "Bob", 2: "Bot 3 (easy)"}  # seats counted from 1 for people
     assert winners.endswith(" and ".join(shown[s] for s in final.winners))
 
     # Step-by-step replay, with all hands open.

@@ -14,7 +14,12 @@ MANIFEST = GameManifest(
     options=(
         OptionHelp("players", "2 to 5", default=4),
         OptionHelp("target", "points that end the game", default=20),
-        OptionHelp("trump_after_ruff", "may or must trump in after a ruff", default="may"),
+        OptionHelp(
+            "trump_after_ruff",
+            "may or must trump in after a ruff",
+            default="may",
+            choices=("may", "must"),
+        ),
         OptionHelp("first_dealer", "seat of the first dealer", default=0),
     ),
     bots={

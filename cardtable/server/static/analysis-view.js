@@ -13,7 +13,9 @@ const SHOWN_ALTERNATIVES = 8;
 
 export function badge(label, t, count = null) {
   const word = t(`class.${label}`);
-  return h("span", { class: `an-class an-${label}`, dataset: { class: label } },
+  // "unclear" says what it means where it is shown, as the legend does.
+  const help = label === "unclear" ? t("class.unclearHelp") : null;
+  return h("span", { class: `an-class an-${label}`, dataset: { class: label }, title: help },
     h("span", { class: "an-symbol", "aria-hidden": "true" }, SYMBOLS[label]),
     count === null ? word : `${count} ${word}`);
 }

@@ -1,22 +1,41 @@
-// The page's entry: load the interface text, then draw the lobby (/) or a table (/t/{id}).
+// The page's entry: load the interface text, put the language switch in the
+// header, then draw the lobby (/), a game's rules (/rules/{game}) or a table (/t/{id}).
 
-import { loadCatalog, preferredLanguages, translator } from "./i18n.js";
+import { api } from "./api.js";
+import { h } from "./dom.js";
+import { chooseLanguage, loadCatalog, preferredLanguages, translator } from "./i18n.js";
 
 const languages = preferredLanguages();
 const { lang, strings } = await loadCatalog((code) => new URL(`./i18n/${code}.json`, import.meta.url), languages);
 document.documentElement.lang = lang;
 const t = translator(lang, strings);
-const env = { t, lang, languages, strings };
+const env = { t, lang, languages: [lang, ...languages.filter((l) => l !== lang)], strings };
 
 document.getElementById("skip-link").textContent = t("app.skip");
 document.getElementById("brand").setAttribute("aria-label", t("app.home"));
+languageSwitch(document.getElementById("language-switch"));
 
 const main = document.getElementById("main");
 const table = location.pathname.match(/^\/t\/([^/]+)\/?$/);
+const rules = location.pathname.match(/^\/rules\/([^/]+)\/?$/);
 if (table) {
   const { showTable } = await import("./table.js");
   await showTable(main, decodeURIComponent(table[1]), env);
+} else if (rules) {
+  const { showRules } = await import("./rules.js");
+  await showRules(main, decodeURIComponent(rules[1]), env);
 } else {
   const { showLobby } = await import("./lobby.js");
   await showLobby(main, env);
+}
+
+/** The header's language switch: every catalog the server has; a choice is remembered and redraws the page. */
+async function languageSwitch(box) {
+  const offered = await api("/api/languages").catch(() => []);
+  if (offered.length < 2) return;
+  const select = h("select", {
+    id: "language", "aria-label": t("app.language"),
+    onchange: (event) => { chooseLanguage(event.currentTarget.value); location.reload(); },
+  }, offered.map((l) => h("option", { value: l.code, lang: l.code, selected: l.code === lang }, l.name)));
+  box.replaceChildren(select);
 }

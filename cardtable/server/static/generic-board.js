@@ -285,7 +285,7 @@ function handPart(cards, msg, mine, ctx) {
     if (!asButtons) return h("li", {}, card(name, ctx, false));
     const move = legal.get(name);
     const why = move ? null : refused.get(name);
-    const words = why ? t("generic.reason", { reason: why.reason, rule: why.rule ?? "" }) : t("generic.noMoveHere");
+    const words = why ? t("generic.reason", { reason: ctx.refusal ? ctx.refusal(why) : why.reason, rule: why.rule ?? "" }) : t("generic.noMoveHere");
     return h("li", {}, h("button", {
       type: "button",
       class: `card gb-card${move ? " is-playable" : " is-refused"}`,
@@ -336,7 +336,7 @@ function refusedPart(msg, hand, view, ctx) {
     h("summary", {}, t("generic.refusedHeading", { count: shown.length })),
     h("ul", {}, shown.map((r) => h("li", {},
       h("strong", {}, notation(r.move) || t("generic.emptyMove")), " ",
-      t("generic.reason", { reason: r.reason, rule: r.rule ?? "" })))));
+      t("generic.reason", { reason: ctx.refusal ? ctx.refusal(r) : r.reason, rule: r.rule ?? "" })))));
 }
 
 function explain(button, text, ctx) {

@@ -1,12 +1,28 @@
 // Interface text. Every string shown to people lives in a catalog file, one per
 // language: the shell's i18n/<language>.json, each board's i18n.<language>.json
-// beside its module. English is complete; another language is one more file,
-// and a key it lacks falls back to English.
+// beside its module. English is complete; another language is one more file
+// (GET /api/languages lists the shell's catalogs for the header's switch), and
+// a key it lacks falls back to English.
 
-/** The person's languages as primary subtags ("de-AT" -> "de"), best first, English last. */
+const CHOSEN_KEY = "cardtable.lang";
+
+/** The language picked with the header's switch, if any (remembered in this browser). */
+export function chosenLanguage() {
+  try { return localStorage.getItem(CHOSEN_KEY); } catch { return null; }
+}
+
+export function chooseLanguage(lang) {
+  try { localStorage.setItem(CHOSEN_KEY, lang); } catch { /* private mode: this page only */ }
+}
+
+/**
+ * The person's languages as primary subtags ("de-AT" -> "de"), best first, English
+ * last: the one chosen in the header, then the browser's preferences.
+ */
 export function preferredLanguages() {
   const seen = [];
-  for (const tag of navigator.languages?.length ? navigator.languages : [navigator.language]) {
+  const tags = navigator.languages?.length ? navigator.languages : [navigator.language];
+  for (const tag of [chosenLanguage(), ...tags]) {
     const primary = String(tag || "").toLowerCase().split("-")[0];
     if (primary && !seen.includes(primary)) seen.push(primary);
   }

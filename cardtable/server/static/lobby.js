@@ -1,15 +1,21 @@
 // The lobby: one-click play against bots (every game: one without a board of its
 // own is drawn by the generic board), the open tables, and a form that sets
 // up a table with every rules option a game's manifest lists and a person or a
-// bot in each seat. Everything per game comes from GET /api/games.
+// bot in each seat. Everything per game comes from GET /api/games; its
+// options are worded by the game's own catalog ("option.<name>…" keys of its
+// board's i18n files), falling back to the manifest's English help.
 
 import { api, joinSeat, saveName, savedName } from "./api.js";
+import { GENERIC_BOARD } from "./board-host.js";
 import { h } from "./dom.js";
+import { loadCatalog, translator } from "./i18n.js";
+import { ruleHref, withRuleLinks } from "./rules.js";
 
 const REFRESH_MS = 5000;
 const DEFAULT_BOT_DELAY_MS = 700;
 
-export async function showLobby(main, { t }) {
+export async function showLobby(main, env) {
+  const { t } = env;
   document.title = t("lobby.pageTitle");
   let games;
   try {
@@ -18,6 +24,10 @@ export async function showLobby(main, { t }) {
     main.replaceChildren(h("p", { class: "error", role: "alert" }, t("lobby.gamesFailed", { reason: error.message })));
     return;
   }
+  // Each game's words (its option names and choices) from its board's catalog.
+  await Promise.all(games.map(async (game) => {
+    game.t = translator(env.lang, await gameWords(game, env.languages), env.strings);
+  }));
   const nameInput = h("input", {
     id: "player-name", name: "name", autocomplete: "nickname", maxlength: 32,
     value: savedName(), placeholder: t("lobby.namePlaceholder"),
@@ -31,20 +41,46 @@ export async function showLobby(main, { t }) {
         h("div", { class: "field" },
           h("label", { for: "player-name" }, t("lobby.yourName")), nameInput),
         h("div", { class: "quick-buttons" },
-          games.map((game) => h("button", {
-            class: "primary", type: "button", dataset: { game: game.name },
-            onclick: (event) => playAgainstBots(game, nameInput.value, event.currentTarget, t),
-          }, t("lobby.quickPlay", { game: game.title })))),
+          games.map((game) => h("div", { class: "quick-game" },
+            h("div", { class: "quick-game-text" },
+              h("strong", { class: "quick-game-title" }, game.title),
+              h("span", { class: "hint" }, summaryWords(game)),
+              h("span", { class: "hint" }, t("lobby.playerRange", { min: Math.min(...game.players), max: Math.max(...game.players) }))),
+            h("div", { class: "quick-game-actions" },
+              h("button", {
+                class: "primary", type: "button", dataset: { game: game.name },
+                onclick: (event) => playAgainstBots(game, nameInput.value, event.currentTarget, t),
+              }, t("lobby.quickPlay", { game: game.title })),
+              h("a", { class: "how-to-play", href: ruleHref(game.name) },
+                t("rules.howToPlay"), h("span", { class: "visually-hidden" }, ` ${game.title}`)))))),
         h("p", { class: "hint" }, t("lobby.quickHint"))),
       h("section", { class: "panel", "aria-labelledby": "open-heading" },
         h("h2", { id: "open-heading" }, t("lobby.openHeading")), tablesList),
       h("section", { class: "panel create", "aria-labelledby": "create-heading" },
         h("h2", { id: "create-heading" }, t("lobby.createHeading")),
         createForm(games, nameInput, t))));
-  const titles = Object.fromEntries(games.map((g) => [g.name, g.title]));
-  const refresh = () => listTables(tablesList, titles, t).catch(() => {});
+  const byName = Object.fromEntries(games.map((g) => [g.name, g]));
+  const refresh = () => listTables(tablesList, byName, t).catch(() => {});
   await refresh();
   setInterval(refresh, REFRESH_MS);
+}
+
+/**
+ * A game's own catalog, without loading its board: the i18n.<lang>.json files
+ * beside its board module (where every board keeps them, docs/browser.md). A
+ * game drawn by the generic board has none; the shell's words serve it.
+ */
+async function gameWords(game, languages) {
+  if (!game.board || game.board === GENERIC_BOARD) return {};
+  const board = new URL(game.board, location.href);
+  const { strings } = await loadCatalog((code) => new URL(`i18n.${code}.json`, board), languages).catch(() => ({ strings: {} }));
+  return strings;
+}
+
+/** The game in one line, in the page's language where its catalog says it. */
+function summaryWords(game) {
+  const gt = game.t; // the game's own words
+  return gt.has("game.summary") ? gt("game.summary") : game.summary ?? "";
 }
 
 function playerName(input, t) {
@@ -78,7 +114,7 @@ function quickBot(game) {
   return levels[0] ?? bots.find((name) => name !== "random") ?? "random";
 }
 
-async function listTables(list, titles, t) {
+async function listTables(list, games, t) {
   const tables = await api("/api/tables");
   if (!tables.length) {
     list.replaceChildren(h("p", { class: "hint" }, t("lobby.noTables")));
@@ -88,9 +124,9 @@ async function listTables(list, titles, t) {
     const free = table.seats.filter((s) => s.kind === "human" && !s.taken).length;
     return h("li", { class: "table-item" },
       h("div", { class: "table-item-head" },
-        h("strong", {}, table.title ?? titles[table.game] ?? table.game),
+        h("strong", {}, table.title ?? games[table.game]?.title ?? table.game),
         h("span", { class: "badge" }, t(`status.${table.status}`))),
-      h("p", { class: "table-options" }, describeOptions(table.options, t)),
+      h("p", { class: "table-options" }, describeOptions(table.options, games[table.game], t)),
       h("ul", { class: "seat-chips", "aria-label": t("lobby.seats") }, table.seats.map((s) => h("li", {
         class: `chip ${s.kind === "bot" ? "chip-bot" : s.taken ? "chip-taken" : "chip-free"}`,
       }, seatWords(s, t)))),
@@ -101,18 +137,58 @@ async function listTables(list, titles, t) {
   })));
 }
 
+// Seats are numbered from 1 for people (the engine and the wire count from 0).
 function seatWords(seat, t) {
-  if (seat.kind === "bot") return t("lobby.seatBot", { seat: seat.seat, bot: seat.bot ?? "" });
-  if (seat.taken) return t("lobby.seatTaken", { seat: seat.seat, name: seat.name ?? "" });
-  return t("lobby.seatFree", { seat: seat.seat });
+  const number = seat.seat + 1;
+  if (seat.kind === "bot") return t("lobby.seatBot", { seat: number, bot: botWords(seat.bot ?? "", t) });
+  if (seat.taken) return t("lobby.seatTaken", { seat: number, name: seat.name ?? "" });
+  return t("lobby.seatFree", { seat: number });
 }
 
-function describeOptions(options, t) {
-  const parts = Object.entries(options ?? {})
-    .filter(([, value]) => value !== null && value !== undefined)
-    .filter(([, value]) => !(Array.isArray(value) && value.length > 20)) // a symbols table
-    .map(([name, value]) => `${name} ${Array.isArray(value) ? value.join("/") : value}`);
+function botWords(bot, t) {
+  return t.has(`level.${bot}`) ? t(`level.${bot}`) : bot;
+}
+
+/** A table's options in words: only those that differ from the game's defaults. */
+function describeOptions(options, game, t) {
+  const parts = (game?.options ?? [])
+    .filter((o) => o.name !== "players" && Object.hasOwn(options ?? {}, o.name))
+    .filter((o) => options[o.name] !== null && !(Array.isArray(options[o.name]) && options[o.name].length > 20)) // a symbols table
+    .filter((o) => !Object.hasOwn(o, "default") || JSON.stringify(o.default) !== JSON.stringify(options[o.name]))
+    .map((o) => t("lobby.optionValue", { option: optionLabel(o, game.t), value: valueWords(o, options[o.name], game.t) }));
   return parts.join(" · ") || t("lobby.defaultRules");
+}
+
+function optionLabel(option, gt) {
+  return gt.has(`option.${option.name}`) ? gt(`option.${option.name}`) : option.name;
+}
+
+function optionHelp(option, gt) {
+  return gt.has(`option.${option.name}.help`) ? gt(`option.${option.name}.help`) : option.help;
+}
+
+/** One value of an option in words: a choice by its catalog name, a seat from 1, a list joined. */
+function valueWords(option, value, gt) {
+  if (gt.has(`option.${option.name}.seat`) && typeof value === "number") return gt(`option.${option.name}.seat`, { seat: value + 1 });
+  if (gt.has(`option.${option.name}.${value}`)) return gt(`option.${option.name}.${value}`);
+  if (typeof value === "boolean") return gt(value ? "generic.yes" : "generic.no");
+  if (value === null) return gt("generic.none");
+  return Array.isArray(value) ? value.join(" ") : String(value);
+}
+
+/** One entry of an option's list, the game's default marked as the rulebook's. */
+function choiceEntry(option, value, gt, chosen) {
+  const json = JSON.stringify(value);
+  const words = valueWords(option, value, gt);
+  const isDefault = Object.hasOwn(option, "default") && JSON.stringify(option.default) === json;
+  return h("option", { value: json, selected: json === chosen }, isDefault ? gt("lobby.optionIsDefault", { value: words }) : words);
+}
+
+/** "rulebook: …": the default as the game states it, or how it follows from the others. */
+function defaultWords(option, gt) {
+  if (Object.hasOwn(option, "default")) return gt("lobby.optionDefaultIs", { value: valueWords(option, option.default, gt) });
+  if (gt.has(`option.${option.name}.default`)) return gt("lobby.optionDefaultIs", { value: gt(`option.${option.name}.default`) });
+  return option.default_how ? gt("lobby.optionDefaultIs", { value: option.default_how }) : gt("lobby.optionDefault");
 }
 
 /**
@@ -138,6 +214,7 @@ function createForm(games, nameInput, t) {
   const playersSelect = h("select", { id: "new-players", name: "players" });
   const optionsBox = h("div", { class: "options-grid" });
   const seatsBox = h("div", { class: "seats-grid" });
+  const mySeat = h("select", { id: "new-my-seat", name: "my_seat" });
   const privateBox = h("input", { type: "checkbox", id: "new-private", name: "private" });
   const timer = h("input", { type: "number", id: "new-timer", name: "turn_seconds", min: 5, max: 3600, inputmode: "numeric", placeholder: t("lobby.timerNone") });
   const pace = h("input", { type: "number", id: "new-pace", name: "bot_delay_ms", min: 0, max: 10000, step: 100, value: DEFAULT_BOT_DELAY_MS, inputmode: "numeric" });
@@ -162,10 +239,33 @@ function createForm(games, nameInput, t) {
       const id = `seat-${seat}`;
       const value = previous[seat] ?? (seat === 0 || seat === 1 ? "human" : fallback);
       return h("div", { class: "field" },
-        h("label", { for: id }, t("lobby.seatLabel", { seat })),
-        h("select", { id, name: id }, choices.map(([v, label]) =>
+        h("label", { for: id }, t("lobby.seatLabel", { seat: seat + 1 })),
+        h("select", { id, name: id, onchange: drawMySeat }, choices.map(([v, label]) =>
           h("option", { value: v, selected: v === value }, label))));
     }));
+    drawMySeat();
+    drawSeatOptions();
+  }
+
+  // The creator sits in the person's seat they pick (or only watches).
+  function drawMySeat() {
+    const before = mySeat.value;
+    const people = [...seatsBox.querySelectorAll("select")].flatMap((select, seat) => select.value === "human" ? [seat] : []);
+    const keep = people.map(String).includes(before) ? before : String(people[0] ?? "watch");
+    mySeat.replaceChildren(
+      ...people.map((seat) => h("option", { value: seat, selected: String(seat) === keep }, t("lobby.seatLabel", { seat: seat + 1 }))),
+      h("option", { value: "watch", selected: keep === "watch" }, t("lobby.onlyWatch")));
+  }
+
+  // An option whose values are seats offers one entry per seat of this table.
+  function drawSeatOptions() {
+    const game = current();
+    const count = Number(playersSelect.value);
+    for (const select of optionsBox.querySelectorAll("select[data-seats]")) {
+      const option = game.options.find((o) => o.name === select.dataset.option);
+      const before = select.value === "" ? JSON.stringify(option.default ?? 0) : select.value;
+      select.replaceChildren(...Array.from({ length: count }, (_, seat) => choiceEntry(option, seat, game.t, before)));
+    }
   }
 
   function drawGame() {
@@ -173,25 +273,41 @@ function createForm(games, nameInput, t) {
     summary.textContent = game.summary ?? "";
     playersSelect.replaceChildren(...game.players.map((n) =>
       h("option", { value: n, selected: n === game.default_players }, t("lobby.playersCount", { count: n }))));
+    summary.replaceChildren(summaryWords(game), " ",
+      h("a", { href: ruleHref(game.name) }, t("rules.howToPlay")));
     optionsBox.replaceChildren(...game.options.filter((o) => o.name !== "players").map((option) => {
       const id = `opt-${option.name}`;
-      const input = h("input", {
-        id, name: option.name, dataset: { option: option.name }, autocomplete: "off",
-        placeholder: t("lobby.optionDefault"), "aria-describedby": `${id}-help`,
-      });
+      const gt = game.t; // the game's own words
+      const label = optionLabel(option, gt);
+      const input = optionInput(option, id, gt);
       const file = option.from_file ? h("input", {
-        type: "file", "aria-label": t("lobby.optionFile", { option: option.name }),
+        type: "file", "aria-label": t("lobby.optionFile", { option: label }),
         onchange: async (event) => {
           const chosen = event.currentTarget.files?.[0];
           if (chosen) input.value = (await chosen.text()).trim();
         },
       }) : null;
       return h("div", { class: "field" },
-        h("label", { for: id }, option.name),
+        h("label", { for: id }, label),
         input, file,
-        h("small", { id: `${id}-help`, class: "hint" }, option.help));
+        h("small", { id: `${id}-help`, class: "hint" }, withRuleLinks(optionHelp(option, gt), game.name)));
     }));
     drawSeats();
+  }
+
+  // A list where the values are few (choices, yes/no, seats), the default chosen
+  // and marked; else a text field whose placeholder says the default.
+  function optionInput(option, id, gt) {
+    const common = { id, name: option.name, dataset: { option: option.name }, "aria-describedby": `${id}-help` };
+    const values = option.choices ?? (typeof option.default === "boolean" ? [false, true] : null);
+    if (gt.has(`option.${option.name}.seat`)) {
+      return h("select", { ...common, dataset: { option: option.name, seats: true } });
+    }
+    if (values) {
+      const chosen = JSON.stringify(option.default ?? values[0]);
+      return h("select", common, values.map((v) => choiceEntry(option, v, gt, chosen)));
+    }
+    return h("input", { ...common, autocomplete: "off", placeholder: defaultWords(option, gt) });
   }
 
   gameSelect.addEventListener("change", () => { seatsBox.replaceChildren(); drawGame(); });
@@ -202,7 +318,8 @@ function createForm(games, nameInput, t) {
     h("div", { class: "field" }, h("label", { for: "new-game" }, t("lobby.game")), gameSelect, summary),
     h("div", { class: "field" }, h("label", { for: "new-players" }, t("lobby.players")), playersSelect),
     h("fieldset", {}, h("legend", {}, t("lobby.options")), optionsBox),
-    h("fieldset", {}, h("legend", {}, t("lobby.seats")), seatsBox),
+    h("fieldset", {}, h("legend", {}, t("lobby.seats")), seatsBox,
+      h("div", { class: "field" }, h("label", { for: "new-my-seat" }, t("lobby.mySeat")), mySeat)),
     h("fieldset", {}, h("legend", {}, t("lobby.tableSettings")),
       h("div", { class: "field check" }, privateBox, h("label", { for: "new-private" }, t("lobby.private"))),
       h("div", { class: "field" }, h("label", { for: "new-timer" }, t("lobby.timer")), timer),
@@ -214,8 +331,9 @@ function createForm(games, nameInput, t) {
     errorBox.textContent = "";
     const game = current();
     const options = { players: Number(playersSelect.value) };
-    for (const input of optionsBox.querySelectorAll("input[data-option]")) {
-      const value = parseOptionValue(input.value);
+    for (const input of optionsBox.querySelectorAll("[data-option]")) {
+      // A list's entries are JSON (or a seat number); a text field is read by parseOptionValue.
+      const value = input.tagName === "SELECT" ? (input.value === "" ? undefined : JSON.parse(input.value)) : parseOptionValue(input.value);
       if (value !== undefined) options[input.dataset.option] = value;
     }
     const seats = [...seatsBox.querySelectorAll("select")].map((select) =>
@@ -231,6 +349,7 @@ function createForm(games, nameInput, t) {
         },
       });
       if (nameInput.value.trim()) saveName(nameInput.value.trim());
+      if (mySeat.value !== "watch") await joinSeat(table.id, Number(mySeat.value), playerName(nameInput.value, t));
       location.assign(`/t/${encodeURIComponent(table.id)}`);
     } catch (error) {
       errorBox.textContent = error.message;

@@ -9,6 +9,8 @@ import { h } from "./dom.js";
 export function showReplay(box, { tableId, t, draw, names, seats, mySeat }) {
   let step = 0;
   let steps = null;
+  // Who is online now says nothing about the game as it was: the replay shows no presence.
+  const pastSeats = seats.map(({ connected, bot_playing, ...seat }) => seat);
   const who = h("select", { id: "replay-seat" },
     names.map((name, seat) => h("option", { value: String(seat), selected: seat === mySeat }, t("replay.seatView", { name }))),
     h("option", { value: "all", selected: mySeat === null }, t("replay.allHands")));
@@ -59,7 +61,7 @@ export function showReplay(box, { tableId, t, draw, names, seats, mySeat }) {
         type: "state", replay: true, seq: step,
         seat: who.value === "all" ? null : Number(who.value),
         view, views: data.views ?? null, to_move: data.to_move ?? view?.to_move ?? null,
-        legal: [], refused: [], seats, timer: null, log: [],
+        legal: [], refused: [], seats: pastSeats, timer: null, log: [],
         finished: Boolean(data.finished ?? view?.finished),
         scores: view?.scores ?? [], winners: view?.winners ?? [],
       });

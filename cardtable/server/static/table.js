@@ -7,6 +7,9 @@ import { api, forgetSeat, joinSeat, saveSeat, savedName, savedSeat } from "./api
 import { GENERIC_BOARD, drawBoard, loadBoard } from "./board-host.js";
 import { announce, h } from "./dom.js";
 import { translator } from "./i18n.js";
+import { invitePanel } from "./invite.js";
+import { refusalWords } from "./refusal.js";
+import { ruleHref, ruleLink } from "./rules.js";
 import { showReplay } from "./replay.js";
 import { TableSocket } from "./socket.js";
 
@@ -69,12 +72,10 @@ class TablePage {
     this.replayBox = h("section", { class: "panel replay", id: "replay", hidden: true, "aria-labelledby": "replay-heading" });
     this.logList = h("ol", { class: "log-lines" });
     this.eventList = h("ul", { class: "log-lines table-events" });
-    const link = `${location.origin}/t/${encodeURIComponent(this.tableId)}`;
-    const linkInput = h("input", { id: "invite-link", readonly: true, value: link, "aria-label": t("table.inviteLabel") });
-    const copied = h("span", { class: "hint", role: "status" });
     this.main.replaceChildren(h("div", { class: "table-page" },
       h("div", { class: "table-head" },
         h("h1", {}, this.game.title),
+        h("a", { class: "how-to-play", href: ruleHref(this.game.name), target: "_blank", rel: "noopener" }, t("rules.howToPlay")),
         this.connection),
       h("div", { class: "status-row" }, this.status, this.timer, this.back),
       this.notice,
@@ -83,16 +84,7 @@ class TablePage {
         this.boardRoot,
         h("aside", { class: "side" },
           this.endPanel,
-          h("section", { class: "panel invite", "aria-labelledby": "invite-heading" },
-            h("h2", { id: "invite-heading" }, t("table.inviteHeading")),
-            h("div", { class: "invite-row" }, linkInput,
-              h("button", {
-                type: "button", id: "copy-invite",
-                onclick: async () => {
-                  linkInput.select();
-                  try { await navigator.clipboard.writeText(link); copied.textContent = t("table.copied"); } catch { copied.textContent = t("table.copyByHand"); }
-                },
-              }, t("table.copy"))), copied),
+          invitePanel(this.tableId, t),
           h("section", { class: "panel log", "aria-labelledby": "log-heading" },
             h("h2", { id: "log-heading" }, t("table.logHeading")),
             h("div", { class: "log-scroll", role: "log", tabindex: "0", "aria-labelledby": "log-heading" }, this.logList),
@@ -136,7 +128,7 @@ class TablePage {
       if (this.pendingSeq !== null && msg.seq > this.pendingSeq) this.pendingSeq = null;
     } else if (msg.type === "error") {
       this.pendingSeq = null;
-      this.showNotice(msg.rule ? this.t("table.refusedRule", { reason: msg.message, rule: msg.rule }) : this.t("table.refused", { reason: msg.message }));
+      this.showRefusal(msg);
       if (this.msg) this.draw();
     }
   }
@@ -155,6 +147,14 @@ class TablePage {
 
   showNotice(text) {
     this.notice.textContent = text;
+  }
+
+  /** A move the server refused: in the catalog's words, its rule number a link to the rule. */
+  showRefusal(msg) {
+    if (!msg.rule) { this.showNotice(this.t("table.refused", { reason: msg.message })); return; }
+    const words = refusalWords(msg, this.msg, this.boardT);
+    const [before, after] = this.t("table.refusedRule", { reason: words, rule: "\u0000" }).split("\u0000");
+    this.notice.replaceChildren(before, ruleLink(this.game.name, msg.rule), after ?? "");
   }
 
   showConnection(state) {
@@ -178,6 +178,9 @@ class TablePage {
       pending: this.pendingSeq !== null,
       announce,
       redraw: () => this.drawBoardOnly(),
+      // A refused move in the page's language, and where its rule is (boards import nothing from the shell).
+      refusal: (refused, cardLabel) => refusalWords(refused, this.msg, this.boardT, cardLabel),
+      ruleHref: (rule) => ruleHref(this.game.name, rule),
     };
   }
 
@@ -241,7 +244,7 @@ class TablePage {
     scroller.scrollTop = scroller.scrollHeight;
     const events = (this.msg.log ?? []).slice(-EVENT_LINES);
     this.eventList.replaceChildren(...events.map((e) => h("li", {},
-      this.t(`event.${e.event}`, { name: e.name ?? names[e.seat] ?? "", seat: e.seat ?? "" }))));
+      this.t(`event.${e.event}`, { name: e.name ?? names[e.seat] ?? "", seat: e.seat === null || e.seat === undefined ? "" : e.seat + 1 }))));
     this.eventList.parentElement.hidden = !events.length;
     this.eventList.parentElement.previousElementSibling.hidden = !events.length;
   }
@@ -276,7 +279,7 @@ class TablePage {
             event.currentTarget.disabled = false;
           }
         },
-      }, t("table.takeSeat", { seat: s.seat })))),
+      }, t("table.takeSeat", { seat: s.seat + 1 })))),
       error,
       h("p", { class: "hint" }, t("table.watchHint")));
   }
@@ -347,6 +350,6 @@ function isTaken(seat) {
 
 function seatName(seat, index, t) {
   if (seat.name) return seat.name;
-  if (seat.kind === "bot") return t("table.botName", { seat: index, bot: seat.bot ?? "" });
-  return t("table.freeSeat", { seat: index });
+  if (seat.kind === "bot") return t("table.botName", { seat: index + 1, bot: t.has(`level.${seat.bot}`) ? t(`level.${seat.bot}`) : seat.bot ?? "" });
+  return t("table.freeSeat", { seat: index + 1 });
 }

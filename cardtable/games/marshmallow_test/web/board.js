@@ -253,7 +253,9 @@ function handView(view, msg, mine, ctx) {
   const refused = new Map(msg.refused.filter((r) => r.move.play).map((r) => [r.move.play, r]));
   const reasonOf = (name) => {
     const r = refused.get(name);
-    return r ? t("hand.refused", { reason: r.reason, rule: r.rule }) : t("hand.notYourTurn");
+    if (!r) return t("hand.notYourTurn");
+    const reason = ctx.refusal ? ctx.refusal(r, (card) => cardName(parseCard(card), t)) : r.reason;
+    return t("hand.refused", { reason, rule: r.rule });
   };
   const cards = view.hand.map(parseCard);
   const firstPlayable = cards.find((c) => legal.has(c.name));
@@ -287,8 +289,16 @@ function handView(view, msg, mine, ctx) {
 
 function explain(hand, text, ctx) {
   const box = hand.parentElement?.querySelector(".mt-reason");
-  if (box) box.textContent = text;
+  if (box) box.replaceChildren(...withRuleLinks(text, ctx));
   ctx.announce?.(text);
+}
+
+/** Text whose rule numbers ("MT-5.3") are links to the rules page (where the shell offers one). */
+function withRuleLinks(text, ctx) {
+  if (!ctx.ruleHref) return [text];
+  return text.split(/\b(MT-\d+(?:\.\d+)?)\b/).map((part, i) => i % 2
+    ? ctx.h("a", { href: ctx.ruleHref(part), target: "_blank", rel: "noopener", class: "rule-link" }, part)
+    : part);
 }
 
 /** Arrow keys walk the hand; Home/End jump to its ends. */
