@@ -1,4 +1,4 @@
-"""What the PettingZoo and Gymnasium adapters share: arguments, spaces, seeds, rewards.
+"""What the PettingZoo and Gymnasium adapters share: arguments, spaces, rewards.
 
 Needs numpy and gymnasium (for the spaces), never pettingzoo, so the
 Gymnasium adapter works without PettingZoo installed.
@@ -6,7 +6,6 @@ Gymnasium adapter works without PettingZoo installed.
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
 import numpy as np
@@ -22,7 +21,6 @@ __all__ = [
     "REWARDS",
     "check_choice",
     "check_max_steps",
-    "derived_seed",
     "episode_over",
     "final_rewards",
     "make_game",
@@ -71,13 +69,6 @@ def observation_space(size: int, num_actions: int) -> spaces.Dict:
             "action_mask": spaces.Box(0, 1, (num_actions,), dtype=np.int8),
         }
     )
-
-
-def derived_seed(seed: int, what: str) -> random.Random:
-    """A generator for ``what`` (e.g. a bot's seat) derived from an episode's seed.
-
-    String seeds hash with SHA-512, the same in every process."""
-    return random.Random(f"cardtable:{seed}:{what}")
 
 
 def episode_over(state: State, episode: str, first_round: int) -> bool:

@@ -33,7 +33,6 @@ from cardtable.adapters.common import (
     REWARDS,
     check_choice,
     check_max_steps,
-    derived_seed,
     episode_over,
     final_rewards,
     make_game,
@@ -42,6 +41,7 @@ from cardtable.adapters.common import (
 from cardtable.bots import Bot, make_bot
 from cardtable.core.game import Game, State
 from cardtable.core.registry import manifest
+from cardtable.core.seeds import derive_seed
 
 __all__ = ["CardtableGymEnv", "make"]
 
@@ -137,7 +137,7 @@ class CardtableGymEnv(gymnasium.Env):  # type: ignore[misc, unused-ignore]  # un
                     f"the bots ended {skipped} episodes in a row before seat {self.seat}"
                     " could move; this seat never gets a decision"
                 )
-            episode_seed = derived_seed(episode_seed, "next").getrandbits(63)
+            episode_seed = derive_seed(episode_seed, "next")
         self._carried = carried if skipped else None
         info = self._info()
         if skipped:
@@ -188,7 +188,7 @@ class CardtableGymEnv(gymnasium.Env):  # type: ignore[misc, unused-ignore]  # un
     # -------------------------------------------------------------- helpers
     def _make_bots(self, seed: int) -> dict[int, Bot]:
         return {
-            s: make_bot(name, self.game, s, derived_seed(seed, f"bot{s}"))
+            s: make_bot(name, self.game, s, random.Random(derive_seed(seed, "bot", s)))
             for s, name in self.opponents.items()
         }
 

@@ -1,7 +1,8 @@
 """The decisions of a record, each as its seat saw it.
 
-A record is replayed through the game's rules (as ``cardtable replay`` does);
-at every recorded decision of the seats asked for, the walk yields the
+A record is walked through the game's rules by the one record walk
+(:mod:`cardtable.core.walk`, the walk ``cardtable replay`` makes too);
+at every recorded decision of the seats asked for, this visitor keeps the
 seat's view, the legal moves, which one was played, and a copy of the true
 state. The true state serves only the hindsight evaluation, which is labelled
 as such; the fair evaluation reads the view alone.
@@ -9,11 +10,12 @@ as such; the fair evaluation reads the view alone.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterator
+from collections.abc import Collection
 from dataclasses import dataclass
 
 from cardtable.core.game import Move, State, View
-from cardtable.core.replay import ParsedRecord
+from cardtable.core.walk import ParsedRecord, RecordedMove, Visitor
+from cardtable.core.walk import walk as walk_record
 
 __all__ = ["Decision", "walk"]
 
@@ -36,28 +38,38 @@ class Decision:
         return len(self.legal) == 1
 
 
-def walk(parsed: ParsedRecord, seats: Collection[int] | None = None) -> Iterator[Decision]:
+def walk(parsed: ParsedRecord, seats: Collection[int] | None = None) -> list[Decision]:
     """Every decision of ``seats`` (all seats when ``None``) in ``parsed``,
-    a record that has already replayed without error."""
-    state = parsed.game.new_state()
-    index = 0
-    for r, round_ in enumerate(parsed.rounds, start=1):
-        state.deal(round_.deal)
-        for m, (seat, move, chance) in enumerate(round_.moves, start=1):
-            if seats is None or seat in seats:
-                legal = tuple(state.legal_moves())
-                yield Decision(
-                    index=index,
-                    round=r,
-                    move=m,
-                    seat=seat,
-                    view=state.view(seat),
-                    legal=legal,
-                    played=_position(legal, move),
-                    true_state=state.clone(),
-                )
-                index += 1
-            state.apply_as(seat, move, **chance)
+    a record that has already replayed without error (a rule break raises)."""
+    return walk_record(parsed, _Decisions(seats))
+
+
+class _Decisions(Visitor[list[Decision]]):
+    """Collects each wanted seat's decision as the one record walk reaches it."""
+
+    def __init__(self, seats: Collection[int] | None) -> None:
+        self.seats = seats
+        self.decisions: list[Decision] = []
+
+    def before_move(self, move: RecordedMove, state: State) -> None:
+        if self.seats is not None and move.seat not in self.seats:
+            return
+        legal = tuple(state.legal_moves())
+        self.decisions.append(
+            Decision(
+                index=len(self.decisions),
+                round=move.round,
+                move=move.move,
+                seat=move.seat,
+                view=state.view(move.seat),
+                legal=legal,
+                played=_position(legal, move.played),
+                true_state=state.clone(),
+            )
+        )
+
+    def result(self) -> list[Decision]:
+        return self.decisions
 
 
 def _position(legal: tuple[Move, ...], move: Move) -> int:

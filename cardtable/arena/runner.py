@@ -18,7 +18,6 @@ every seat's cards of that deal once.
 
 from __future__ import annotations
 
-import hashlib
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -27,24 +26,11 @@ from typing import Any
 from cardtable.bots import Budget, make_bot
 from cardtable.core.game import JSON
 from cardtable.core.registry import load
+from cardtable.core.seeds import derive_seed
 
 # A game whose bots keep choosing without end is a bug in a game or a bot;
 # stop it with a clear error instead of hanging a worker for ever.
 MAX_DECISIONS = 1_000_000
-
-
-def derive_seed(*parts: int | str) -> int:
-    """A 63-bit seed from its parts, the same on every machine and Python run.
-
-    Hashing (instead of ``hash()`` or a shared generator) makes each game's
-    seeds depend only on (run seed, deal, rotation), never on which worker
-    plays it or in what order.
-
-    >>> derive_seed(1, "deal", 0) == derive_seed(1, "deal", 0) != derive_seed(1, "deal", 1)
-    True
-    """
-    text = "\x1f".join(str(p) for p in parts).encode()
-    return int.from_bytes(hashlib.blake2b(text, digest_size=8).digest(), "big") >> 1
 
 
 @dataclass(frozen=True, slots=True)

@@ -3,7 +3,9 @@
 Two passes, as the record format demands: first every part of the record is
 checked for form (a malformed record is reported even when an earlier move
 breaks a rule), then the moves are applied one by one through the game's own
-``apply_as``, so legality lives only in the game's rules module.
+``apply_as``, so legality lives only in the game's rules module. The second
+pass is :func:`cardtable.core.walk.walk`, the walk every reader of records
+shares; the replay is one visitor of it.
 """
 
 from __future__ import annotations
@@ -13,52 +15,33 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from cardtable.core.errors import CardtableError, IllegalMoveError, OptionError, RecordError
-from cardtable.core.game import JSON, Game, Move, State
+from cardtable.core.errors import CardtableError, OptionError, RecordError
+from cardtable.core.game import JSON, Game, State
 from cardtable.core.records import FORMAT, RESULT_KEYS, loads
 from cardtable.core.registry import game_class, game_names
+from cardtable.core.walk import (
+    ParsedRecord,
+    ParsedRound,
+    RecordedMove,
+    RuleBreakError,
+    Visitor,
+    walk,
+)
+
+__all__ = [
+    "ParsedRecord",
+    "ParsedRound",
+    "ReplayOutcome",
+    "RuleBreakError",
+    "error_json",
+    "load_record",
+    "parse_record",
+    "replay",
+    "result_json",
+]
 
 TOP_REQUIRED = ("format", "game", "options", "rounds")
 ROUND_KEYS = ("deal", "moves")
-
-
-class RuleBreakError(CardtableError):
-    """A well-formed record whose moves or result the rules do not allow.
-
-    ``round`` and ``move`` are 1-based (``None`` where they do not apply);
-    ``seat`` is the seat the record names for the offending move.
-    """
-
-    def __init__(
-        self, reason: str, *, round: int | None, move: int | None, seat: int | None = None
-    ) -> None:
-        self.reason = reason
-        self.round = round
-        self.move = move
-        self.seat = seat
-        where = ""
-        if round is not None:
-            where = f"round {round}"
-            if move is not None:
-                where += f", move {move}"
-            if seat is not None:
-                where += f" (seat {seat})"
-            where += ": "
-        super().__init__(where + reason)
-
-
-@dataclass(slots=True)
-class ParsedRound:
-    deal: Any
-    moves: list[tuple[int, Move, Mapping[str, Any]]]
-
-
-@dataclass(slots=True)
-class ParsedRecord:
-    game: Game
-    players: list[str] | None
-    rounds: list[ParsedRound]
-    result: dict[str, JSON] | None
 
 
 @dataclass(slots=True)
@@ -252,67 +235,51 @@ def replay(
         parsed = parse_record(record)
     except RecordError as exc:
         return ReplayOutcome(None, exc)
-    outcome = ReplayOutcome(parsed.game.new_state())
-    emit = on_trace if on_trace is not None else outcome.trace.append
-    try:
-        _walk(parsed, outcome, emit if trace else None)
-        if parsed.result is not None:
-            _compare_result(parsed.result, outcome.state)
-    except RuleBreakError as exc:
-        outcome.error = exc
-    return outcome
+    return walk(parsed, _Replay(parsed.result, trace=trace, on_trace=on_trace))
 
 
-def _walk(
-    parsed: ParsedRecord,
-    outcome: ReplayOutcome,
-    emit: Callable[[dict[str, JSON]], None] | None,
-) -> None:
-    state = outcome.state
-    assert state is not None
-    for r, round_ in enumerate(parsed.rounds, start=1):
-        if state.finished:
-            raise RuleBreakError(
-                f"the game ended in round {r - 1}; no round may follow it", round=r, move=None
+class _Replay(Visitor[ReplayOutcome]):
+    """The replay's visitor: the ``--trace`` lines, the result's check, the error."""
+
+    def __init__(
+        self,
+        expected: Mapping[str, JSON] | None,
+        *,
+        trace: bool,
+        on_trace: Callable[[dict[str, JSON]], None] | None,
+    ) -> None:
+        self.expected = expected
+        self.outcome = ReplayOutcome(None)
+        self.emit: Callable[[dict[str, JSON]], None] | None = None
+        if trace:
+            self.emit = on_trace if on_trace is not None else self.outcome.trace.append
+
+    def begin_game(self, state: State) -> None:
+        self.outcome.state = state
+
+    def before_move(self, move: RecordedMove, state: State) -> None:
+        if self.emit is not None:
+            self.emit(
+                {
+                    "round": move.round,
+                    "move": move.move,
+                    "seat": state.to_move,
+                    "legal": [legal.to_json() for legal in state.legal_moves()],
+                }
             )
-        if not state.awaiting_deal:
-            raise RuleBreakError(
-                f"round {r - 1} is not complete: seat {state.to_move} is still to move,"
-                " so no new round may start",
-                round=r - 1,
-                move=None,
-            )
-        state.deal(round_.deal)
-        for m, (seat, move, chance) in enumerate(round_.moves, start=1):
-            over = _over(state)
-            if over:
-                raise RuleBreakError(f"{over}; no move may follow", round=r, move=m, seat=seat)
-            if emit is not None:
-                emit(
-                    {
-                        "round": r,
-                        "move": m,
-                        "seat": state.to_move,
-                        "legal": [legal.to_json() for legal in state.legal_moves()],
-                    }
-                )
-            try:
-                state.apply_as(seat, move, **chance)
-            except IllegalMoveError as exc:
-                raise RuleBreakError(str(exc), round=r, move=m, seat=seat) from None
+
+    def end_game(self, state: State) -> None:
+        if self.expected is not None:
+            _compare_result(self.expected, state)
+
+    def handle_error(self, error: RuleBreakError) -> None:
+        self.outcome.error = error
+
+    def result(self) -> ReplayOutcome:
+        return self.outcome
 
 
-def _over(state: State) -> str | None:
-    """Why no move can come now, if none can."""
-    if state.finished:
-        return "the game is over"
-    if state.awaiting_deal:
-        return "the round is over"
-    return None
-
-
-def _compare_result(expected: Mapping[str, JSON], state: State | None) -> None:
-    assert state is not None
+def _compare_result(expected: Mapping[str, JSON], state: State) -> None:
     actual = result_json(state)
     for key in RESULT_KEYS:
         if key not in expected:

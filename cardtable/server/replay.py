@@ -1,13 +1,18 @@
 """Stepping through a finished game: the views after any number of moves.
 
-Built from the table's stored events (its record) like ``cardtable replay``,
-and offered only once the game is over, when nothing in it is secret any more.
+Built from the table's stored events (its record) by the record walk
+``cardtable replay`` makes (:mod:`cardtable.core.walk`), and offered only
+once the game is over, when nothing in it is secret any more.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from cardtable.core.game import State
+from cardtable.core.replay import parse_record
+from cardtable.core.walk import STOP, Flow, RecordedMove, Visitor, walk
+from cardtable.server.journal import record_of
 from cardtable.server.table import Refused, Table
 
 Seat = int | str | None  # a seat, "all", or None for the spectator's view
@@ -23,23 +28,34 @@ def replay_step(table: Table, step: int, seat: Seat) -> dict[str, Any]:
     n = table.game.num_players
     if isinstance(seat, int) and not 0 <= seat < n:
         raise Refused(f"there is no seat {seat}: seats are 0 to {n - 1}")
-    game = table.game
-    state = game.new_state()
-    done = 0
-    last: dict[str, Any] | None = None
-    for kind, data in table.journal.events:
-        if kind == "deal":
-            state.deal(game.deal_from_json(data, "deal"))
-            continue
-        if done == step:
-            break
-        mover, move, chance = game.move_from_json(data, "move")
-        state.apply_as(mover, move, **chance)
-        done += 1
-        last = data
+    events = table.journal.events
+    parsed = parse_record(record_of(table.game.name, table.game.options_json, events))
+    state = walk(parsed, _StepTo(step))
+    moves = [data for kind, data in events if kind == "move"]
+    last = moves[step - 1] if step else None
     out: dict[str, Any] = {"step": step, "steps": steps, "seat": seat, "move": last}
     if seat == "all":
         out["views"] = [state.view(s).to_json() for s in range(n)]
     else:
         out["view"] = state.view(seat if isinstance(seat, int) else None).to_json()
     return out
+
+
+class _StepTo(Visitor[State]):
+    """Walks the record up to its move number ``step`` (0-based), not played:
+    the state after ``step`` moves, and after the deal of a round that
+    begins just then."""
+
+    def __init__(self, step: int) -> None:
+        self.step = step
+        self.state: State | None = None
+
+    def begin_game(self, state: State) -> None:
+        self.state = state
+
+    def before_move(self, move: RecordedMove, state: State) -> Flow | None:
+        return STOP if move.step == self.step else None
+
+    def result(self) -> State:
+        assert self.state is not None  # begin_game comes first
+        return self.state

@@ -21,6 +21,7 @@ import cardtable
 from cardtable.adapters.common import EPISODES, REWARDS
 from cardtable.adapters.gymnasium import CardtableGymEnv, make
 from cardtable.bots import UnknownBotError, make_bot
+from cardtable.core.seeds import derive_seed
 
 GAMES = [(name, n) for name in ("marshmallow-test", "myrummy-111") for n in range(2, 6)]
 ROOT = Path(__file__).resolve().parents[2]
@@ -154,7 +155,7 @@ def _skipped_round(name: str, seed: int, seat: int, opponents: str, **options: A
     game = cardtable.load(name, **options)
     state = game.new_game(random.Random(seed))
     bots = {
-        s: make_bot(opponents, game, s, random.Random(f"cardtable:{seed}:bot{s}"))
+        s: make_bot(opponents, game, s, random.Random(derive_seed(seed, "bot", s)))
         for s in range(game.num_players)
         if s != seat
     }
