@@ -26,6 +26,6 @@ __all__ = [
     "Analyzer",
     "DecisionAnalysis",
     "SeatAnalysis",
-    "analyze_record",
     "analyze_decisions",
+    "analyze_record",
 ]
