@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from cardtable.core.game import State
 from cardtable.server.table import Refused, Table
 
 Seat = int | str | None  # a seat, "all", or None for the spectator's view
@@ -27,9 +28,14 @@ def replay_step(table: Table, step: int, seat: Seat) -> dict[str, Any]:
     state = game.new_state()
     done = 0
     last: dict[str, Any] | None = None
+    ended: State | None = None  # the end of the latest round completed so far
+    moved = False
     for kind, data in table.journal.events:
         if kind == "deal":
+            if moved:
+                ended = state.clone()
             state.deal(game.deal_from_json(data, "deal"))
+            moved = False
             continue
         if done == step:
             break
@@ -37,7 +43,14 @@ def replay_step(table: Table, step: int, seat: Seat) -> dict[str, Any]:
         state.apply_as(mover, move, **chance)
         done += 1
         last = data
+        moved = True
+    if state.finished:
+        ended = state
     out: dict[str, Any] = {"step": step, "steps": steps, "seat": seat, "move": last}
+    # The round summary of the replay: as at the table, the latest completed
+    # round as the chosen seat saw it when it ended (all hands open for "all").
+    viewer = seat if isinstance(seat, int) else None
+    out["round_end"] = None if ended is None else ended.view(viewer).to_json()
     if seat == "all":
         out["views"] = [state.view(s).to_json() for s in range(n)]
     else:
