@@ -356,7 +356,7 @@ function scoreTable(view, names, t, h) {
     row.map((points) => h("td", {}, String(points)))));
   return h("details", { class: "mt-scores", open: true },
     h("summary", {}, t("scores.heading", { target: view.target })),
-    h("div", { class: "mt-scores-scroll" },
+    h("div", { class: "mt-scores-scroll", tabindex: "0", role: "region", "aria-label": t("scores.heading", { target: view.target }) },
       h("table", {},
         h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("scores.roundCol")), names.map((name) => h("th", { scope: "col" }, name)))),
         h("tbody", {}, rows),

@@ -459,7 +459,7 @@ function scoreTable(view, names, t, h) {
   const opts = view.options;
   return h("details", { class: "mr-scores", open: true },
     h("summary", {}, opts.rounds ? t("scores.headingRounds", { count: opts.rounds }) : t("scores.heading", { target: opts.target })),
-    h("div", { class: "mr-scores-scroll" },
+    h("div", { class: "mr-scores-scroll", tabindex: "0", role: "region", "aria-label": opts.rounds ? t("scores.headingRounds", { count: opts.rounds }) : t("scores.heading", { target: opts.target }) },
       h("table", {},
         h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("scores.roundCol")), names.map((name) => h("th", { scope: "col" }, name)))),
         h("tbody", {}, rows),
