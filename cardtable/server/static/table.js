@@ -387,7 +387,8 @@ class TablePage {
         h("a", { class: "button", id: "download-record", href: `/api/tables/${encodeURIComponent(this.tableId)}/record`, download: `cardtable-${this.tableId}.json` }, t("end.download"))),
       error,
       // The last round explained, as every other round was at its end.
-      msg.round_end && this.board.module.summary ? this.board.module.summary(msg.round_end, msg, this.context()) : null);
+      msg.round_end && this.board.module.summary
+        ? this.board.module.summary(msg.round_end, msg, { ...this.context(), summaryId: "end-summary-heading" }) : null);
   }
 
   async rematch(button, error) {
@@ -409,7 +410,10 @@ class TablePage {
     showReplay(this.replayBox, {
       tableId: this.tableId,
       t: this.t,
-      draw: (root, msg) => drawBoard(this.board, root, msg, { ...this.context(), send: () => false, names: this.names() }),
+      draw: (root, msg) => drawBoard(this.board, root, msg, { ...this.context(), send: () => false, names: this.names(), panel: null }),
+      summary: this.board.module.summary
+        ? (end, msg) => this.board.module.summary(end, msg, { ...this.context(), names: this.names(), summaryId: "replay-summary-heading" })
+        : null,
       names: this.names(),
       seats: this.msg.seats,
       mySeat: this.mySeat(),

@@ -406,8 +406,8 @@ export function summary(end, msg, ctx) {
     points: points[seat], pointsText: t("summary.points", { count: points[seat] }),
     total: t("summary.total", { count: end.scores[seat] }),
   }));
-  return h("section", { class: "mt-summary", "aria-labelledby": "summary-heading" },
-    h("h2", { id: "summary-heading" }, t(end.finished ? "summary.lastRound" : "summary.heading", { round: end.round_number })),
+  return h("section", { class: "mt-summary", "aria-labelledby": ctx.summaryId ?? "summary-heading" },
+    h("h2", { id: ctx.summaryId ?? "summary-heading" }, t(end.finished ? "summary.lastRound" : "summary.heading", { round: end.round_number })),
     h("p", {}, t("summary.intro", { need })),
     h("ol", { class: "summary-list" }, rows));
 }

@@ -510,8 +510,8 @@ export function summary(end, msg, ctx) {
       extra: shownHand,
     });
   });
-  return h("section", { class: "mr-summary", "aria-labelledby": "summary-heading" },
-    h("h2", { id: "summary-heading" }, t(end.finished ? "summary.lastRound" : "summary.heading", { round: last?.round ?? end.round })),
+  return h("section", { class: "mr-summary", "aria-labelledby": ctx.summaryId ?? "summary-heading" },
+    h("h2", { id: ctx.summaryId ?? "summary-heading" }, t(end.finished ? "summary.lastRound" : "summary.heading", { round: last?.round ?? end.round })),
     h("p", {}, declarer === null ? t("summary.noDeclarer") : t("summary.declared", { name: names[declarer] })),
     h("ol", { class: "summary-list" }, rows));
 }
