@@ -16,7 +16,7 @@ export function avatarColour(name) {
     hash ^= ch.codePointAt(0);
     hash = Math.imul(hash, 16777619) >>> 0;
   }
-  return `hsl(${hash % 360} 55% 32%)`;
+  return `hsl(${hash % 360} 50% 27%)`;
 }
 
 /** The avatar element: decorative, since the seat's name is always beside it. */
