@@ -53,7 +53,8 @@ SUMMARY_JS = """async (msg) => {
   const board = await host.loadBoard(msg.game, ['en']);
   const t = translator('en', board.strings, shell.strings);
   const names = msg.seats.map((s) => s.name);
-  const ctx = { t, h, names, avatar: (n) => avatar(h, n), summaryRow: (row) => summaryRow(h, (n) => avatar(h, n), row) };
+  const face = (n) => avatar(h, n);
+  const ctx = { t, h, names, avatar: face, summaryRow: (row) => summaryRow(h, face, row) };
   const box = document.createElement('div');
   box.id = 'summary';
   box.append(board.module.summary(msg.round_end, msg, ctx));
@@ -70,7 +71,8 @@ def summary_points(page: Any, players: int) -> list[tuple[int, str]]:
         row = page.locator(f"#summary .summary-row[data-seat='{seat}']")
         points = row.locator(".summary-points")
         assert points.inner_text().startswith(str(points.get_attribute("data-points")))
-        rows.append((int(points.get_attribute("data-points") or -1), row.locator(".summary-why").inner_text()))
+        why = row.locator(".summary-why").inner_text()
+        rows.append((int(points.get_attribute("data-points") or -1), why))
     return rows
 
 

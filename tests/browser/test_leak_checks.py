@@ -28,7 +28,13 @@ def finished_game() -> tuple[dict[str, Any], list[dict[str, Any]]]:
         ended = ended_rounds(game, Journal().new_events(state))
         round_end = ended[-1].view(0).to_json() if ended else None
         frames.append(
-            {"type": "state", "seq": seq, **game_part(game, state, 0), "round_end": round_end, "log": []}
+            {
+                "type": "state",
+                "seq": seq,
+                **game_part(game, state, 0),
+                "round_end": round_end,
+                "log": [],
+            }
         )
         if state.finished:
             return state.record(["Ann", "Bob", "Cy"]), frames

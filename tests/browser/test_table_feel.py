@@ -31,13 +31,15 @@ TOUCH = {"phone-portrait", "phone-landscape"}
 GEOMETRY_JS = """() => {
   const inside = (el) => {
     const r = el.getBoundingClientRect();
-    return r.width > 0 && r.left >= -0.5 && r.top >= -0.5 && r.right <= innerWidth + 0.5 && r.bottom <= innerHeight + 0.5;
+    return r.width > 0 && r.left >= -0.5 && r.top >= -0.5
+      && r.right <= innerWidth + 0.5 && r.bottom <= innerHeight + 0.5;
   };
   const hand = [...document.querySelectorAll('.mt-hand .card, .mr-hand .mr-cell .card')];
   const taps = hand.map((card, i) => {
     const r = card.getBoundingClientRect();
     const next = hand[i + 1]?.getBoundingClientRect();
-    const width = next && next.left < r.right && Math.abs(next.top - r.top) < r.height ? next.left - r.left : r.width;
+    const covered = next && next.left < r.right && Math.abs(next.top - r.top) < r.height;
+    const width = covered ? next.left - r.left : r.width;
     return [Math.round(width * 10) / 10, Math.round(r.height * 10) / 10];
   });
   const need = [
@@ -48,7 +50,8 @@ GEOMETRY_JS = """() => {
   ];
   return {
     scroll: document.scrollingElement.scrollHeight, height: innerHeight,
-    outside: need.filter((el) => !inside(el)).map((el) => el.className + ' ' + (el.dataset.card ?? el.dataset.seat ?? '')),
+    outside: need.filter((el) => !inside(el))
+      .map((el) => el.className + ' ' + (el.dataset.card ?? el.dataset.seat ?? '')),
     hand: hand.length, taps, seats: document.querySelectorAll('#board .seat:not(.is-me)').length,
   };
 }"""
@@ -59,7 +62,8 @@ AUDIO_STUB = """(() => {
   class FakeParam { setValueAtTime() {} exponentialRampToValueAtTime() {} }
   class FakeNode { constructor() { this.gain = new FakeParam(); this.frequency = { value: 0 }; }
     connect(next) { return next; } start() { window.__sound.tones += 1; } stop() {} }
-  window.AudioContext = class { constructor() { window.__sound.contexts += 1; this.currentTime = 0; this.destination = {}; }
+  window.AudioContext = class {
+    constructor() { window.__sound.contexts += 1; this.currentTime = 0; this.destination = {}; }
     createOscillator() { return new FakeNode(); } createGain() { return new FakeNode(); } };
 })();"""
 
@@ -199,9 +203,7 @@ def test_a_card_played_travels_and_nothing_moves_under_reduced_motion(
         person.close()
 
 
-def test_sound_plays_only_after_the_toggle_and_is_remembered(
-    browser: Any, server: Server
-) -> None:
+def test_sound_plays_only_after_the_toggle_and_is_remembered(browser: Any, server: Server) -> None:
     person = Person.open(browser, "Ann")
     person.page.add_init_script(AUDIO_STUB)
     table_id = create(server, "marshmallow-test", {"target": 40}, 3, 200)
@@ -252,7 +254,9 @@ def test_a_touch_screen_confirms_each_card_and_a_desktop_may_turn_it_on(
     assert page.locator(f".mt-hand button[data-card='{name}']").count() == 0
     person.close()
 
-    desktop = sit(browser, server, create(server, "marshmallow-test", {"target": 40}, 3, 200), "1280x800")
+    desktop = sit(
+        browser, server, create(server, "marshmallow-test", {"target": 40}, 3, 200), "1280x800"
+    )
     assert not desktop.page.locator("#confirm-toggle").is_checked()
     desktop.close()
 
@@ -263,7 +267,12 @@ def test_a_touch_screen_confirms_each_card_and_a_desktop_may_turn_it_on(
     ids=["marshmallow-test", "myrummy-111"],
 )
 def test_round_summaries_explain_the_engines_scores(
-    browser: Any, server: Server, axe_source: str, screenshots: Path, game: str, options: dict[str, Any]
+    browser: Any,
+    server: Server,
+    axe_source: str,
+    screenshots: Path,
+    game: str,
+    options: dict[str, Any],
 ) -> None:
     for viewport in ("1280x800", "phone-portrait"):
         # Bots at a pace a person can follow: the page sees every state (at 0 ms
@@ -284,7 +293,8 @@ def test_round_summaries_explain_the_engines_scores(
                     axed = True
                 page.locator("#summary-continue").click()
                 continue
-            state = page.evaluate(STATUS_JS)  # not person.status(): it would continue past a summary
+            # Not person.status(): that would continue past a summary unseen.
+            state = page.evaluate(STATUS_JS)
             if state["finished"]:
                 break
             if state["mine"]:
@@ -316,6 +326,7 @@ def shown_points(page: Any, where: str) -> list[tuple[int, str]]:
     for i in range(rows.count()):
         row = rows.nth(i)
         points = row.locator(".summary-points")
-        out.append((int(points.get_attribute("data-points") or -1), row.locator(".summary-why").inner_text()))
+        why = row.locator(".summary-why").inner_text()
+        out.append((int(points.get_attribute("data-points") or -1), why))
     seats = [int(rows.nth(i).get_attribute("data-seat") or -1) for i in range(rows.count())]
     return [out[seats.index(seat)] for seat in range(len(seats))]
