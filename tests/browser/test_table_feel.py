@@ -174,6 +174,13 @@ def test_everything_a_decision_needs_fits_one_screen_at_every_viewport(
         else:
             check_one_screen(person, f"{game} {viewport} mid-round")
         shoot(person.page, screenshots, f"table16-{game}-{viewport}")
+        if viewport == "phone-portrait":
+            # The score table, a drawer on a phone, fits it: no column cut off (issue 16, item 9).
+            person.page.locator("#tab-scores").click()
+            table = person.page.locator("#panel-scores table")
+            box = table.bounding_box()
+            assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 390, box
+            shoot(person.page, screenshots, f"table16-{game}-{viewport}-scores")
         assert person.errors == []
         person.close()
 
