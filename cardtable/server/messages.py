@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import json
 import time
+import weakref
+from collections.abc import Iterable
 from typing import Any
 
 from cardtable.core.engine import explain
@@ -67,6 +69,49 @@ def _cached_part(table: Table, seat: int | None) -> dict[str, Any]:
     return part
 
 
+def ended_rounds(game: Game, events: Iterable[tuple[str, Any]]) -> list[State]:
+    """The state at the end of each completed round of a game's stored events:
+    the moment after a round's last move, before the next deal (and the final
+    state, once the game is over). Summaries are drawn from their views."""
+    state = game.new_state()
+    ended: list[State] = []
+    moved = False
+    for kind, data in events:
+        if kind == "deal":
+            if moved:
+                ended.append(state.clone())
+            state.deal(game.deal_from_json(data, "deal"))
+            moved = False
+            continue
+        mover, move, chance = game.move_from_json(data, "move")
+        state.apply_as(mover, move, **chance)
+        moved = True
+    if state.finished and moved:
+        ended.append(state)
+    return ended
+
+
+# table -> (events walked, the state at the end of its latest completed round)
+_ROUND_ENDS: weakref.WeakKeyDictionary[Table, tuple[int, State | None]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def round_end(table: Table, seat: int | None) -> dict[str, Any] | None:
+    """``view(seat)`` at the end of the latest completed round (``None`` in the
+    first round), so the client can explain that round's scores (who went out,
+    the declarer's hand, each best run). Built through ``view`` like the rest of
+    the message: it holds only what the seat saw when the round ended."""
+    events = table.journal.events
+    cached = _ROUND_ENDS.get(table)
+    if cached is None or cached[0] != len(events):
+        ended = ended_rounds(table.game, events)
+        cached = (len(events), ended[-1] if ended else None)
+        _ROUND_ENDS[table] = cached
+    state = cached[1]
+    return None if state is None else state.view(seat).to_json()
+
+
 def seats_json(table: Table) -> list[dict[str, Any]]:
     return [
         {
@@ -92,6 +137,7 @@ def state_message(table: Table, seat: int | None) -> str:
         "status": table.status,
         "seq": table.seq,
         **_cached_part(table, seat),
+        "round_end": round_end(table, seat),
         "seats": seats_json(table),
         "spectators": table.spectators,
         "timer": None

@@ -30,10 +30,16 @@ def replay_step(table: Table, step: int, seat: Seat) -> dict[str, Any]:
         raise Refused(f"there is no seat {seat}: seats are 0 to {n - 1}")
     events = table.journal.events
     parsed = parse_record(record_of(table.game.name, table.game.options_json, events))
-    state = walk(parsed, _StepTo(step))
+    walked = _StepTo(step)
+    state = walk(parsed, walked)
+    ended = state if state.finished else walked.ended
     moves = [data for kind, data in events if kind == "move"]
     last = moves[step - 1] if step else None
     out: dict[str, Any] = {"step": step, "steps": steps, "seat": seat, "move": last}
+    # The round summary of the replay: as at the table, the latest completed
+    # round as the chosen seat saw it when it ended (all hands open for "all").
+    viewer = seat if isinstance(seat, int) else None
+    out["round_end"] = None if ended is None else ended.view(viewer).to_json()
     if seat == "all":
         out["views"] = [state.view(s).to_json() for s in range(n)]
     else:
@@ -49,6 +55,15 @@ class _StepTo(Visitor[State]):
     def __init__(self, step: int) -> None:
         self.step = step
         self.state: State | None = None
+        self.ended: State | None = None  # the end of the latest round completed so far
+        self._round_end: State | None = None  # the end of the round walked last
+
+    def begin_round(self, round: int, state: State) -> None:
+        # A new deal: the round walked before it is complete.
+        self.ended = self._round_end
+
+    def end_round(self, round: int, state: State) -> None:
+        self._round_end = state.clone()
 
     def begin_game(self, state: State) -> None:
         self.state = state

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -69,8 +70,19 @@ class Person:
         ws.on("framereceived", received)
 
     def status(self) -> dict[str, Any]:
+        """What the page shows, after continuing past a round's summary (a
+        person reads it, then plays on)."""
+        self.continue_summary()
         result: dict[str, Any] = self.page.evaluate(STATUS_JS)
         return result
+
+    def continue_summary(self) -> bool:
+        """Close the round summary if one is open; whether one was."""
+        button = self.page.locator("#summary:not([hidden]) #summary-continue")
+        if not button.count():
+            return False
+        button.click()
+        return True
 
     def wait_past(self, seq: int) -> None:
         """Until the page shows a state after ``seq`` (or the game's end)."""
@@ -206,11 +218,14 @@ class Server:
 @dataclass
 class EngineStep:
     """After ``seq`` moves (and the deal that follows a round's last move):
-    each seat's view as JSON, each seat's own hand, the spectator's view."""
+    each seat's view as JSON, each seat's own hand, the spectator's view, and
+    the views (per seat, then the spectator's) at the end of the latest
+    completed round, which the server sends as ``round_end``."""
 
     views: list[dict[str, Any]]
     hands: list[list[Any]]
     spectator: dict[str, Any]
+    round_end: list[dict[str, Any] | None]
 
 
 def engine_steps(record: dict[str, Any]) -> dict[int, list[EngineStep]]:
@@ -223,13 +238,18 @@ def engine_steps(record: dict[str, Any]) -> dict[int, list[EngineStep]]:
     n = game.num_players
     steps: dict[int, list[EngineStep]] = {}
     seq = 0
+    ended: list[dict[str, Any] | None] = [None] * (n + 1)
 
     def snapshot() -> None:
         views = [state.view(s).to_json() for s in range(n)]
         hands = [list(v["hand"] or []) for v in views]
-        steps.setdefault(seq, []).append(EngineStep(views, hands, state.view(None).to_json()))
+        spectator = state.view(None).to_json()
+        done = [*views, spectator] if state.finished else ended
+        steps.setdefault(seq, []).append(EngineStep(views, hands, spectator, list(done)))
 
-    for round_ in parsed.rounds:
+    for r, round_ in enumerate(parsed.rounds):
+        if r:  # the round before this deal has ended: what each seat saw then
+            ended = [*(state.view(s).to_json() for s in range(n)), state.view(None).to_json()]
         state.deal(round_.deal)
         snapshot()
         for seat, move, chance in round_.moves:
@@ -241,7 +261,7 @@ def engine_steps(record: dict[str, Any]) -> dict[int, list[EngineStep]]:
 
 # Parts of a frame checked on their own (view, refused) or that are identifiers
 # (a table id or game name may hold digits that read like a card).
-NOT_PROSE = ("view", "refused", "type", "table", "game", "status", "rematch")
+NOT_PROSE = ("view", "refused", "type", "table", "game", "status", "rematch", "round_end")
 
 
 @dataclass(frozen=True)
@@ -265,7 +285,8 @@ def check_pages_and_frames(
 
     - every page snapshot ``(seat, seq, html)`` draws only cards its seat's view holds;
     - every state frame's view is exactly the engine's ``view(seat)`` (``view(None)``
-      before the person sat down) at that ``seq``;
+      before the person sat down) at that ``seq``, and its ``round_end`` exactly
+      that seat's view at the end of the latest completed round;
     - nothing else in a frame names a card another seat holds unseen, and the
       refusals of cards the seat cannot see all read alike (they tell nothing).
     """
@@ -276,11 +297,20 @@ def check_pages_and_frames(
         view = step.spectator if seat is None else step.views[seat]
         return held - cards.visible(view)
 
+    def seen_at_end(step: EngineStep, seat: int) -> set[Any]:
+        # A page may also show the round that just ended, as the seat saw it then.
+        end = step.round_end[seat]
+        return set() if end is None else cards.visible(end)
+
     assert pages
     for seat, seq, html in pages:
-        shown = cards.on_page(html)
-        assert any(shown <= cards.visible(s.views[seat]) for s in steps[seq]), (seat, seq)
-        assert not shown & hidden(steps[seq][0], seat), (seat, seq)
+        # Avatars are initials ("B1" for "Bot 1"), not cards.
+        shown = cards.on_page(AVATAR.sub("", html))
+        assert any(
+            shown <= cards.visible(s.views[seat]) | seen_at_end(s, seat) for s in steps[seq]
+        ), (seat, seq)
+        first = steps[seq][0]
+        assert not shown & (hidden(first, seat) - seen_at_end(first, seat)), (seat, seq)
 
     for seat, person in seats.items():
         states = person.states()
@@ -296,6 +326,10 @@ def check_pages_and_frames(
             assert options, (
                 f"seat {who} got a view at seq {frame['seq']} the engine never showed it"
             )
+            at = n_seats(options[0]) if who is None else seat
+            assert any(frame.get("round_end") == s.round_end[at] for s in options), (
+                f"seat {who}'s round_end at seq {frame['seq']} is not its view when the round ended"
+            )
             secret = hidden(options[0], who)
             rest = {k: v for k, v in frame.items() if k not in NOT_PROSE}
             named = {c for text in strings_in(rest) for c in cards.in_text(text)}
@@ -309,6 +343,14 @@ def check_pages_and_frames(
                 else:
                     assert not cards.in_text(refusal["reason"]) & secret, refusal
             assert len(alike) <= 1, alike
+
+
+AVATAR = re.compile(r'<span class="avatar[^"]*"[^>]*>[^<]*</span>')
+
+
+def n_seats(step: EngineStep) -> int:
+    """The index of the spectator's entry in ``round_end`` (after every seat's)."""
+    return len(step.views)
 
 
 def strings_in(obj: Any) -> Iterable[str]:

@@ -7,6 +7,7 @@ placement preview checked against the engine's own rules for every placement."""
 from __future__ import annotations
 
 import random
+import re
 from pathlib import Path
 from typing import Any
 
@@ -16,7 +17,8 @@ from cardtable.games.myrummy_111.cards import symbol_lookup
 from cardtable.games.myrummy_111.exchange import hand_after_place
 from cardtable.games.myrummy_111.moves import Take, place
 from cardtable.games.myrummy_111.scoring import best_run, is_sorted
-from cardtable.server.messages import game_part
+from cardtable.server.journal import Journal
+from cardtable.server.messages import ended_rounds, game_part
 from tests.browser.helpers import Person, Server, shoot
 
 RENDER_JS = """async (msg) => {
@@ -40,7 +42,38 @@ RENDER_JS = """async (msg) => {
   host.drawBoard(board, root, msg, ctx);
 }"""
 
+# The board's round summary of msg.round_end, drawn into the page as the table would.
+SUMMARY_JS = """async (msg) => {
+  const host = await import('/static/board-host.js');
+  const { translator, loadCatalog } = await import('/static/i18n.js');
+  const { h } = await import('/static/dom.js');
+  const { avatar } = await import('/static/avatars.js');
+  const { summaryRow } = await import('/static/summary.js');
+  const shell = await loadCatalog((c) => new URL(`/static/i18n/${c}.json`, location.href), ['en']);
+  const board = await host.loadBoard(msg.game, ['en']);
+  const t = translator('en', board.strings, shell.strings);
+  const names = msg.seats.map((s) => s.name);
+  const face = (n) => avatar(h, n);
+  const ctx = { t, h, names, avatar: face, summaryRow: (row) => summaryRow(h, face, row) };
+  const box = document.createElement('div');
+  box.id = 'summary';
+  box.append(board.module.summary(msg.round_end, msg, ctx));
+  document.querySelector('main').append(box);
+}"""
+
 NAMES = ["Ann", "Bob", "Cy", "Di", "Ed"]
+
+
+def summary_points(page: Any, players: int) -> list[tuple[int, str]]:
+    """Each seat's points and reason as the summary shows them."""
+    rows = []
+    for seat in range(players):
+        row = page.locator(f"#summary .summary-row[data-seat='{seat}']")
+        points = row.locator(".summary-points")
+        assert points.inner_text().startswith(str(points.get_attribute("data-points")))
+        why = row.locator(".summary-why").inner_text()
+        rows.append((int(points.get_attribute("data-points") or -1), why))
+    return rows
 
 
 def message(game_name: str, state: State, seat: int, seq: int) -> dict[str, Any]:
@@ -88,9 +121,13 @@ def test_marshmallow_test_dealer_names_trump_by_keyboard_and_refusals_cite_rules
     page = show(person, server, message("marshmallow-test", state, dealer, seq))
     assert "MT-4.2" in page.locator(".mt-prompt").inner_text()
     shoot(page, screenshots, "marshmallow-test-trump-choice-desktop")
-    ended = page.locator(".mt-round-over").inner_text()
-    for who, points in enumerate(state.round_scores[0]):
-        assert f"{NAMES[who]}: {points} point" in ended
+    # The summary of round 1: each seat's points are the engine's, with the rule.
+    msg = message("marshmallow-test", state, dealer, seq)
+    msg["round_end"] = ended_rounds(game, Journal().new_events(state))[0].view(dealer).to_json()
+    page.evaluate(SUMMARY_JS, msg)
+    shown = summary_points(page, 3)
+    assert [points for points, _ in shown] == list(state.round_scores[0])
+    assert all(re.search(r"\(MT-[678]\.\d\)", why) for _, why in shown), shown
     page.locator(".mt-trump-choice button").first.focus()
     page.keyboard.press("Tab")
     page.keyboard.press("Enter")

@@ -11,7 +11,8 @@ from typing import Any
 import pytest
 
 from cardtable.core.registry import load
-from cardtable.server.messages import game_part
+from cardtable.server.journal import Journal
+from cardtable.server.messages import ended_rounds, game_part
 from tests.browser.helpers import Person, check_pages_and_frames, engine_steps
 from tests.browser.test_marshmallow_test import CARDS
 
@@ -24,7 +25,17 @@ def finished_game() -> tuple[dict[str, Any], list[dict[str, Any]]]:
     frames = []
     seq = 0
     while True:
-        frames.append({"type": "state", "seq": seq, **game_part(game, state, 0), "log": []})
+        ended = ended_rounds(game, Journal().new_events(state))
+        round_end = ended[-1].view(0).to_json() if ended else None
+        frames.append(
+            {
+                "type": "state",
+                "seq": seq,
+                **game_part(game, state, 0),
+                "round_end": round_end,
+                "log": [],
+            }
+        )
         if state.finished:
             return state.record(["Ann", "Bob", "Cy"]), frames
         state.apply(rng.choice(list(state.legal_moves())))
@@ -63,6 +74,13 @@ def test_the_leak_checks_pass_clean_frames_and_catch_a_slipped_card() -> None:
     shown[middle]["view"]["hand"].append(secret)
     with pytest.raises(AssertionError):
         check_pages_and_frames(record, {0: person_with(shown)}, [(0, 0, "")], CARDS)
+
+    # The last round's summary as another seat saw it is not this seat's.
+    ended = next(i for i, f in enumerate(frames) if f["round_end"])
+    swapped = copy.deepcopy(frames)
+    swapped[ended]["round_end"]["seat"] = 1
+    with pytest.raises(AssertionError):
+        check_pages_and_frames(record, {0: person_with(swapped)}, [(0, 0, "")], CARDS)
 
     drawn = (0, frames[middle]["seq"], f"<span role='img' aria-label='x'>{secret}</span>")
     with pytest.raises(AssertionError):

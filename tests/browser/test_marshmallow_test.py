@@ -78,7 +78,10 @@ def play_turn(person: Person, keyboard: bool, notes: dict[str, Any]) -> None:
             page.keyboard.press("ArrowRight")
         page.keyboard.press("Enter")
     else:
-        page.locator(".mt-hand button.is-playable").first.click()
+        # A touch screen confirms each card: the first tap chooses, the second plays.
+        card = page.locator(".mt-hand button.is-playable").first
+        card.click()
+        page.locator(".mt-hand button.is-selected").click()
 
 
 def test_marshmallow_test_game_in_two_browsers(

@@ -35,6 +35,8 @@ def visible(view: dict[str, Any]) -> set[int]:
     cards |= {e["card"] for e in view["history"] if e["card"] is not None}
     if view["taken_card"] is not None:
         cards.add(view["taken_card"])
+    # The declarer's hand, shown to everyone when the round ended (MR-6.2).
+    cards |= set((view.get("last_round") or {}).get("declared_hand") or [])
     return cards
 
 

@@ -27,7 +27,8 @@ import pytest
 import cardtable
 from cardtable.core.game import State
 from cardtable.core.registry import manifest
-from cardtable.server.messages import game_part
+from cardtable.server.journal import Journal
+from cardtable.server.messages import ended_rounds, game_part
 from tests.server.helpers import Conn, play_out, running, states_by_seq
 
 pytestmark = pytest.mark.timeout(600, method="thread")
@@ -65,8 +66,11 @@ def check(record: dict[str, Any], conns: list[Conn]) -> int:
             assert {key: message[key] for key in part} == part
             assert message["view"] == state.view(seat).to_json()
             last_view = message["view"]
+            # The last round's summary is this seat's own view when that round ended.
+            ended = ended_rounds(game, Journal().new_events(state))
+            assert message["round_end"] == (ended[-1].view(seat).to_json() if ended else None)
             if name == "marshmallow-test":
-                shown = dict(message, refused=[])
+                shown = dict(message, refused=[], round_end=None)
                 assert set(MT_CARD.findall(json.dumps(shown))) <= visible_cards(message["view"])
             if state.finished or state.to_move is None:
                 continue

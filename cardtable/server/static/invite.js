@@ -4,7 +4,8 @@
 
 import { h } from "./dom.js";
 
-export function invitePanel(tableId, t) {
+// `attrs` lets the page place the panel (an id, a drawer's name).
+export function invitePanel(tableId, t, attrs = {}) {
   const link = `${location.origin}/t/${encodeURIComponent(tableId)}`;
   const said = h("span", { class: "hint", role: "status" });
   const linkText = h("output", { class: "invite-link", id: "invite-link", "aria-label": t("table.inviteLabel") }, link);
@@ -25,7 +26,7 @@ export function invitePanel(tableId, t) {
       src: `/api/tables/${encodeURIComponent(tableId)}/qr.svg`, width: 180, height: 180,
       alt: t("table.qrAlt"), loading: "lazy",
     }));
-  return h("section", { class: "panel invite", "aria-labelledby": "invite-heading" },
+  return h("section", { class: "panel invite", "aria-labelledby": "invite-heading", ...attrs },
     h("h2", { id: "invite-heading" }, t("table.inviteHeading")),
     linkText,
     h("div", { class: "invite-row" }, copy, share),

@@ -6,7 +6,7 @@ import { analysisPanel } from "./analysis.js";
 import { api } from "./api.js";
 import { h } from "./dom.js";
 
-export function showReplay(box, { tableId, t, draw, names, seats, mySeat }) {
+export function showReplay(box, { tableId, t, draw, summary, names, seats, mySeat }) {
   let step = 0;
   let steps = null;
   // Who is online now says nothing about the game as it was: the replay shows no presence.
@@ -18,6 +18,10 @@ export function showReplay(box, { tableId, t, draw, names, seats, mySeat }) {
   const position = h("p", { class: "replay-position", role: "status" });
   const root = h("div", { class: "board replay-board", tabindex: "-1" });
   const error = h("p", { class: "error", role: "alert" });
+  // The latest round ended by this step, explained as at the table.
+  const ended = h("details", { class: "panel replay-summary", id: "replay-summary", hidden: true },
+    h("summary", {}, t("replay.roundSummary")));
+  let endedKey = null;
   const drawPosition = () => {
     if (steps === null) return; // nothing on screen yet
     const note = analysis.describe(step);
@@ -66,6 +70,14 @@ export function showReplay(box, { tableId, t, draw, names, seats, mySeat }) {
         scores: view?.scores ?? [], winners: view?.winners ?? [],
       });
       root.dataset.step = String(step);
+      const end = data.round_end ?? null;
+      const key = end ? `${who.value}:${JSON.stringify(end.round_scores)}` : null;
+      if (key !== endedKey) {
+        endedKey = key;
+        ended.hidden = !end || !summary;
+        ended.open = Boolean(end) && step === steps;
+        ended.replaceChildren(ended.firstChild, ...(end && summary ? [summary(end, { views: data.views ?? null })] : []));
+      }
       analysis.show(step, view?.to_move ?? null);
     } catch (err) {
       error.textContent = err.message;
@@ -90,6 +102,6 @@ export function showReplay(box, { tableId, t, draw, names, seats, mySeat }) {
       button("replay-last", t("replay.last"), "last"),
       range, position),
     error,
-    h("div", { class: "replay-body" }, root, analysis.element));
+    h("div", { class: "replay-body" }, h("div", {}, root, ended), analysis.element));
   go(0);
 }

@@ -4,17 +4,25 @@
 // a game that has none (board-host.js).
 
 import { api, forgetSeat, joinSeat, saveSeat, savedName, savedSeat } from "./api.js";
+import { avatar } from "./avatars.js";
 import { GENERIC_BOARD, drawBoard, loadBoard } from "./board-host.js";
 import { announce, h } from "./dom.js";
 import { translator } from "./i18n.js";
 import { invitePanel } from "./invite.js";
 import { refusalWords } from "./refusal.js";
 import { ruleHref, ruleLink } from "./rules.js";
+import * as motion from "./motion.js";
 import { showReplay } from "./replay.js";
 import { TableSocket } from "./socket.js";
+import { Sound } from "./sound.js";
+import { SummaryBox, summaryRow } from "./summary.js";
 
 const LOG_LINES = 80;
 const EVENT_LINES = 8;
+const TICK_SECONDS = 5; // the timer's last seconds sound
+const CONFIRM_KEY = "cardtable.confirmCards";
+// The side panels; on a small screen each is a drawer opened from the toolbar.
+const PANELS = ["scores", "log", "invite"];
 
 export async function showTable(main, tableId, env) {
   const { t } = env;
@@ -53,6 +61,11 @@ class TablePage {
     this.msg = null;
     this.pendingSeq = null;
     this.reducedMotion = matchMedia("(prefers-reduced-motion: reduce)");
+    this.sound = new Sound();
+    // Misclick protection: on by default where fingers tap (a touch screen).
+    const savedConfirm = localStorage.getItem(CONFIRM_KEY);
+    this.confirmCards = savedConfirm ? savedConfirm === "on" : matchMedia("(pointer: coarse)").matches;
+    this.summary = new SummaryBox(h, this.t, () => this.sound.cue("round"));
     this.build();
   }
 
@@ -60,6 +73,7 @@ class TablePage {
     const t = this.t;
     this.status = h("p", { class: "turn-status", role: "status", id: "turn-status" });
     this.timer = h("p", { class: "turn-timer", id: "turn-timer", hidden: true });
+    this.lastEvent = h("p", { class: "last-event", id: "last-event", "aria-hidden": "true" });
     this.back = h("button", {
       type: "button", class: "primary", id: "take-back", hidden: true,
       onclick: () => this.socket.send({ type: "back" }),
@@ -72,25 +86,49 @@ class TablePage {
     this.replayBox = h("section", { class: "panel replay", id: "replay", hidden: true, "aria-labelledby": "replay-heading" });
     this.logList = h("ol", { class: "log-lines" });
     this.eventList = h("ul", { class: "log-lines table-events" });
-    this.main.replaceChildren(h("div", { class: "table-page" },
+    this.scoresPanel = h("section", { class: "panel scores", id: "panel-scores", dataset: { panel: "scores" }, "aria-label": t("table.scoresTab") });
+    this.side = h("aside", { class: "side", id: "side", "aria-label": t("table.sideLabel") },
+      this.scoresPanel,
+      h("section", { class: "panel log", id: "panel-log", dataset: { panel: "log" }, "aria-labelledby": "log-heading" },
+        h("h2", { id: "log-heading" }, t("table.logHeading")),
+        h("div", { class: "log-scroll", role: "log", tabindex: "0", "aria-labelledby": "log-heading" }, this.logList),
+        h("h3", { class: "events-heading", id: "events-heading" }, t("table.eventsHeading")),
+        h("div", { role: "log", "aria-labelledby": "events-heading" }, this.eventList)),
+      invitePanel(this.tableId, t, { id: "panel-invite", dataset: { panel: "invite" } }));
+    this.tabs = PANELS.map((name) => h("button", {
+      type: "button", class: "tab", id: `tab-${name}`, "aria-controls": "side", "aria-expanded": "false",
+      onclick: () => this.openPanel(this.side.dataset.open === name ? null : name),
+    }, t(`table.${name}Tab`)));
+    const toggle = (id, label, on, change) => h("label", { class: "toggle", for: id },
+      h("input", { type: "checkbox", id, checked: on, onchange: (e) => change(e.currentTarget.checked) }), label);
+    this.toolbar = h("div", { class: "toolbar", role: "group", "aria-label": t("table.toolbarLabel") },
+      toggle("sound-toggle", t("table.sound"), this.sound.on, (on) => this.sound.set(on)),
+      toggle("confirm-toggle", t("table.confirmCards"), this.confirmCards, (on) => {
+        this.confirmCards = on;
+        localStorage.setItem(CONFIRM_KEY, on ? "on" : "off");
+        this.drawBoardOnly();
+      }),
+      h("span", { class: "tabs" }, this.tabs));
+    this.main.replaceChildren(h("div", { class: "table-page", id: "table-page" },
       h("div", { class: "table-head" },
         h("h1", {}, this.game.title),
         h("a", { class: "how-to-play", href: ruleHref(this.game.name), target: "_blank", rel: "noopener" }, t("rules.howToPlay")),
+        h("div", { class: "status-row" }, this.status, this.timer, this.back),
+        this.lastEvent,
+        this.toolbar,
         this.connection),
-      h("div", { class: "status-row" }, this.status, this.timer, this.back),
       this.notice,
       this.joinPanel,
-      h("div", { class: "table-body" },
-        this.boardRoot,
-        h("aside", { class: "side" },
-          this.endPanel,
-          invitePanel(this.tableId, t),
-          h("section", { class: "panel log", "aria-labelledby": "log-heading" },
-            h("h2", { id: "log-heading" }, t("table.logHeading")),
-            h("div", { class: "log-scroll", role: "log", tabindex: "0", "aria-labelledby": "log-heading" }, this.logList),
-            h("h3", { class: "events-heading", id: "events-heading" }, t("table.eventsHeading")),
-            h("div", { role: "log", "aria-labelledby": "events-heading" }, this.eventList)))),
+      this.endPanel,
+      h("div", { class: "table-body" }, this.boardRoot, this.side, this.summary.element),
       this.replayBox));
+  }
+
+  /** Open one side panel as a drawer (small screens), or close it (null). */
+  openPanel(name) {
+    if (name) this.side.dataset.open = name;
+    else delete this.side.dataset.open;
+    this.tabs.forEach((tab, i) => tab.setAttribute("aria-expanded", String(PANELS[i] === name)));
   }
 
   start() {
@@ -119,11 +157,18 @@ class TablePage {
       // The timer counts down on this browser's clock from the server's own "now".
       this.timerEnd = msg.timer ? Date.now() + (msg.timer.deadline_ms - (msg.timer.server_ms ?? Date.now())) : null;
       const wasMyTurn = this.msg && this.msg.to_move === this.msg.seat && this.msg.seat !== null;
+      const moved = this.msg && msg.seq > this.msg.seq;
+      // An animation still running shows a state that is now past: finish it first.
+      motion.finishAll(this.boardRoot);
       this.msg = msg;
       if (this.pendingSeq !== null && msg.seq > this.pendingSeq) this.pendingSeq = null;
       this.draw();
       const myTurn = msg.seat !== null && msg.to_move === msg.seat && !msg.finished;
-      if (myTurn && !wasMyTurn) announce(this.t("table.yourTurn"));
+      if (moved) this.sound.cue("play");
+      if (myTurn && !wasMyTurn) {
+        announce(this.t("table.yourTurn"));
+        this.sound.cue("turn");
+      }
     } else if (msg.type === "ack") {
       if (this.pendingSeq !== null && msg.seq > this.pendingSeq) this.pendingSeq = null;
     } else if (msg.type === "error") {
@@ -181,6 +226,13 @@ class TablePage {
       // A refused move in the page's language, and where its rule is (boards import nothing from the shell).
       refusal: (refused, cardLabel) => refusalWords(refused, this.msg, this.boardT, cardLabel),
       ruleHref: (rule) => ruleHref(this.game.name, rule),
+      avatar: (name) => avatar(h, name),
+      summaryRow: (row) => summaryRow(h, (name) => avatar(h, name), row),
+      motion,
+      cue: (name) => this.sound.cue(name),
+      confirmCards: this.confirmCards,
+      // The board's score table goes to the Scores panel (a drawer on a phone).
+      panel: (name, node) => { if (name === "scores") this.scoresPanel.replaceChildren(node); },
     };
   }
 
@@ -191,11 +243,31 @@ class TablePage {
   draw() {
     this.drawBoardOnly();
     this.boardRoot.dataset.seq = String(this.msg.seq); // which state is on screen
+    this.drawSummary();
     this.drawStatus();
     this.drawTimer();
     this.drawLog();
     this.drawJoin();
     this.drawEnd();
+    // While playing, the table is one screen (panels are drawers); joining and
+    // the end of the game read as a page.
+    this.main.firstChild.classList.toggle("is-one-screen", this.joinPanel.hidden && !this.msg.finished);
+  }
+
+  /** A round that just ended is explained until the person continues. */
+  drawSummary() {
+    const msg = this.msg;
+    const summarize = this.board.module.summary;
+    const key = msg.round_end ? JSON.stringify(msg.round_end.round_scores) : null;
+    if (!this.summaryStarted) {
+      // The page opened after that round ended: it was explained then.
+      this.summaryStarted = true;
+      this.summary.seen(key);
+      return;
+    }
+    if (!summarize || !msg.round_end || msg.finished) return;
+    const botsOnly = (msg.seats ?? []).every((s) => s.kind === "bot");
+    this.summary.offer(key, () => summarize(msg.round_end, msg, this.context()), { botsOnly });
   }
 
   drawStatus() {
@@ -222,6 +294,8 @@ class TablePage {
     const timer = this.msg?.timer;
     if (!timer || this.msg.finished) { this.timer.hidden = true; return; }
     const left = Math.max(0, Math.ceil((this.timerEnd - Date.now()) / 1000));
+    if (left > 0 && left <= TICK_SECONDS && left !== this.lastTick) this.sound.cue("tick");
+    this.lastTick = left;
     this.timer.hidden = false;
     this.timer.textContent = this.t("table.timer", { name: this.names()[timer.seat], count: left });
     this.timer.dataset.low = String(left <= 10);
@@ -242,6 +316,7 @@ class TablePage {
     }
     const scroller = this.logList.parentElement;
     scroller.scrollTop = scroller.scrollHeight;
+    this.lastEvent.textContent = lines.at(-1) ?? "";
     const events = (this.msg.log ?? []).slice(-EVENT_LINES);
     this.eventList.replaceChildren(...events.map((e) => h("li", {},
       this.t(`event.${e.event}`, { name: e.name ?? names[e.seat] ?? "", seat: e.seat === null || e.seat === undefined ? "" : e.seat + 1 }))));
@@ -313,7 +388,10 @@ class TablePage {
         }, t("end.joinRematch")) : null,
         h("button", { type: "button", id: "open-replay", onclick: () => this.openReplay() }, t("end.replay")),
         h("a", { class: "button", id: "download-record", href: `/api/tables/${encodeURIComponent(this.tableId)}/record`, download: `cardtable-${this.tableId}.json` }, t("end.download"))),
-      error);
+      error,
+      // The last round explained, as every other round was at its end.
+      msg.round_end && this.board.module.summary
+        ? this.board.module.summary(msg.round_end, msg, { ...this.context(), summaryId: "end-summary-heading" }) : null);
   }
 
   async rematch(button, error) {
@@ -335,7 +413,10 @@ class TablePage {
     showReplay(this.replayBox, {
       tableId: this.tableId,
       t: this.t,
-      draw: (root, msg) => drawBoard(this.board, root, msg, { ...this.context(), send: () => false, names: this.names() }),
+      draw: (root, msg) => drawBoard(this.board, root, msg, { ...this.context(), send: () => false, names: this.names(), panel: null }),
+      summary: this.board.module.summary
+        ? (end, msg) => this.board.module.summary(end, msg, { ...this.context(), names: this.names(), summaryId: "replay-summary-heading" })
+        : null,
       names: this.names(),
       seats: this.msg.seats,
       mySeat: this.mySeat(),

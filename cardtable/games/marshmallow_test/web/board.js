@@ -26,12 +26,6 @@ const AREAS = {
   4: ["bottom", "left", "top", "right"],
   5: ["bottom", "left", "top-left", "top-right", "right"],
 };
-// Where a card played from that area flies in from (for the short animation).
-const FROM = {
-  bottom: ["0", "3rem"], top: ["0", "-3rem"], left: ["-3rem", "0"], right: ["3rem", "0"],
-  "top-left": ["-2rem", "-2rem"], "top-right": ["2rem", "-2rem"],
-};
-
 const memory = new WeakMap(); // root -> what the last drawing showed, for animations
 
 export function parseCard(name) {
@@ -75,6 +69,8 @@ function tableCard(name, ctx, extra = "") {
   return ctx.h("span", { class: `card mt-card mt-${card.colour} ${extra}`, role: "img", "aria-label": cardName(card, ctx.t) }, face(card, ctx));
 }
 
+const selections = new WeakMap(); // root -> {seq, card}: the card a first tap chose (confirm setting)
+
 export function render(root, msg, ctx) {
   const { h, t } = ctx;
   const view = msg.view;
@@ -88,19 +84,25 @@ export function render(root, msg, ctx) {
   const before = memory.get(root);
   const now = {
     round: view.round_number, tricks: view.tricks.length, current: view.current_trick.length, seq: msg.seq,
+    trump: view.trump, out: [...view.out], replay: Boolean(msg.replay),
   };
+  const redrawOnly = before && before.seq === now.seq && before.replay === now.replay;
   memory.set(root, now);
-  const sameRound = before && before.round === now.round;
+  const sameRound = before && before.round === now.round && before.replay === now.replay;
   const trumpDue = !view.finished && view.round_number >= 2 && view.trump === null && view.to_move !== null;
+  let selected = selections.get(root);
+  if (!selected || selected.seq !== msg.seq || !ctx.confirmCards || !mine) selected = { seq: msg.seq, card: null };
+  selections.set(root, selected);
 
   // ---------------------------------------------------------------- seats
   const hands = msg.views ? msg.views.map((v) => v?.hand ?? null) : null;
+  const seatBoxes = [];
   const seats = Array.from({ length: n }, (_, seat) => {
     const info = msg.seats?.[seat] ?? {};
     const facts = [];
     if (view.out[seat]) facts.push(h("span", { class: "mt-out" }, t("seat.out", { count: view.round_scores.at(-1)?.[seat] ?? 0 })));
     else facts.push(h("span", {}, t("seat.cards", { count: view.hand_sizes[seat] })));
-    facts.push(h("span", {}, t("seat.tricks", { count: view.trick_counts[seat], need: tricksToGoOut(n) })));
+    facts.push(h("span", { class: "mt-tricks" }, t("seat.tricks", { count: view.trick_counts[seat], need: tricksToGoOut(n) })));
     facts.push(h("span", { class: "mt-total" }, t("seat.score", { count: view.scores[seat] })));
     const badges = [];
     if (view.dealer === seat) badges.push(h("span", { class: "seat-badge", title: t("seat.dealerLong") }, t("seat.dealer")));
@@ -113,15 +115,18 @@ export function render(root, msg, ctx) {
       ? h("div", { class: "mt-open-hand", "aria-label": t("seat.openHand", { name: names[seat] }), role: "group" },
         hands[seat].map((c) => tableCard(c, ctx, "card-small")))
       : null;
-    return h("section", {
+    const box = h("section", {
       class: `seat mt-seat area-${areaOf(seat)}${seat === view.to_move && !view.finished ? " is-to-move" : ""}${seat === me ? " is-me" : ""}${view.out[seat] ? " is-out" : ""}`,
       "aria-label": t("seat.label", { name: label }),
       dataset: { seat },
     },
-    h("span", { class: "seat-name" }, label),
+    h("span", { class: "seat-head" }, ctx.avatar ? ctx.avatar(names[seat]) : null,
+      h("span", { class: "seat-name" }, label)),
     badges.length ? h("span", { class: "mt-badges" }, badges) : null,
     h("span", { class: "seat-facts" }, facts),
     openHand);
+    seatBoxes[seat] = box;
+    return box;
   });
 
   // --------------------------------------------------------------- centre
@@ -145,45 +150,75 @@ export function render(root, msg, ctx) {
   const winning = taken
     ? trickCards.find((p) => p.seat === view.trick_winners.at(-1))
     : winningPlay(trickCards, view.trump);
-  const justTaken = taken && sameRound && before.tricks < now.tricks;
+  const justTaken = taken && sameRound && before.tricks < now.tricks && !redrawOnly;
+  const arriving = []; // [card element, seat]: cards that travel in from their seat
   const trick = h("div", {
     class: `mt-trick${taken ? " is-taken" : ""}`,
     role: "group",
     "aria-label": taken ? trickTitle : t("centre.trickLabel"),
   }, trickCards.map((play, i) => {
-    const isNew = !taken && sameRound && before.tricks === now.tricks && i >= before.current;
-    const cls = [
-      play === winning ? "is-winning" : "",
-      isNew || justTaken ? "anim-in" : "",
-      justTaken && play === winning ? "anim-pulse" : "",
-    ].join(" ");
-    const [fx, fy] = FROM[areaOf(play.seat)];
-    return h("figure", {
-      class: `mt-played area-${areaOf(play.seat)}`,
-      style: { "--from-x": fx, "--from-y": fy },
-    },
-    tableCard(play.card, ctx, cls),
-    h("figcaption", {},
-      names[play.seat],
-      play === winning ? h("strong", { class: "mt-winning-tag" }, taken ? t("centre.took") : t("centre.winning")) : null));
+    const isNew = !redrawOnly && sameRound && (taken
+      ? justTaken && before.tricks === now.tricks - 1 && i >= before.current
+      : before.tricks === now.tricks && i >= before.current);
+    const el = tableCard(play.card, ctx, play === winning ? "is-winning" : "");
+    if (isNew) arriving.push([el, play.seat]);
+    return h("figure", { class: `mt-played area-${areaOf(play.seat)}` },
+      el,
+      h("figcaption", {},
+        names[play.seat],
+        play === winning ? h("strong", { class: "mt-winning-tag" }, taken ? t("centre.took") : t("centre.winning")) : null));
   }));
-  const roundOver = roundSummary(view, names, t, h);
   const centre = h("div", { class: "mt-centre" },
     info,
     trickTitle ? h("p", { class: "mt-trick-title" }, trickTitle) : null,
     trick,
-    roundOver,
     view.finished ? h("p", { class: "mt-final" }, t("centre.gameOver", { names: view.winners.map((s) => names[s]).join(", ") })) : null);
   const table = h("div", { class: `felt mt-table players-${n}` }, seats, centre);
 
   // ---------------------------------------------------------- own hand
   const parts = [table];
-  parts.push(h("p", { class: "mt-prompt", id: "mt-prompt" }, prompt(view, msg, mine, trumpDue, names, t)));
+  parts.push(h("div", { class: "mt-below" },
+    h("p", { class: "mt-prompt", id: "mt-prompt" }, prompt(view, msg, mine, trumpDue, names, t)),
+    h("p", { class: "mt-reason", id: "mt-reason", role: "status" })));
   if (mine && trumpDue) parts.push(trumpChooser(msg, ctx));
-  if (me !== null && view.hand.length) parts.push(handView(view, msg, mine && !trumpDue, ctx));
-  parts.push(h("p", { class: "mt-reason", id: "mt-reason", role: "status" }));
-  parts.push(scoreTable(view, names, t, h));
+  let hand = null;
+  if (me !== null && view.hand.length) parts.push(hand = handView(view, msg, mine && !trumpDue, ctx, selected));
+  const scores = scoreTable(view, names, t, h);
+  if (ctx.panel) ctx.panel("scores", scores);
+  else parts.push(scores);
   root.replaceChildren(...parts);
+  if (selected.card) {
+    const reason = root.querySelector(".mt-reason");
+    reason.textContent = t("hand.confirmWhy", { card: cardName(parseCard(selected.card), t), why: whyLegal(view, selected.card, t) });
+    reason.dataset.kind = "ok";
+  }
+
+  // ------------------------------------------------------------- motion
+  // The state is already drawn; these only play the way here (motion.js).
+  const motion = ctx.motion;
+  if (!motion || redrawOnly) return;
+  for (const [el, seat] of arriving) motion.travel(el, seatBoxes[seat]);
+  if (justTaken) {
+    ctx.cue?.("trick");
+    const winner = seatBoxes[view.trick_winners.at(-1)];
+    trick.querySelectorAll(".card").forEach((el) => motion.gather(el, winner));
+  }
+  if (sameRound) {
+    view.out.forEach((out, seat) => { if (out && !before.out[seat]) motion.pulse(seatBoxes[seat]); });
+    if (view.trump && !before.trump) motion.announceIn(trumpText);
+  }
+  if (before && !sameRound && hand && !msg.replay) motion.deal(hand.querySelectorAll(".card"), centre);
+}
+
+/** Why the chosen card may be played, in words with its rule (the confirm step). */
+function whyLegal(view, name, t) {
+  const card = parseCard(name);
+  if (!view.current_trick.length) return t("why.lead");
+  const lead = parseCard(view.current_trick[0].card).colour;
+  if (card.colour === lead) return t("why.follow", { colour: t(`colour.${lead}`) });
+  const holdsLead = view.hand.some((c) => parseCard(c).colour === lead);
+  if (holdsLead && card.colour === view.trump) return t("why.trumpIn", { colour: t(`colour.${view.trump}`) });
+  return t("why.cannotFollow", { colour: t(`colour.${lead}`) });
 }
 
 /** The game so far in words (the table's log): past rounds, then this round's tricks. */
@@ -247,7 +282,7 @@ function trumpChooser(msg, ctx) {
     }, shape(move.trump, ctx), t(`colour.${move.trump}`))));
 }
 
-function handView(view, msg, mine, ctx) {
+function handView(view, msg, mine, ctx, selected) {
   const { h, t } = ctx;
   const legal = new Set(msg.legal.filter((m) => m.play).map((m) => m.play));
   const refused = new Map(msg.refused.filter((r) => r.move.play).map((r) => [r.move.play, r]));
@@ -260,27 +295,38 @@ function handView(view, msg, mine, ctx) {
   const cards = view.hand.map(parseCard);
   const firstPlayable = cards.find((c) => legal.has(c.name));
   const groups = COLOURS.map((colour) => cards.filter((c) => c.colour === colour)).filter((g) => g.length);
+  // One row that overlaps the cards as far as the width needs (board.css uses --n and --g).
   const hand = h("div", {
     class: "mt-hand", role: "group", "aria-label": t("hand.label", { count: cards.length }),
+    style: { "--n": String(cards.length), "--g": String(groups.length - 1) },
     onkeydown: (event) => moveFocus(event, hand),
   }, groups.map((group) => h("div", {
     class: "mt-colour-group", role: "group", "aria-label": t(`colour.${group[0].colour}`),
-  }, group.map((card) => {
+  }, group.map((card, i) => {
     const playable = mine && legal.has(card.name);
     const why = playable ? null : mine ? reasonOf(card.name) : null;
+    const isSelected = selected.card === card.name;
     const label = playable
-      ? t("hand.playable", { card: cardName(card, t) })
+      ? t(isSelected ? "hand.selected" : "hand.playable", { card: cardName(card, t) })
       : why ? t("hand.notPlayable", { card: cardName(card, t), reason: why }) : cardName(card, t);
     return h("button", {
       type: "button",
-      class: `card mt-card mt-${card.colour}${playable ? " is-playable" : ""}${why ? " is-refused" : ""}`,
+      class: `card mt-card mt-${card.colour}${playable ? " is-playable" : ""}${why ? " is-refused" : ""}${isSelected ? " is-selected" : ""}${i === 0 ? " mt-group-start" : ""}`,
       "aria-label": label,
       "aria-disabled": playable ? false : "true",
+      "aria-pressed": ctx.confirmCards && playable ? String(isSelected) : null,
       title: why ?? (playable ? t("hand.playableShort") : null),
-      dataset: { key: `card-${card.name}`, card: card.name, autofocus: card === firstPlayable ? "" : undefined },
+      dataset: { key: `card-${card.name}`, card: card.name, autofocus: (selected.card ? isSelected : card === firstPlayable) ? "" : undefined },
       onclick: () => {
-        if (playable && !ctx.pending) ctx.send({ play: card.name });
-        else explain(hand, why ?? t("hand.notYourTurn"), ctx);
+        if (!playable || ctx.pending) { explain(hand, why ?? t("hand.notYourTurn"), ctx); return; }
+        // Misclick protection: the first tap chooses and says why it may be played; the second plays.
+        if (ctx.confirmCards && !isSelected) {
+          selected.card = card.name;
+          ctx.redraw();
+          ctx.announce?.(t("hand.confirmWhy", { card: cardName(card, t), why: whyLegal(view, card.name, t) }));
+          return;
+        }
+        ctx.send({ play: card.name });
       },
     }, face(card, ctx));
   }))));
@@ -289,7 +335,7 @@ function handView(view, msg, mine, ctx) {
 
 function explain(hand, text, ctx) {
   const box = hand.parentElement?.querySelector(".mt-reason");
-  if (box) box.replaceChildren(...withRuleLinks(text, ctx));
+  if (box) { box.replaceChildren(...withRuleLinks(text, ctx)); box.dataset.kind = "refused"; }
   ctx.announce?.(text);
 }
 
@@ -314,25 +360,64 @@ function moveFocus(event, hand) {
   event.preventDefault();
 }
 
-function roundSummary(view, names, t, h) {
-  // Right after a new deal, say what the round that just ended gave each seat.
-  if (view.round_number < 2 || view.tricks.length || view.current_trick.length || view.finished) return null;
-  const last = view.round_scores[view.round_number - 2];
-  if (!last) return null;
-  return h("div", { class: "mt-round-over" },
-    h("strong", {}, t("centre.roundOver", { round: view.round_number - 1 })),
-    h("ul", {}, last.map((points, seat) => h("li", {}, t("centre.roundPoints", { name: names[seat], count: points })))));
-}
-
 function scoreTable(view, names, t, h) {
   const rows = view.round_scores.map((row, r) => h("tr", {},
     h("th", { scope: "row" }, t("scores.round", { round: r + 1 })),
     row.map((points) => h("td", {}, String(points)))));
   return h("details", { class: "mt-scores", open: true },
     h("summary", {}, t("scores.heading", { target: view.target })),
-    h("div", { class: "mt-scores-scroll" },
+    h("div", { class: "mt-scores-scroll", tabindex: "0", role: "region", "aria-label": t("scores.heading", { target: view.target }) },
       h("table", {},
         h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("scores.roundCol")), names.map((name) => h("th", { scope: "col" }, name)))),
         h("tbody", {}, rows),
         h("tfoot", {}, h("tr", {}, h("th", { scope: "row" }, t("scores.total")), view.scores.map((s) => h("td", {}, String(s))))))));
+}
+
+/**
+ * The summary of a round that ended, from `end` — the seat's view at that
+ * moment (the server's `round_end`): who went out in which order, the tricks
+ * each took, and each seat's points — the engine's own round scores — with
+ * the rule that gave them (MT-6.2, MT-7.1, MT-7.2, MT-8.1).
+ */
+export function summary(end, msg, ctx) {
+  const { h, t } = ctx;
+  const names = ctx.names;
+  const n = end.players;
+  const need = tricksToGoOut(n);
+  const points = end.round_scores.at(-1) ?? new Array(n).fill(0);
+  // Walk the tricks again: when each seat went out, and what the others held then.
+  const counts = new Array(n).fill(0);
+  const order = [];
+  const heldWhenOut = [];
+  end.trick_winners.forEach((winner) => {
+    counts[winner] += 1;
+    if (counts[winner] === need) {
+      order.push(winner);
+      heldWhenOut[winner] = counts.map((c, s) => ({ seat: s, count: c })).filter((e) => e.seat !== winner && e.count);
+    }
+  });
+  const stillIn = Array.from({ length: n }, (_, s) => s).filter((s) => !order.includes(s));
+  const reason = (seat) => {
+    if (order.includes(seat)) {
+      const held = heldWhenOut[seat];
+      const list = held.map((e) => t("summary.held", { name: names[e.seat], count: e.count })).join(", ");
+      const total = held.reduce((sum, e) => sum + e.count, 0);
+      const text = held.length ? t("summary.outScored", { list, count: total }) : t("summary.outNothing");
+      return end.finished && end.winners.includes(seat) ? `${text} ${t("summary.reachedTarget", { target: end.target })}` : text;
+    }
+    if (end.finished) return t("summary.gameEnded");
+    return stillIn.length === 1 ? t("summary.lastIn") : t("summary.cardsRanOut");
+  };
+  const rows = [...order, ...stillIn].map((seat) => ctx.summaryRow({
+    seat, name: names[seat],
+    facts: [order.includes(seat) ? t("summary.outPlace", { place: order.indexOf(seat) + 1 }) : t("summary.stillIn"),
+      t("summary.tricks", { count: counts[seat] })],
+    why: reason(seat),
+    points: points[seat], pointsText: t("summary.points", { count: points[seat] }),
+    total: t("summary.total", { count: end.scores[seat] }),
+  }));
+  return h("section", { class: "mt-summary", "aria-labelledby": ctx.summaryId ?? "summary-heading" },
+    h("h2", { id: ctx.summaryId ?? "summary-heading" }, t(end.finished ? "summary.lastRound" : "summary.heading", { round: end.round_number })),
+    h("p", {}, t("summary.intro", { need })),
+    h("ol", { class: "summary-list" }, rows));
 }

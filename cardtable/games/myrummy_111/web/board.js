@@ -10,6 +10,7 @@ export const catalog = (lang) => new URL(`./i18n.${lang}.json`, import.meta.url)
 
 const STAR = "★";
 const memory = new WeakMap(); // root -> the placement being chosen: {seq, gap, side, confirmDeclare}
+const shown = new WeakMap(); // root -> what the last drawing showed, for motion
 
 // ------------------------------------------------------------ the rules' sums
 /** The joker symbols of a card, from the table's own symbols option (MR-1.2, MR-9). */
@@ -99,6 +100,15 @@ export function render(root, msg, ctx) {
 
   // ------------------------------------------------------------ seats
   const bottom = me ?? 0;
+  const seatBoxes = [];
+  const before = shown.get(root);
+  const now = {
+    seq: msg.seq, round: view.round, history: view.history.length, phase: view.phase,
+    takenCard: view.taken_card, replay: Boolean(msg.replay),
+  };
+  const redrawOnly = before && before.seq === now.seq && before.replay === now.replay;
+  const sameRound = before && before.round === now.round && before.replay === now.replay;
+  shown.set(root, now);
   const others = Array.from({ length: n - 1 }, (_, k) => (bottom + 1 + k) % n);
   const seatPlate = (seat) => {
     const info = msg.seats?.[seat] ?? {};
@@ -114,22 +124,26 @@ export function render(root, msg, ctx) {
       ? h("div", { class: "mr-known", role: "group", "aria-label": t("seat.openHand", { name: names[seat] }) },
         open.map((c) => faceCard(c, sym, ctx, "card-small")))
       : knownRow(view.known[seat], seat, sym, ctx);
-    return h("section", {
+    const box = h("section", {
       class: `seat mr-seat${seat === view.to_move && !view.finished ? " is-to-move" : ""}${seat === me ? " is-me" : ""}`,
       "aria-label": label, dataset: { seat },
     },
-    h("span", { class: "seat-name" }, label),
-    badges.length ? h("span", { class: "mr-badges" }, badges) : null,
+    h("span", { class: "seat-head" }, ctx.avatar ? ctx.avatar(names[seat]) : null,
+      h("span", { class: "seat-name" }, label),
+      badges.length ? h("span", { class: "mr-badges" }, badges) : null),
     h("span", { class: "seat-facts" },
       h("span", {}, t("seat.cards", { count: view.hand_sizes[seat] })),
       h("strong", {}, t("seat.score", { count: view.scores[seat] }))),
     row);
+    seatBoxes[seat] = box;
+    return box;
   };
 
   // ----------------------------------------------------------- centre
   const takeMoves = mine && view.phase === "take" ? msg.legal.filter((m) => "take" in m) : [];
   const plainTake = new Set(takeMoves.filter((m) => !m.refresh).map((m) => m.take));
   const refreshTake = takeMoves.filter((m) => m.refresh);
+  const slotBoxes = [];
   const slots = view.middle.map((card, slot) => {
     const taken = slot === view.taken_slot && view.phase === "place";
     const label = taken ? t("middle.taken", { slot }) : card === null ? t("middle.faceDown", { slot }) : t("middle.faceUp", { slot, card: cardLabel(card, sym, t) });
@@ -142,6 +156,7 @@ export function render(root, msg, ctx) {
         onclick: () => ctx.send({ take: slot }),
       }, inner, h("span", { class: "mr-slot-label", "aria-hidden": "true" }, t("middle.takeShort", { slot })))
       : h("div", { class: "mr-slot", role: "group", "aria-label": label }, inner, h("span", { class: "mr-slot-label", "aria-hidden": "true" }, t("middle.slot", { slot })));
+    slotBoxes[slot] = slotBox;
     return slotBox;
   });
   const refresh = refreshTake.length
@@ -153,12 +168,12 @@ export function render(root, msg, ctx) {
       }, t("middle.refreshShort", { slot: m.take }))))
     : null;
   const top = view.discard_pile[0];
-  const piles = h("div", { class: "mr-piles" },
-    h("div", { class: "mr-pile" }, backCard(ctx, t("piles.draw", { count: view.draw_size }), "card-small"),
-      h("span", {}, t("piles.draw", { count: view.draw_size }))),
-    h("div", { class: "mr-pile" },
-      top === undefined ? h("span", { class: "card card-small card-slot-empty", "aria-hidden": "true" }) : faceCard(top, sym, ctx, "card-small"),
-      h("span", {}, t("piles.discard", { count: view.discard_pile.length }))));
+  // The draw pile and the discard pile sit either side of the middle.
+  const drawPile = h("div", { class: "mr-pile" }, backCard(ctx, t("piles.draw", { count: view.draw_size }), "card-small"),
+    h("span", {}, t("piles.draw", { count: view.draw_size })));
+  const discardPile = h("div", { class: "mr-pile" },
+    top === undefined ? h("span", { class: "card card-small card-slot-empty", "aria-hidden": "true" }) : faceCard(top, sym, ctx, "card-small"),
+    h("span", {}, t("piles.discard", { count: view.discard_pile.length })));
   const opts = view.options;
   const info = h("div", { class: "mr-info" },
     h("span", {}, opts.rounds ? t("centre.roundOf", { round: view.round, rounds: opts.rounds }) : t("centre.round", { round: view.round })),
@@ -168,24 +183,70 @@ export function render(root, msg, ctx) {
       : t("centre.turn", { turn: view.turns_in_round + 1 })));
   const centre = h("div", { class: "mr-centre" },
     info,
-    h("div", { class: "mr-middle", role: "group", "aria-label": t("middle.label") }, slots),
-    refresh,
-    piles,
-    lastTurn(view, names, ctx),
-    roundOver(view, names, t, h));
+    h("div", { class: "mr-middle-row" },
+      drawPile,
+      h("div", { class: "mr-middle", role: "group", "aria-label": t("middle.label") }, slots),
+      discardPile),
+    refresh);
   const table = h("div", { class: `felt mr-table players-${n}` },
     h("div", { class: "mr-opponents" }, others.map(seatPlate)),
     centre,
     me === null ? null : seatPlate(me));
 
   // ---------------------------------------------------------- own hand
-  const parts = [table, h("p", { class: "mr-prompt", id: "mr-prompt" }, promptText(view, msg, mine, names, sym, t))];
+  const placingNow = me !== null && view.hand && mine && view.phase === "place" && view.taken_card !== null;
+  const takenCard = placingNow ? faceCard(view.taken_card, sym, ctx, "mr-new mr-taken-card") : null;
+  const parts = [table, h("div", { class: "mr-prompt-row" },
+    takenCard ? h("span", { class: "mr-taken" }, h("span", { class: "visually-hidden" }, t("place.taken")), takenCard) : null,
+    h("p", { class: "mr-prompt", id: "mr-prompt" }, promptText(view, msg, mine, names, sym, t)))];
+  let handBox = null;
   if (me !== null && view.hand) {
-    if (mine && view.phase === "place" && view.taken_card !== null) parts.push(...placing(view, msg, state, sym, ctx, redraw));
-    else parts.push(handRow(view.hand, sym, ctx, { label: t("hand.label", { count: view.hand.length }), numbered: true }), verdict(view.hand, sym, t, h));
+    if (placingNow) {
+      const [row, verdictLine, ...rest] = placing(view, msg, state, sym, ctx, redraw);
+      handBox = row;
+      parts.push(row, verdictLine);
+      // The preview lies over the table, so the hand never moves while choosing.
+      for (const part of rest) {
+        if (part.classList.contains("mr-preview")) table.append(part);
+        else parts.push(part);
+      }
+    } else {
+      handBox = handRow(view.hand, sym, ctx, { label: t("hand.label", { count: view.hand.length }), numbered: true });
+      parts.push(handBox, verdict(view.hand, sym, t, h));
+    }
   }
-  parts.push(scoreTable(view, names, t, h));
+  const scores = scoreTable(view, names, t, h);
+  if (ctx.panel) ctx.panel("scores", scores);
+  else parts.push(scores);
   root.replaceChildren(...parts);
+
+  // ------------------------------------------------------------- motion
+  // Only the way here is played; the new state is already on screen (motion.js).
+  const motion = ctx.motion;
+  if (!motion || redrawOnly) return;
+  if (!sameRound) {
+    if (before && handBox && !msg.replay) motion.deal(handBox.querySelectorAll(".card"), slotBoxes[1] ?? centre);
+    return;
+  }
+  const latest = view.history.slice(before.history);
+  for (const event of latest) {
+    if ("take" in event) {
+      if (event.seat === me && takenCard) motion.travel(takenCard, slotBoxes[event.take]);
+      else motion.pulse(seatBoxes[event.seat]);
+    } else {
+      // The leaving card goes to the middle slot it was taken from.
+      const take = view.history[view.history.indexOf(event) - 1];
+      const slot = take && "take" in take ? slotBoxes[take.take] : null;
+      const from = event.seat === me && handBox ? handBox : seatBoxes[event.seat];
+      motion.travel(slot?.querySelector(".card"), from);
+      if (event.seat === me && handBox && before.takenCard !== null) {
+        // The taken card slides into its gap.
+        const at = view.hand.indexOf(before.takenCard);
+        const cell = handBox.querySelectorAll(".mr-cell")[at];
+        motion.travel(cell, slot ?? centre, { scale: 1 });
+      }
+    }
+  }
 }
 
 function knownRow(known, seat, sym, ctx) {
@@ -295,9 +356,7 @@ function placing(view, msg, state, sym, ctx, redraw) {
   const p = state.gap;
   const goneAt = p === null ? null
     : state.side === "left" ? p - 1 : state.side === "right" ? p : p === 0 ? hand.length - 1 : 0;
-  const taken = h("div", { class: "mr-taken" },
-    h("span", {}, t("place.taken")), faceCard(card, sym, ctx, "mr-new"));
-  const parts = [taken, handRow(hand, sym, ctx, {
+  const parts = [handRow(hand, sym, ctx, {
     label: t("hand.labelPlacing", { count: hand.length, card }), gaps: gapButton, goneIndex: goneAt, extra: "is-placing",
   }), verdict(hand, sym, t, h)];
   if (p === null) {
@@ -377,11 +436,6 @@ function turnLines(view, names, t) {
   return lines;
 }
 
-function lastTurn(view, names, ctx) {
-  const line = turnLines(view, names, ctx.t).at(-1);
-  return line ? ctx.h("p", { class: "mr-last-turn" }, line) : null;
-}
-
 /** The game so far in words (the table's log): past rounds' scores, then this round's turns. */
 export function narrate(msg, t, names) {
   const view = msg.view;
@@ -398,16 +452,6 @@ export function narrate(msg, t, names) {
   return lines;
 }
 
-function roundOver(view, names, t, h) {
-  // Right after a new deal, what the round that just ended gave each seat.
-  if (view.round < 2 || view.history.length || view.finished) return null;
-  const last = view.round_scores[view.round - 2];
-  if (!last) return null;
-  return h("div", { class: "mr-round-over" },
-    h("strong", {}, t("centre.roundOver", { round: view.round - 1 })),
-    h("ul", {}, last.map((points, seat) => h("li", {}, t("centre.roundPoints", { name: names[seat], count: points })))));
-}
-
 function scoreTable(view, names, t, h) {
   const rows = view.round_scores.map((row, r) => h("tr", {},
     h("th", { scope: "row" }, String(r + 1)),
@@ -415,9 +459,59 @@ function scoreTable(view, names, t, h) {
   const opts = view.options;
   return h("details", { class: "mr-scores", open: true },
     h("summary", {}, opts.rounds ? t("scores.headingRounds", { count: opts.rounds }) : t("scores.heading", { target: opts.target })),
-    h("div", { class: "mr-scores-scroll" },
+    h("div", { class: "mr-scores-scroll", tabindex: "0", role: "region", "aria-label": opts.rounds ? t("scores.headingRounds", { count: opts.rounds }) : t("scores.heading", { target: opts.target }) },
       h("table", {},
         h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("scores.roundCol")), names.map((name) => h("th", { scope: "col" }, name)))),
         h("tbody", {}, rows),
         h("tfoot", {}, h("tr", {}, h("th", { scope: "row" }, t("scores.total")), view.scores.map((s) => h("td", {}, String(s))))))));
+}
+
+/**
+ * The summary of a round that ended, from `end` — the seat's view at that
+ * moment (the server's `round_end`): the declarer's hand shown to all (MR-6.2),
+ * each seat's best run with its joker symbols counted (MR-6.3; the cards of a
+ * hand only where this seat saw it), the bonus, and each seat's points — the
+ * engine's own round scores.
+ */
+export function summary(end, msg, ctx) {
+  const { h, t } = ctx;
+  const names = ctx.names;
+  const sym = symbolsOf(end);
+  const n = end.options.players;
+  const last = end.last_round;
+  const points = end.round_scores.at(-1) ?? new Array(n).fill(0);
+  const declarer = last?.last_place?.declare ? last.last_place.seat : null;
+  const declared = last?.declared_hand ?? null;
+  const cardsOf = (hand, run = null) => h("span", { class: "summary-cards" }, hand.map((c, i) =>
+    faceCard(c, sym, ctx, `card-small${run && i >= run.first && i <= run.last ? " mr-run-card" : ""}`)));
+  const rows = Array.from({ length: n }, (_, seat) => {
+    let why;
+    let shownHand = null;
+    if (seat === declarer && declared) {
+      const total = declared.reduce((sum, c) => sum + sym(c), 0);
+      why = isSorted(declared)
+        ? t("summary.declaredSorted", { symbols: total, bonus: 5, count: total + 5 })
+        : t("summary.declaredUnsorted");
+      shownHand = cardsOf(declared);
+    } else {
+      const hand = seat === end.seat ? end.hand : msg.views?.[seat]?.hand ?? null;
+      const run = hand?.length ? bestRun(hand, sym) : null;
+      why = run
+        ? t("summary.bestRunShown", { from: hand[run.first], to: hand[run.last], length: run.last - run.first + 1, count: run.value })
+        : t("summary.bestRunHidden", { count: points[seat] });
+      if (run) shownHand = cardsOf(hand, run);
+      if (declarer === null) why = `${why} ${t("summary.turnLimit", { limit: end.options.turn_limit ?? "" })}`;
+    }
+    return ctx.summaryRow({
+      seat, name: names[seat],
+      facts: [seat === declarer ? t("summary.declarer") : t("summary.bestRunLabel")],
+      why, points: points[seat], pointsText: t("summary.points", { count: points[seat] }),
+      total: t("summary.total", { count: end.scores[seat] }),
+      extra: shownHand,
+    });
+  });
+  return h("section", { class: "mr-summary", "aria-labelledby": ctx.summaryId ?? "summary-heading" },
+    h("h2", { id: ctx.summaryId ?? "summary-heading" }, t(end.finished ? "summary.lastRound" : "summary.heading", { round: last?.round ?? end.round })),
+    h("p", {}, declarer === null ? t("summary.noDeclarer") : t("summary.declared", { name: names[declarer] })),
+    h("ol", { class: "summary-list" }, rows));
 }

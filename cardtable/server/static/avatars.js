@@ -1,0 +1,27 @@
+// A face for every seat, drawn in the page (no images to download): the
+// initials of the name on a colour derived from the name, so a person keeps
+// the same colour at every table and neighbours rarely share one.
+
+/** Initials: the first letters of the first two words ("Bot 1 (easy)" -> "B1"). */
+export function initials(name) {
+  const words = String(name ?? "").replace(/[()]/g, " ").split(/\s+/).filter(Boolean);
+  const letters = words.slice(0, 2).map((w) => [...w][0].toUpperCase());
+  return letters.join("") || "?";
+}
+
+/** A hue from the name (FNV-1a), at a lightness dark enough for white text (WCAG AA). */
+export function avatarColour(name) {
+  let hash = 2166136261;
+  for (const ch of String(name ?? "")) {
+    hash ^= ch.codePointAt(0);
+    hash = Math.imul(hash, 16777619) >>> 0;
+  }
+  return `hsl(${hash % 360} 50% 27%)`;
+}
+
+/** The avatar element: decorative, since the seat's name is always beside it. */
+export function avatar(h, name, extra = "") {
+  return h("span", {
+    class: `avatar ${extra}`, "aria-hidden": "true", style: { "background-color": avatarColour(name) },
+  }, initials(name));
+}

@@ -1,0 +1,71 @@
+// The round summary: what the round that just ended gave each seat and why,
+// drawn by the game's board (its `summary` export) and shown over the table
+// until the person continues. A table of bots only moves on by itself after a
+// few seconds. Never modal: the page underneath keeps its keys and its focus
+// rules, and a new state simply redraws beneath it.
+
+const BOTS_ONLY_MS = 4000;
+
+export class SummaryBox {
+  constructor(h, t, onOpen) {
+    this.h = h;
+    this.t = t;
+    this.onOpen = onOpen;
+    this.shownKey = null; // the summary on screen or continued from
+    this.timer = null;
+    this.element = h("div", {
+      class: "summary-dialog", id: "summary", role: "dialog", "aria-modal": "false",
+      "aria-labelledby": "summary-heading", hidden: true,
+    });
+  }
+
+  /**
+   * Offer a summary: `key` names the round it explains (a new key opens it,
+   * the same key leaves it as it is), `body()` draws it (the board's drawing).
+   */
+  offer(key, body, { botsOnly = false } = {}) {
+    if (key === this.shownKey) return;
+    this.shownKey = key;
+    const { h, t } = this;
+    const button = h("button", {
+      type: "button", class: "primary summary-continue", id: "summary-continue",
+      onclick: () => this.close(),
+    }, t("summary.continue"));
+    this.element.replaceChildren(h("div", { class: "summary-card" }, body(),
+      h("div", { class: "summary-actions" },
+        botsOnly ? h("span", { class: "hint" }, t("summary.botsOnly")) : null, button)));
+    this.element.hidden = false;
+    clearTimeout(this.timer);
+    if (botsOnly) this.timer = setTimeout(() => this.close(), BOTS_ONLY_MS);
+    this.onOpen?.();
+    button.focus({ preventScroll: true });
+  }
+
+  /** Remember a key as already seen (the summary of a round that ended before the page opened). */
+  seen(key) {
+    this.shownKey = key;
+  }
+
+  close() {
+    clearTimeout(this.timer);
+    const hadFocus = this.element.contains(document.activeElement);
+    this.element.hidden = true;
+    this.element.replaceChildren();
+    if (hadFocus) document.getElementById("board")?.focus({ preventScroll: true });
+  }
+}
+
+/**
+ * One seat's line of a summary (boards get this as ctx.summaryRow): avatar and
+ * name, facts ("went out 1.", "4 tricks"), the points — the engine's round
+ * score, also in data-points — with the reason in words and its rule.
+ */
+export function summaryRow(h, avatar, { seat, name, facts, why, points, pointsText, total, extra = null }) {
+  return h("li", { class: "summary-row", dataset: { seat } },
+    h("span", { class: "summary-who" }, avatar(name), name),
+    h("span", { class: "summary-points", dataset: { points } }, pointsText),
+    h("span", { class: "summary-facts" }, facts.join(" · ")),
+    h("span", { class: "summary-total" }, total),
+    h("p", { class: "summary-why" }, why),
+    extra);
+}

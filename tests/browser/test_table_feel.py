@@ -1,0 +1,339 @@
+"""The table as a card game (issue 16): one screen at every viewport, motion,
+sound, misclick protection and round summaries, each in a live game of each
+game against bots — a person at the real server in Chromium.
+
+Each check asserts what the page shows, not how fast: waits are bounds on
+waiting for the page's own state, never timings."""
+
+from __future__ import annotations
+
+import json
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from cardtable.core.replay import load_record
+from tests.browser.helpers import STATUS_JS, Person, Server, run_axe, shoot
+
+VIEWPORTS = {
+    "1280x800": {"width": 1280, "height": 800},
+    "1366x768": {"width": 1366, "height": 768},
+    "1920x1080": {"width": 1920, "height": 1080},
+    "phone-portrait": {"width": 390, "height": 844},
+    "phone-landscape": {"width": 844, "height": 390},
+}
+TOUCH = {"phone-portrait", "phone-landscape"}
+
+# Every rectangle a decision needs, and whether it lies inside the viewport;
+# each hand card's tappable part: the strip its right-hand neighbour leaves.
+GEOMETRY_JS = """() => {
+  const inside = (el) => {
+    const r = el.getBoundingClientRect();
+    return r.width > 0 && r.left >= -0.5 && r.top >= -0.5
+      && r.right <= innerWidth + 0.5 && r.bottom <= innerHeight + 0.5;
+  };
+  const hand = [...document.querySelectorAll('.mt-hand .card, .mr-hand .mr-cell .card')];
+  const taps = hand.map((card, i) => {
+    const r = card.getBoundingClientRect();
+    const next = hand[i + 1]?.getBoundingClientRect();
+    const covered = next && next.left < r.right && Math.abs(next.top - r.top) < r.height;
+    const width = covered ? next.left - r.left : r.width;
+    return [Math.round(width * 10) / 10, Math.round(r.height * 10) / 10];
+  });
+  const need = [
+    ...hand,
+    ...document.querySelectorAll('.mt-trick .card, .mr-middle .card'),
+    ...document.querySelectorAll('#board .seat:not(.is-me)'),
+    document.querySelector('#turn-status'),
+  ];
+  return {
+    scroll: document.scrollingElement.scrollHeight, height: innerHeight,
+    outside: need.filter((el) => !inside(el))
+      .map((el) => el.className + ' ' + (el.dataset.card ?? el.dataset.seat ?? '')),
+    hand: hand.length, taps, seats: document.querySelectorAll('#board .seat:not(.is-me)').length,
+  };
+}"""
+
+# Counts the page's sounds: every AudioContext made and every tone started.
+AUDIO_STUB = """(() => {
+  window.__sound = { contexts: 0, tones: 0 };
+  class FakeParam { setValueAtTime() {} exponentialRampToValueAtTime() {} }
+  class FakeNode { constructor() { this.gain = new FakeParam(); this.frequency = { value: 0 }; }
+    connect(next) { return next; } start() { window.__sound.tones += 1; } stop() {} }
+  window.AudioContext = class {
+    constructor() { window.__sound.contexts += 1; this.currentTime = 0; this.destination = {}; }
+    createOscillator() { return new FakeNode(); } createGain() { return new FakeNode(); } };
+})();"""
+
+# Counts Element.animate calls and whether the animated element then had a running animation.
+ANIMATE_SPY = """(() => {
+  window.__anim = [];
+  const animate = Element.prototype.animate;
+  Element.prototype.animate = function (...args) {
+    const animation = animate.apply(this, args);
+    window.__anim.push({ cls: this.className, running: this.getAnimations().length });
+    return animation;
+  };
+})();"""
+
+
+def create(server: Server, game: str, options: dict[str, Any], players: int, delay: int) -> str:
+    body = {
+        "game": game, "options": options, "private": True, "turn_seconds": None,
+        "bot_delay_ms": delay,
+        "seats": [{"kind": "human"}] + [{"kind": "bot", "bot": "random"}] * (players - 1),
+    }  # fmt: skip
+    request = urllib.request.Request(
+        server.url + "/api/tables", data=json.dumps(body).encode(),
+        headers={"content-type": "application/json"},
+    )  # fmt: skip
+    with urllib.request.urlopen(request) as response:
+        table_id: str = json.load(response)["id"]
+    return table_id
+
+
+def sit(browser: Any, server: Server, table_id: str, viewport: str, **options: Any) -> Person:
+    touch = viewport in TOUCH
+    person = Person.open(
+        browser, "Ann", viewport=VIEWPORTS[viewport], is_mobile=touch, has_touch=touch, **options
+    )
+    person.page.goto(f"{server.url}/t/{table_id}")
+    person.join(0)
+    person.wait_connected()
+    return person
+
+
+def my_turn(person: Person) -> None:
+    """Until it is this person's turn (past any summary) or the game is over."""
+    page = person.page
+    for _ in range(200):
+        state = person.status()
+        if state["mine"] or state["finished"]:
+            return
+        page.wait_for_function(
+            "() => document.querySelector('#turn-status')?.dataset.mine === 'true'"
+            " || !document.querySelector('#summary').hidden"
+            " || document.querySelector('#end-panel')?.hidden === false"
+        )
+    raise AssertionError("never this person's turn")
+
+
+def play_one(person: Person, game: str) -> None:
+    """One decision, by taps or clicks (confirming a card where the page asks)."""
+    page = person.page
+    seq = page.evaluate(STATUS_JS)["seq"]
+    if game == "marshmallow-test":
+        if page.locator(".mt-trump-choice button").count():
+            page.locator(".mt-trump-choice button").first.click()
+        else:
+            page.locator(".mt-hand button.is-playable").first.click()
+            if page.locator(".mt-hand button.is-selected").count():
+                page.locator(".mt-hand button.is-selected").click()
+    elif page.locator("button.mr-take").count():
+        page.locator("button.mr-take").first.click()
+    else:
+        page.locator("button.mr-gap:not(:disabled)").first.click()
+        page.locator("#mr-confirm").click()
+    person.wait_past(seq)
+
+
+def check_one_screen(person: Person, label: str) -> None:
+    geometry = person.page.evaluate(GEOMETRY_JS)
+    assert geometry["scroll"] <= geometry["height"], (label, geometry)
+    assert geometry["outside"] == [], (label, geometry["outside"])
+    assert geometry["hand"] >= 10 and geometry["seats"] == 2, (label, geometry)
+    small = [tap for tap in geometry["taps"] if tap[0] < 24 or tap[1] < 44]
+    assert small == [], (label, small)
+
+
+GAMES = [
+    ("marshmallow-test", {"target": 40}),
+    ("myrummy-111", {"turn_limit": 30}),
+]
+
+
+@pytest.mark.parametrize(("game", "options"), GAMES, ids=[g for g, _ in GAMES])
+def test_everything_a_decision_needs_fits_one_screen_at_every_viewport(
+    browser: Any, server: Server, screenshots: Path, game: str, options: dict[str, Any]
+) -> None:
+    for viewport in VIEWPORTS:
+        person = sit(browser, server, create(server, game, options, 3, 0), viewport)
+        my_turn(person)
+        check_one_screen(person, f"{game} {viewport} start")
+        play_one(person, game)
+        my_turn(person)
+        if game == "myrummy-111" and person.page.locator("button.mr-take").count():
+            # The place phase too: the hand with its gaps, then a chosen gap's preview.
+            person.page.locator("button.mr-take").first.click()
+            person.page.wait_for_selector("button.mr-gap")
+            check_one_screen(person, f"{game} {viewport} place")
+            person.page.locator("button.mr-gap:not(:disabled)").first.click()
+            assert person.page.locator("#mr-confirm").is_visible()
+        else:
+            check_one_screen(person, f"{game} {viewport} mid-round")
+        shoot(person.page, screenshots, f"table16-{game}-{viewport}")
+        if viewport == "phone-portrait":
+            # The score table, a drawer on a phone, fits it: no column cut off (issue 16, item 9).
+            person.page.locator("#tab-scores").click()
+            table = person.page.locator("#panel-scores table")
+            box = table.bounding_box()
+            assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 390, box
+            shoot(person.page, screenshots, f"table16-{game}-{viewport}-scores")
+        assert person.errors == []
+        person.close()
+
+
+def test_a_card_played_travels_and_nothing_moves_under_reduced_motion(
+    browser: Any, server: Server
+) -> None:
+    for reduce in (False, True):
+        person = Person.open(browser, "Ann", reduced_motion="reduce" if reduce else "no-preference")
+        person.page.add_init_script(ANIMATE_SPY)
+        table_id = create(server, "marshmallow-test", {"target": 40}, 3, 300)
+        person.page.goto(f"{server.url}/t/{table_id}")
+        person.join(0)
+        person.wait_connected()
+        for _ in range(4):
+            my_turn(person)
+            play_one(person, "marshmallow-test")
+        animated = person.page.evaluate("() => window.__anim")
+        if reduce:
+            assert animated == []
+            assert person.page.evaluate("() => document.getAnimations().length") == 0
+        else:
+            # Cards played to the trick travel there, each with a running animation.
+            played = [a for a in animated if "mt-card" in a["cls"]]
+            assert played and all(a["running"] > 0 for a in played), animated
+        assert person.errors == []
+        person.close()
+
+
+def test_sound_plays_only_after_the_toggle_and_is_remembered(browser: Any, server: Server) -> None:
+    person = Person.open(browser, "Ann")
+    person.page.add_init_script(AUDIO_STUB)
+    table_id = create(server, "marshmallow-test", {"target": 40}, 3, 200)
+    person.page.goto(f"{server.url}/t/{table_id}")
+    person.join(0)
+    person.wait_connected()
+    page = person.page
+    assert not page.locator("#sound-toggle").is_checked()  # off by default
+    for _ in range(2):
+        my_turn(person)
+        play_one(person, "marshmallow-test")
+    assert page.evaluate("() => window.__sound") == {"contexts": 0, "tones": 0}
+    page.locator("#sound-toggle").check()
+    for _ in range(2):
+        my_turn(person)
+        play_one(person, "marshmallow-test")
+    heard = page.evaluate("() => window.__sound")
+    assert heard["contexts"] == 1 and heard["tones"] > 0, heard
+    page.reload()
+    person.wait_connected()
+    assert page.locator("#sound-toggle").is_checked()  # remembered
+    assert person.errors == []
+    person.close()
+
+
+def test_a_touch_screen_confirms_each_card_and_a_desktop_may_turn_it_on(
+    browser: Any, server: Server
+) -> None:
+    table_id = create(server, "marshmallow-test", {"target": 40}, 3, 200)
+    person = sit(browser, server, table_id, "phone-portrait")
+    page = person.page
+    assert page.locator("#confirm-toggle").is_checked()  # on by default where fingers tap
+    my_turn(person)
+    if page.locator(".mt-trump-choice button").count():
+        play_one(person, "marshmallow-test")
+        my_turn(person)
+    seq = person.status()["seq"]
+    card = page.locator(".mt-hand button.is-playable").first
+    name = card.get_attribute("data-card")
+    card.click()
+    # The first tap chooses and says why the card may be played, citing the rule.
+    chosen = page.locator(f".mt-hand button[data-card='{name}']")
+    assert "is-selected" in (chosen.get_attribute("class") or "")
+    assert "(MT-5." in page.locator("#mt-reason").inner_text()
+    assert person.status()["seq"] == seq and person.states()[-1]["seq"] == seq  # nothing sent
+    chosen.click()
+    person.wait_past(seq)
+    assert page.locator(f".mt-hand button[data-card='{name}']").count() == 0
+    person.close()
+
+    desktop = sit(
+        browser, server, create(server, "marshmallow-test", {"target": 40}, 3, 200), "1280x800"
+    )
+    assert not desktop.page.locator("#confirm-toggle").is_checked()
+    desktop.close()
+
+
+@pytest.mark.parametrize(
+    ("game", "options"),
+    [("marshmallow-test", {"target": 6}), ("myrummy-111", {"turn_limit": 4, "rounds": 2})],
+    ids=["marshmallow-test", "myrummy-111"],
+)
+def test_round_summaries_explain_the_engines_scores(
+    browser: Any,
+    server: Server,
+    axe_source: str,
+    screenshots: Path,
+    game: str,
+    options: dict[str, Any],
+) -> None:
+    for viewport in ("1280x800", "phone-portrait"):
+        # Bots at a pace a person can follow: the page sees every state (at 0 ms
+        # the server may send only the newest, and a round can pass unseen).
+        table_id = create(server, game, options, 3, 250)
+        person = sit(browser, server, table_id, viewport)
+        page = person.page
+        summaries: list[list[tuple[int, str]]] = []
+        axed = False
+        for _ in range(400):
+            if page.locator("#end-panel").is_visible():
+                break
+            if page.locator("#summary:not([hidden])").count():
+                summaries.append(shown_points(page, "#summary"))
+                if not axed:
+                    assert run_axe(page, axe_source) == [], viewport
+                    shoot(page, screenshots, f"table16-{game}-summary-{viewport}")
+                    axed = True
+                page.locator("#summary-continue").click()
+                continue
+            # Not person.status(): that would continue past a summary unseen.
+            state = page.evaluate(STATUS_JS)
+            if state["finished"]:
+                break
+            if state["mine"]:
+                if not axed and viewport == "1280x800":
+                    assert run_axe(page, axe_source) == [], "table"
+                play_one(person, game)
+            else:
+                page.wait_for_function(
+                    "() => document.querySelector('#turn-status')?.dataset.mine === 'true'"
+                    " || !document.querySelector('#summary').hidden"
+                    " || document.querySelector('#end-panel')?.hidden === false"
+                )
+        page.wait_for_selector("#end-panel:not([hidden])")
+        summaries.append(shown_points(page, "#end-panel"))
+        record = json.load(urllib.request.urlopen(f"{server.url}/api/tables/{table_id}/record"))
+        engine = [list(row) for row in load_record(record).round_scores]
+        # One summary per round, each seat's points the engine's with a reason citing a rule.
+        assert [[points for points, _ in rows] for rows in summaries] == engine
+        assert all("(M" in why for rows in summaries for _, why in rows), summaries
+        if viewport == "phone-portrait":
+            assert run_axe(page, axe_source) == [], "end"
+        assert person.errors == []
+        person.close()
+
+
+def shown_points(page: Any, where: str) -> list[tuple[int, str]]:
+    rows = page.locator(f"{where} .summary-row")
+    out = []
+    for i in range(rows.count()):
+        row = rows.nth(i)
+        points = row.locator(".summary-points")
+        why = row.locator(".summary-why").inner_text()
+        out.append((int(points.get_attribute("data-points") or -1), why))
+    seats = [int(rows.nth(i).get_attribute("data-seat") or -1) for i in range(rows.count())]
+    return [out[seats.index(seat)] for seat in range(len(seats))]
