@@ -9,7 +9,7 @@ Layers, lowest first::
     core           cardtable/core, and the top-level cardtable/__init__
     games          cardtable/games/<game>/ : everything about one game
     bots           cardtable/bots/ : the bot protocol, budgets, levels (machinery)
-    adapters, arena, server, analysis : generic machinery over the registry
+    adapters, arena, balance, server, analysis : generic machinery over the registry
     cli            the terminal faces (may use any generic layer)
 
 The rules:
@@ -75,11 +75,12 @@ PROTOCOLS = frozenset(
         "cardtable.cli.play",
     }
 )
-GENERIC = ("bots", "adapters", "arena", "server", "analysis", "cli")
+GENERIC = ("bots", "adapters", "arena", "balance", "server", "analysis", "cli")
 FORBIDDEN = {  # layer -> layers it may not import (besides games, rule 3)
     "bots": {"adapters", "arena", "cli", "server", "analysis"},
     "adapters": {"arena", "cli", "server"},
-    "arena": {"adapters", "cli", "server"},
+    "arena": {"adapters", "balance", "cli", "server"},
+    "balance": {"adapters", "cli", "server"},  # it builds on the arena
     "server": {"cli"},
     "analysis": {"cli", "server"},
     "cli": set(),
