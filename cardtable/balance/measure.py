@@ -85,8 +85,8 @@ def phase_counts(
     """Decisions, legal moves and forced decisions per phase, from
     ``(round number, legal move count)`` per decision in order.
 
-    >>> phase_counts([(1, 3), (1, 1), (1, 2), (2, 1)])
-    ((1, 1, 2), (3, 1, 3), (0, 1, 1))
+    >>> phase_counts([(1, 3), (1, 1), (1, 2), (2, 1)])  # round 2's one decision opens it
+    ((2, 1, 1), (4, 1, 2), (1, 1, 0))
     """
     per_round: dict[int, list[int]] = {}
     for round_number, legal in decisions:

