@@ -23,7 +23,7 @@ JSON schema (``--json`` and ``DIR/balance.json``), ``cardtable-balance/1``::
     {
       "schema": "cardtable-balance/1", "game": "<name>", "title": "<title>",
       "seed": 1, "games": 2000,             # games per configuration
-      "max_decisions": 20000, "budget": null,
+      "max_decisions": 20000, "fixed_seats": false, "budget": null,
       "varied": ["players", "target"],      # what differs between configurations
       "configs": [{
         "label": "players=4 target=30", "varied": {"players": 4, "target": 30},

@@ -136,7 +136,7 @@ def play_measured(
             if first < 0:
                 first = seat
             seen.append((state.round_number, len(legal)))
-            state.apply_as(seat, bots[seat].choose(state.view(seat), legal))
+            state.apply(bots[seat].choose(state.view(seat), legal))
     except Exception as exc:  # any failure is a finding to report, not a crash of the run
         end, detail = "error", f"decision {len(seen)}: {type(exc).__name__}: {exc}"
     decisions, legal_sum, forced = phase_counts(seen)

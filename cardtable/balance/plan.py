@@ -76,6 +76,7 @@ class BalanceSpec:
     budget: Budget | None
     max_decisions: int
     keep_holes: bool  # return the record of every game that shows a rule hole
+    fixed_seats: bool = False  # each entry keeps its seat: per-seat handicaps stay with a bot
 
     def lineup(self, config: int) -> tuple[str, ...]:
         """The entries (one bot per seat, in ``--bots`` order) of a configuration."""
@@ -167,7 +168,7 @@ def tasks_of(spec: BalanceSpec, seed: int, games: int) -> list[BalanceTask]:
     tasks = []
     for c in range(len(spec.configs)):
         lineup = spec.lineup(c)
-        if len(set(lineup)) > 1:
+        if len(set(lineup)) > 1 and not spec.fixed_seats:
             tasks += [BalanceTask(c, task) for task in schedule(seed, games, len(lineup))]
         else:
             # A schedule of one seat is one game per deal; every entry keeps its seat.
@@ -194,6 +195,7 @@ def describe(spec: BalanceSpec, seed: int, games: int) -> dict[str, JSON]:
         if spec.budget is None
         else {"seconds": spec.budget.seconds, "iterations": spec.budget.iterations},
         "max_decisions": spec.max_decisions,
+        "fixed_seats": spec.fixed_seats,
         "seed": seed,
         "games": games,
         "chunk": CHUNK,

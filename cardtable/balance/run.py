@@ -65,6 +65,7 @@ def plan_run(
     budget: Budget | None = None,
     max_decisions: int = MAX_DECISIONS,
     keep_holes: bool = False,
+    fixed_seats: bool = False,
 ) -> BalanceSpec:
     """The run's spec, every configuration checked against the game (one line if not)."""
     if game_name not in game_names():
@@ -97,6 +98,7 @@ def plan_run(
         budget=budget,
         max_decisions=max_decisions,
         keep_holes=keep_holes,
+        fixed_seats=fixed_seats,
     )
 
 
@@ -201,6 +203,7 @@ def results_json(
         "seed": seed,
         "games": games,
         "max_decisions": spec.max_decisions,
+        "fixed_seats": spec.fixed_seats,
         "budget": None
         if spec.budget is None
         else {"seconds": spec.budget.seconds, "iterations": spec.budget.iterations},

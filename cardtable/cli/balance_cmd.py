@@ -67,6 +67,13 @@ def balance(
             " (default: heuristic at every seat)",
         ),
     ] = None,
+    fixed_seats: Annotated[
+        bool,
+        typer.Option(
+            "--fixed-seats",
+            help="keep each bot at its seat instead of rotating (for per-seat handicaps)",
+        ),
+    ] = False,
     games: Annotated[int, typer.Option("--games", "-n", help="games per configuration")] = 200,
     seed: Annotated[
         int | None, typer.Option(help="seed for every deal and bot: a run replays exactly")
@@ -121,6 +128,7 @@ def balance(
             budget=budget,
             max_decisions=max_decisions,
             keep_holes=save is not None,
+            fixed_seats=fixed_seats,
         )
         total = games * len(spec.configs)
         with _progress(Console(stderr=True), total, quiet) as advance:
