@@ -43,21 +43,23 @@ def _shift(at: int, count: int) -> float:
     return 0.3 * (at / (count - 1) - 0.5) if count > 1 else 0.0
 
 
-def _png(draw: Callable[[Any], None], panels: int, labels: Sequence[str]) -> str:
-    """One figure of ``panels`` side by side, drawn by ``draw(axes)``, as base64 PNG."""
+def _png(draw: Callable[[Any], None], panels: int, labels: Sequence[str] | None) -> str:
+    """One figure of ``panels`` side by side, drawn by ``draw(axes)``, as base64
+    PNG; with ``labels`` the x axis of every panel is the configurations."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    width = max(5.0, 0.9 * len(labels) + 3.5)
+    width = max(5.0, 0.9 * len(labels) + 3.5) if labels is not None else 8.0
     fig, axes = plt.subplots(1, panels, figsize=(width * panels, 3.8), squeeze=False)
     try:
         draw(axes[0])
         for axis in axes[0]:
-            axis.set_xticks(range(len(labels)))
-            axis.set_xticklabels(labels, rotation=20, ha="right", fontsize=8)
-            axis.set_xlim(-0.5, len(labels) - 0.5)
+            if labels is not None:
+                axis.set_xticks(range(len(labels)))
+                axis.set_xticklabels(labels, rotation=20, ha="right", fontsize=8)
+                axis.set_xlim(-0.5, len(labels) - 0.5)
             axis.grid(alpha=0.3)
         fig.tight_layout()
         buffer = io.BytesIO()
@@ -146,9 +148,11 @@ def charts(results: dict[str, Any]) -> list[tuple[str, str]]:
             if hist["counts"]:
                 axes[0].stairs(hist["counts"], hist["edges"], label=c["label"])
         axes[0].set_title("decisions per game: histogram")
+        axes[0].set_xlabel("decisions")
+        axes[0].set_ylabel("games")
         axes[0].legend(fontsize=7)
 
-    found.append(("Length: histogram of decisions per game", _png_histogram(histograms)))
+    found.append(("Length: histogram of decisions per game", _png(histograms, 1, None)))
 
     def decisive(axes: Any) -> None:
         for key, name in (("ties", "ties"), ("winner_trailed", "winner trailed after some round")):
@@ -252,26 +256,6 @@ def charts(results: dict[str, Any]) -> list[tuple[str, str]]:
 
         found.append(("Skill gradient in mixed tables", _png(skill, 1, labels)))
     return found
-
-
-def _png_histogram(draw: Callable[[Any], None]) -> str:
-    """A histogram has its own x axis (decisions), not the configurations."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    fig, axes = plt.subplots(1, 1, figsize=(8, 3.8), squeeze=False)
-    try:
-        draw(axes[0])
-        axes[0][0].set_xlabel("decisions")
-        axes[0][0].set_ylabel("games")
-        fig.tight_layout()
-        buffer = io.BytesIO()
-        fig.savefig(buffer, format="png", dpi=90)
-    finally:
-        plt.close(fig)
-    return base64.b64encode(buffer.getvalue()).decode("ascii")
 
 
 def _rows(headings: Sequence[str], rows: Sequence[Sequence[str]]) -> str:

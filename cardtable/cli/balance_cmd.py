@@ -12,21 +12,19 @@ import json
 import math
 import shlex
 import sys
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated
 
 import typer
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
 from cardtable.arena.pool import RayError
 from cardtable.balance import BalanceError, parse_sweep, plan_run, run_balance
 from cardtable.balance.html import report_html
 from cardtable.balance.report import print_report
-from cardtable.balance.run import MAX_DECISIONS, OnProgress
+from cardtable.balance.run import MAX_DECISIONS
 from cardtable.bots import Budget
+from cardtable.cli.arena_cmd import progress_bar
 from cardtable.cli.common import fail, parse_options
 from cardtable.cli.game_options import read_file_options
 from cardtable.core.errors import CardtableError
@@ -131,7 +129,7 @@ def balance(
             fixed_seats=fixed_seats,
         )
         total = games * len(spec.configs)
-        with _progress(Console(stderr=True), total, quiet) as advance:
+        with progress_bar(Console(stderr=True), total, quiet) as advance:
             run = run_balance(
                 spec,
                 games=games,
@@ -175,24 +173,3 @@ def balance(
         Console(stderr=True, highlight=False, soft_wrap=True).print(
             f"wrote balance.json and report.html to {save}{resumed}"
         )
-
-
-@contextmanager
-def _progress(console: Console, total: int, quiet: bool) -> Iterator[OnProgress]:
-    """A rich progress bar on stderr with the time left (nothing when quiet)."""
-    bar = Progress(
-        TextColumn("games"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeRemainingColumn(),
-        console=console,
-        disable=quiet,
-        transient=True,
-    )
-    task_id = bar.add_task("games", total=total)
-
-    def advance(count: int) -> None:
-        bar.advance(task_id, count)
-
-    with bar:
-        yield advance

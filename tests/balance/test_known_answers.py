@@ -7,6 +7,7 @@ from typing import Any
 import pytest
 
 from cardtable.balance import plan_run, run_balance
+from cardtable.balance.plan import tasks_of
 
 GAME = "rigged-table"
 
@@ -61,11 +62,30 @@ def test_rt_3_skill_gradient_in_a_mixed_table() -> None:
 def test_one_bot_at_every_seat_plays_one_deal_per_game() -> None:
     # Rotating identical bots would replay each deal; the coins of RT-2 would repeat.
     spec = plan_run(GAME, games=6, options={"mode": "coin"})
-    from cardtable.balance.plan import tasks_of
 
     assert [t.game.deal for t in tasks_of(spec, 1, 6)] == [0, 1, 2, 3, 4, 5]
     mixed = plan_run(GAME, games=6, bots=["first", "random"])
     assert [t.game.deal for t in tasks_of(mixed, 1, 6)] == [0, 0, 1, 1, 2, 2]
+
+
+def test_fixed_seats_keep_each_bot_at_its_seat() -> None:
+    spec = plan_run(GAME, games=4, bots=["first", "random"], fixed_seats=True)
+
+    tasks = tasks_of(spec, 1, 4)
+    assert [t.game.seating for t in tasks] == [(0, 1)] * 4
+    assert [t.game.deal for t in tasks] == [0, 1, 2, 3]
+    # RT-1 with the skilled bot always at seat 0: it wins them all.
+    config = run_balance(
+        plan_run(
+            GAME, games=30, bots=["random", "first"], fixed_seats=True, options={"mode": "seat0"}
+        ),
+        games=30,
+        seed=2,
+    ).results["configs"][0]
+    assert {r["bot"]: r["share"] for r in config["skill"]["levels"]} == {
+        "random": 1.0,
+        "first": 0.0,
+    }
 
 
 def test_length_and_choice_of_a_game_of_fixed_length() -> None:
