@@ -293,6 +293,14 @@ def _config_tables(c: dict[str, Any]) -> str:
             [f"{a['bot']} ahead of {a['against']}", "", pct(a), ""] for a in c["skill"]["ahead"]
         ]
         parts.append(_rows(["bot", "seats", "wins per seat held", "p"], skill_rows))
+    trailed = c["decisiveness"]["winner_trailed_after_round"]
+    if trailed:
+        parts.append(
+            _rows(
+                ["after round", "eventual winner behind", "games still going"],
+                [[str(r + 1), pct(t), str(t["of"])] for r, t in enumerate(trailed)],
+            )
+        )
     holes = c["holes"]["games"]
     if holes:
         hole_rows = [[str(h["game"]), h["end"], h["detail"], h["record"] or ""] for h in holes[:50]]
