@@ -11,6 +11,7 @@ from __future__ import annotations
 import base64
 import html
 import io
+import json
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -51,11 +52,14 @@ def _png(draw: Callable[[Any], None], panels: int, labels: Sequence[str] | None)
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    width = max(5.0, 0.9 * len(labels) + 3.5) if labels is not None else 8.0
-    fig, axes = plt.subplots(1, panels, figsize=(width * panels, 3.8), squeeze=False)
+    width = max(5.0, 0.7 * len(labels) + 3.0) if labels is not None else 8.0
+    # Wide sweeps get their panels one under another instead of a page too wide to read.
+    rows, columns = (panels, 1) if width * panels > 16 else (1, panels)
+    fig, grid = plt.subplots(rows, columns, figsize=(width * columns, 3.8 * rows), squeeze=False)
+    axes = [axis for row in grid for axis in row]
     try:
-        draw(axes[0])
-        for axis in axes[0]:
+        draw(axes)
+        for axis in axes:
             if labels is not None:
                 axis.set_xticks(range(len(labels)))
                 axis.set_xticklabels(labels, rotation=20, ha="right", fontsize=8)
@@ -69,10 +73,26 @@ def _png(draw: Callable[[Any], None], panels: int, labels: Sequence[str] | None)
     return base64.b64encode(buffer.getvalue()).decode("ascii")
 
 
+def short_labels(results: dict[str, Any]) -> list[str]:
+    """The configurations named by what differs between them only.
+
+    >>> short_labels({"varied": ["players", "target"], "configs": [
+    ...     {"varied": {"players": 4, "target": 10}}, {"varied": {"players": 4, "target": 20}}]})
+    ['target=10', 'target=20']
+    """
+    configs = results["configs"]
+    keys = [
+        key
+        for key in results["varied"]
+        if len({json.dumps(c["varied"].get(key)) for c in configs}) > 1
+    ] or ["players"]
+    return [" ".join(f"{k}={json.dumps(c['varied'][k])}" for k in keys) for c in configs]
+
+
 def charts(results: dict[str, Any]) -> list[tuple[str, str]]:
     """(caption, base64 PNG) for every figure of the run."""
     configs = results["configs"]
-    labels = [c["label"] for c in configs]
+    labels = short_labels(results)
     xs = list(range(len(configs)))
     most = max(len(c["positions"]["rows"]) for c in configs)
     found = []

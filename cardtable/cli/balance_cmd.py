@@ -155,7 +155,9 @@ def balance(
         ) from None
 
     if save is not None:
-        command = shlex.join(["cardtable", "balance", *sys.argv[2:]])
+        # The command as typed, for the report; not shown when called in-process.
+        typed = sys.argv[1:2] == ["balance"]
+        command = shlex.join(["cardtable", *sys.argv[1:]]) if typed else ""
         try:
             (save / "balance.json").write_text(
                 json.dumps(run.results, indent=2) + "\n", encoding="utf-8"
