@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from cardtable.balance.measure import PHASES
-from cardtable.balance.report import num, p_value, pct
+from cardtable.balance.report import num, p_value, pct, summary_table
 from cardtable.core.game import JSON
 
 CSS = """
@@ -330,8 +330,6 @@ def _config_tables(c: dict[str, Any]) -> str:
 
 def report_html(results: dict[str, JSON], command: str = "") -> str:
     """The whole report as one HTML page."""
-    from cardtable.balance.report import summary_table
-
     table = summary_table(results)
     headings = [str(column.header) for column in table.columns]
     cells = [list(map(str, column.cells)) for column in table.columns]
