@@ -90,26 +90,19 @@ def skipped(command: str) -> str | None:
 def reduce(command: str) -> str:
     """The command as run: arena runs and --watch games made small."""
     words = shlex.split(command)
-    if words[:2] == ["cardtable", "arena"]:
-        small = {"--games": "1", "-n": "1", "--jobs": "1", "-j": "1"}
+    if words[:2] in (["cardtable", "arena"], ["cardtable", "balance"]):
+        arena = words[1] == "arena"
+        games = "1" if arena else "2"
+        small = {"--games": games, "-n": games, "--jobs": "1", "-j": "1"}
         for i, word in enumerate(words[:-1]):
             if word in small:
                 words[i + 1] = small[word]
             elif word == "--iterations":
                 words[i + 1] = str(min(int(words[i + 1]), 10))
         if "--games" not in words and "-n" not in words:
-            words += ["--games", "1"]
-        if "--iterations" not in words and "--budget-ms" not in words:
+            words += ["--games", games]
+        if arena and "--iterations" not in words and "--budget-ms" not in words:
             words += ["--iterations", "10"]
-    elif words[:2] == ["cardtable", "balance"]:
-        small = {"--games": "2", "-n": "2", "--jobs": "1", "-j": "1"}
-        for i, word in enumerate(words[:-1]):
-            if word in small:
-                words[i + 1] = small[word]
-            elif word == "--iterations":
-                words[i + 1] = str(min(int(words[i + 1]), 10))
-        if "--games" not in words and "-n" not in words:
-            words += ["--games", "2"]
     elif words[:2] == ["cardtable", "play"] and "--watch" in words and "--bots" not in words:
         words += ["--bots", "random"]
     elif words[:2] == ["cardtable", "analyze"]:
