@@ -12,15 +12,24 @@ lab…, and each is timed in CPU seconds of this process and its workers
 the wall clock measures the neighbours. Each row reports the best of
 ``--repeats``. The lab must not be slower than the arena per game: the ratio
 column is lab / arena games per CPU second.
+
+The two commands play different deals (the arena rotates identical bots over
+each deal; the lab gives every game its own), so a second table plays the
+*same* games one by one in this process: the arena's ``play_task`` and the
+lab's ``play_measured`` on the lab's schedule, alternating game by game.
 """
 
 from __future__ import annotations
 
 import argparse
 import resource
+import time
 
 from cardtable.arena import run_arena
+from cardtable.arena.runner import ArenaSpec, play_task
 from cardtable.balance import plan_run, run_balance
+from cardtable.balance.measure import play_measured
+from cardtable.balance.plan import tasks_of
 from cardtable.balance.run import default_bot
 from cardtable.core.registry import game_names, manifest
 
@@ -46,6 +55,20 @@ def balance_seconds(game: str, players: int, games: int, jobs: int) -> float:
     return cpu_seconds() - start
 
 
+def same_games(game: str, players: int, games: int) -> tuple[float, float]:
+    """CPU seconds of the arena's and of the lab's game loop over the same games."""
+    spec = plan_run(game, players=[players], games=games)
+    arena_spec = ArenaSpec(game, (("players", players),), spec.lineup(0))
+    arena = lab = 0.0
+    for task in tasks_of(spec, 1, games):
+        start = time.process_time()
+        play_task(arena_spec, task.game)
+        middle = time.process_time()
+        play_measured(spec, task)
+        arena, lab = arena + middle - start, lab + time.process_time() - middle
+    return arena, lab
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=200, help="games per run")
@@ -66,6 +89,15 @@ def main() -> None:
                 f"{game:<20} {players:>7} {jobs:>4} {args.games / arena:>13.1f}"
                 f" {args.games / lab:>13.1f} {arena / lab:>9.2f}"
             )
+    print("\nthe same games, one by one in this process (CPU seconds of the game loop)")
+    print("{:<20} {:>7} {:>13} {:>13} {:>9}".format("game", "players", *heading[3:]))
+    for game in args.game or game_names():
+        players = manifest(game).default_players
+        arena, lab = same_games(game, players, args.games)
+        print(
+            f"{game:<20} {players:>7} {args.games / arena:>13.1f}"
+            f" {args.games / lab:>13.1f} {arena / lab:>9.2f}"
+        )
 
 
 if __name__ == "__main__":
