@@ -96,3 +96,17 @@ def test_a_save_dir_of_another_run_is_refused_in_words(tmp_path: Path) -> None:
     base = ["balance", "rigged-table", "-q", "--save", str(tmp_path), "--seed", "1"]
     assert invoke(*base, "-n", "2")[0] == 0
     assert "holds another run (it differs in games)" in error_line(*base, "-n", "3")
+
+
+def test_an_interrupted_run_says_how_to_resume(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def interrupted(*args: object, **kwargs: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr("cardtable.cli.balance_cmd.run_balance", interrupted)
+    code, _, err = invoke("balance", "rigged-table", "-q", "--save", str(tmp_path))
+    assert code == 130
+    assert f"the finished chunks are kept in {tmp_path}: run the same command again" in err
+    code, _, err = invoke("balance", "rigged-table", "-q")
+    assert code == 130 and "nothing counted (--save DIR keeps a run)" in err
