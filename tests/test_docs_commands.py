@@ -36,6 +36,8 @@ SKIPPED = {
 REDUCED = {
     "cardtable arena": "thousands of games: run with --games 1, --jobs 1 and at most "
     "10 search iterations (where no --budget-ms is given), every other option as written",
+    "cardtable balance": "thousands of games per configuration: run with --games 2, --jobs 1 and"
+    " at most 10 search iterations, every other option as written",
     "cardtable play --watch": "bots at 0.1 s a move for a whole game: run with --bots random",
     "cardtable analyze": "half a second of search per decision of a whole game: run with"
     " --budget 0.02, every other option as written",
@@ -88,16 +90,18 @@ def skipped(command: str) -> str | None:
 def reduce(command: str) -> str:
     """The command as run: arena runs and --watch games made small."""
     words = shlex.split(command)
-    if words[:2] == ["cardtable", "arena"]:
-        small = {"--games": "1", "-n": "1", "--jobs": "1", "-j": "1"}
+    if words[:2] in (["cardtable", "arena"], ["cardtable", "balance"]):
+        arena = words[1] == "arena"
+        games = "1" if arena else "2"
+        small = {"--games": games, "-n": games, "--jobs": "1", "-j": "1"}
         for i, word in enumerate(words[:-1]):
             if word in small:
                 words[i + 1] = small[word]
             elif word == "--iterations":
                 words[i + 1] = str(min(int(words[i + 1]), 10))
         if "--games" not in words and "-n" not in words:
-            words += ["--games", "1"]
-        if "--iterations" not in words and "--budget-ms" not in words:
+            words += ["--games", games]
+        if arena and "--iterations" not in words and "--budget-ms" not in words:
             words += ["--iterations", "10"]
     elif words[:2] == ["cardtable", "play"] and "--watch" in words and "--bots" not in words:
         words += ["--bots", "random"]

@@ -4,6 +4,10 @@ Games are sent out in chunks (one job per chunk keeps the per-job overhead
 small) and come back in any order; the results are put back in game order
 before anyone reads them, so a run's outcome does not depend on ``jobs`` or
 on the backend. Ray is imported only when asked for (the ``ray`` extra).
+
+:func:`run_chunks` is the machinery for any picklable work function over
+chunks of tasks (the balance lab measures games with its own);
+:func:`run_games` is the arena's use of it.
 """
 
 from __future__ import annotations
@@ -15,13 +19,19 @@ import multiprocessing
 from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import replace
-from typing import Any
+from typing import Any, TypeVar
 
 import cardtable
-from cardtable.arena.runner import ArenaSpec, GameResult, GameTask, play_chunk, play_task
+from cardtable.arena.runner import ArenaSpec, GameResult, GameTask, play_chunk
 from cardtable.core.extras import install_command
 
 OnResult = Callable[[GameTask, GameResult], None]
+
+SpecT = TypeVar("SpecT")
+TaskT = TypeVar("TaskT")
+ResultT = TypeVar("ResultT")
+# A worker's job: the run's spec and one chunk of tasks -> one result per task.
+Work = Callable[[SpecT, Sequence[TaskT]], list[ResultT]]
 
 # Chunks per worker: enough for a live progress bar and for balancing the load
 # across workers, few enough that each job's overhead stays small.
@@ -33,7 +43,7 @@ class RayError(RuntimeError):
     """``--ray`` was asked for but ray cannot be imported or reached."""
 
 
-def chunked(tasks: Sequence[GameTask], workers: int) -> list[list[GameTask]]:
+def chunked(tasks: Sequence[TaskT], workers: int) -> list[list[TaskT]]:
     """Consecutive chunks, about ``CHUNKS_PER_WORKER`` per worker.
 
     >>> [len(c) for c in chunked(list(range(10)), workers=1)]
@@ -70,28 +80,45 @@ def run_games(
                 result = replace(result, record=None)
             results[index] = result
 
-    if ray_address is not None:
-        _run_ray(spec, tasks, ray_address, jobs, collect)
-    elif jobs <= 1:
-        for task in tasks:
-            collect([(task.index, play_task(spec, task))])
-    else:
-        _run_processes(spec, tasks, jobs, collect)
+    run_chunks(play_chunk, spec, tasks, jobs=jobs, ray_address=ray_address, collect=collect)
     return [results[task.index] for task in tasks]
 
 
+def run_chunks(
+    work: Work[SpecT, TaskT, ResultT],
+    spec: SpecT,
+    tasks: Sequence[TaskT],
+    *,
+    jobs: int = 1,
+    ray_address: str | None = None,
+    collect: Callable[[Sequence[ResultT]], None],
+) -> None:
+    """Run ``work(spec, chunk)`` over chunks of ``tasks`` here, in ``jobs``
+    processes or on Ray; ``collect`` gets each chunk's results in this process,
+    in whatever order chunks finish. ``work`` must be a module-level function
+    (workers import it by name)."""
+    if ray_address is not None:
+        _run_ray(work, spec, tasks, ray_address, jobs, collect)
+    elif jobs <= 1:
+        for task in tasks:
+            collect(work(spec, [task]))
+    else:
+        _run_processes(work, spec, tasks, jobs, collect)
+
+
 def _run_processes(
-    spec: ArenaSpec,
-    tasks: Sequence[GameTask],
+    work: Work[SpecT, TaskT, ResultT],
+    spec: SpecT,
+    tasks: Sequence[TaskT],
     jobs: int,
-    collect: Callable[[Sequence[tuple[int, GameResult]]], None],
+    collect: Callable[[Sequence[ResultT]], None],
 ) -> None:
     # "spawn", not "fork": the caller may run threads (a progress bar), and
     # forking a threaded process can deadlock.
     context = multiprocessing.get_context("spawn")
     with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
-        pending: set[Future[list[tuple[int, GameResult]]]] = {
-            pool.submit(play_chunk, spec, chunk) for chunk in chunked(tasks, jobs)
+        pending: set[Future[list[ResultT]]] = {
+            pool.submit(work, spec, chunk) for chunk in chunked(tasks, jobs)
         }
         try:
             while pending:
@@ -105,11 +132,12 @@ def _run_processes(
 
 
 def _run_ray(
-    spec: ArenaSpec,
-    tasks: Sequence[GameTask],
+    work: Work[SpecT, TaskT, ResultT],
+    spec: SpecT,
+    tasks: Sequence[TaskT],
     address: str,
     jobs: int,
-    collect: Callable[[Sequence[tuple[int, GameResult]]], None],
+    collect: Callable[[Sequence[ResultT]], None],
 ) -> None:
     """Fan the chunks out over Ray; ``address`` ``"local"`` starts a local cluster.
 
@@ -144,7 +172,7 @@ def _run_ray(
         started = True
     try:
         workers = int(ray.cluster_resources().get("CPU", 1))
-        remote_chunk = ray.remote(play_chunk)
+        remote_chunk = ray.remote(work)
         spec_ref = ray.put(spec)
         pending = [remote_chunk.remote(spec_ref, chunk) for chunk in chunked(tasks, workers)]
         while pending:

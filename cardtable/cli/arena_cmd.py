@@ -11,7 +11,7 @@ import importlib.util
 import json
 import math
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated
@@ -21,9 +21,8 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
 from cardtable.arena import ArenaError, run_arena
-from cardtable.arena.pool import OnResult, RayError
+from cardtable.arena.pool import RayError
 from cardtable.arena.report import print_tables, results_json, write_chart
-from cardtable.arena.runner import GameResult, GameTask
 from cardtable.bots import Budget
 from cardtable.cli.common import fail, parse_options
 from cardtable.cli.game_options import read_file_options
@@ -97,7 +96,7 @@ def arena(
         raise fail(RAY_EXTRA)
 
     try:
-        with _progress(Console(stderr=True), games, quiet) as advance:
+        with progress_bar(Console(stderr=True), games, quiet) as advance:
             run = run_arena(
                 game_name,
                 names,
@@ -108,7 +107,7 @@ def arena(
                 jobs=jobs,
                 ray_address=ray,
                 save_dir=save,
-                on_result=advance,
+                on_result=lambda task, result: advance(1),
             )
     except (ArenaError, RayError) as exc:
         raise fail(str(exc)) from None
@@ -157,8 +156,9 @@ def _written(save: Path | None, chart: Path | None, games: int) -> str:
 
 
 @contextmanager
-def _progress(console: Console, total: int, quiet: bool) -> Iterator[OnResult]:
-    """A rich progress bar on stderr (nothing when quiet), advanced once per game."""
+def progress_bar(console: Console, total: int, quiet: bool) -> Iterator[Callable[[int], None]]:
+    """A rich progress bar of games on stderr with the time left (nothing when
+    quiet); the caller advances it by the games just finished."""
     bar = Progress(
         TextColumn("games"),
         BarColumn(),
@@ -170,8 +170,8 @@ def _progress(console: Console, total: int, quiet: bool) -> Iterator[OnResult]:
     )
     task_id = bar.add_task("games", total=total)
 
-    def advance(task: GameTask, result: GameResult) -> None:
-        bar.advance(task_id)
+    def advance(count: int) -> None:
+        bar.advance(task_id, count)
 
     with bar:
         yield advance

@@ -19,6 +19,7 @@ import cardtable
 from cardtable.bots import make_bot
 from cardtable.cli.analyze_cmd import analyze
 from cardtable.cli.arena_cmd import arena
+from cardtable.cli.balance_cmd import balance
 from cardtable.cli.commands import Command, Group
 from cardtable.cli.common import fail, parse_options
 from cardtable.cli.game_options import GameCommand, PlayCommand, read_file_options
@@ -230,6 +231,7 @@ def show_rules(
 
 
 app.command(cls=GameCommand)(arena)
+app.command(cls=GameCommand)(balance)
 app.command(cls=Command)(serve)
 app.command(cls=Command)(analyze)
 
