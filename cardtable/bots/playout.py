@@ -22,14 +22,15 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
-from cardtable.bots.base import Bot, BotFactory, RandomBot
+from cardtable.bots.base import Bot, RandomBot
 from cardtable.core.game import Game, Move, State, View
 from cardtable.core.manifest import resolve
 from cardtable.core.registry import manifest
 
-__all__ = ["MAX_MOVES", "Playouts", "playouts_for"]
+__all__ = ["MAX_MOVES", "BotPlayouts", "Playouts", "play_out", "playouts_for"]
 
 Policy = Callable[[State], Move]
+SeatBot = Callable[[int, Game, random.Random], Bot]  # a BotFactory, called without a budget
 
 # A playout that has not finished after this many moves is scored as lost:
 # a guard against a policy that never ends a game (the analysis's bound).
@@ -59,7 +60,7 @@ class BotPlayouts:
 
     cutoff = None
 
-    def __init__(self, game: Game, factory: BotFactory) -> None:
+    def __init__(self, game: Game, factory: SeatBot) -> None:
         self.game = game
         self.factory = factory
 
@@ -91,7 +92,7 @@ def playouts_for(game: Game) -> Playouts:
         evaluator: Playouts = resolve(found.evaluator)(game)
         return evaluator
     heuristic = found.bots.get("heuristic")
-    factory: BotFactory = RandomBot if heuristic is None else resolve(heuristic.target)
+    factory: SeatBot = RandomBot if heuristic is None else resolve(heuristic.target)
     return BotPlayouts(game, factory)
 
 

@@ -29,8 +29,7 @@ from cardtable.bots import (
     bot_names,
     make_bot,
 )
-from cardtable.bots import search as search_module
-from cardtable.bots.playout import BotPlayouts, playouts_for
+from cardtable.bots.playout import BotPlayouts, play_out, playouts_for
 from cardtable.bots.search import SearchBot
 from cardtable.core.game import Game, Move, State
 from cardtable.core.manifest import resolve
@@ -147,13 +146,12 @@ def test_an_iteration_budget_counts_playouts_in_whole_rounds_of_candidates(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     calls = Counter[int]()
-    real = search_module.play_out
 
     def counted(state: State, seat: int, move: Move, *rest: object) -> float:
         calls[move.index] += 1
-        return real(state, seat, move, *rest)  # type: ignore[arg-type]
+        return play_out(state, seat, move, *rest)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(search_module, "play_out", counted)
+    monkeypatch.setattr("cardtable.bots.search.play_out", counted)
     game = cardtable.load(NAME, players=2)
     state = game.new_game(random.Random(2))
     legal = state.legal_moves()
