@@ -8,12 +8,21 @@ one (``evaluator``, a factory ``(game) ->`` an object with ``policy(rng)``,
 bots may not import analysis); else the game's ``heuristic`` bot in every
 seat, each deciding from its own ``view(seat)``; else random moves.
 
-A playout is worth the deciding seat's share of the win at the game's end (1,
-``1/k`` of a win shared by ``k``, or 0), the outcome every game defines. Where
-the evaluator has a cutoff, the playout stops after that many moves and takes
-the cutoff's estimate instead: shorter playouts vary less. The estimate is
-asked with no win model (the analysis fits one over 600 games, too slow for a
-bot built per game), so the game values the standings by its own rules.
+What a playout is worth, from the deciding seat's side:
+
+- with the evaluator's cutoff, the playout stops after that many moves and
+  takes the cutoff's estimate of the seat's chance to win (or its share of
+  the win, ``1/k`` of ``k`` winners, where the game ended first). The
+  estimate is asked with no win model (the analysis fits one over 600
+  games, too slow for a bot built per game), so the game values the
+  standings by its own rules;
+- else the playout ends with the round of the decision (or the game), and
+  is worth the seat's score margin then: its total minus the best other
+  total (higher totals ahead, as the arena ranks a finish). Playing on to
+  the game's end and counting wins measured far worse: Marshmallow Test, 2
+  players, 50 ms a move against the heuristic, 27% (19-36%, 100 games) to
+  the end of the game, 70% (55-82%, 40 games) to the end of the round; the
+  fixture game was the same either way (61% against random, 300 games).
 """
 
 from __future__ import annotations
@@ -32,8 +41,8 @@ __all__ = ["MAX_MOVES", "BotPlayouts", "Playouts", "play_out", "playouts_for"]
 Policy = Callable[[State], Move]
 SeatBot = Callable[[int, Game, random.Random], Bot]  # a BotFactory, called without a budget
 
-# A playout that has not finished after this many moves is scored as lost:
-# a guard against a policy that never ends a game (the analysis's bound).
+# A playout still in its round after this many moves is valued as it stands:
+# a guard against a policy that never ends a round (the analysis's bound).
 MAX_MOVES = 5_000
 
 
@@ -102,19 +111,24 @@ def _no_win_model(scores: Sequence[int], seat: int, round_ended: int) -> None:
 
 def play_out(state: State, seat: int, move: Move, playouts: Playouts, rng: random.Random) -> float:
     """Apply ``move`` to ``state`` (changed in place; it needs a generator for
-    the deals after this round), follow the policy to the end, and return
-    ``seat``'s share of the win there (or the cutoff's estimate)."""
+    what chance brings next), follow the policy, and return what the playout
+    is worth to ``seat`` (module doc)."""
     policy = playouts.policy(rng)
     cutoff = playouts.cutoff
-    limit = MAX_MOVES if cutoff is None else min(MAX_MOVES, cutoff.moves)
+    round_number = state.round_number
     state.apply(move)
     moves = 1
-    while not state.finished and moves < limit:
+    if cutoff is not None:
+        limit = min(MAX_MOVES, cutoff.moves)
+        while not state.finished and moves < limit:
+            state.apply(policy(state))
+            moves += 1
+        if state.finished:
+            winners = state.winners
+            return 1.0 / len(winners) if seat in winners else 0.0
+        return cutoff.value(state, seat, _no_win_model)[0]
+    while not state.finished and state.round_number == round_number and moves < MAX_MOVES:
         state.apply(policy(state))
         moves += 1
-    if state.finished:
-        winners = state.winners
-        return 1.0 / len(winners) if seat in winners else 0.0
-    if cutoff is not None:
-        return cutoff.value(state, seat, _no_win_model)[0]
-    return 0.0
+    scores = state.scores
+    return float(scores[seat] - max(x for s, x in enumerate(scores) if s != seat))

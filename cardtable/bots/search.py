@@ -12,8 +12,9 @@ no search bot of its own (:mod:`cardtable.bots`). Each decision it
    generator (common random numbers: the moves are compared on equal luck),
    the playout policy and the value of the end being the game's
    (:mod:`cardtable.bots.playout`);
-3. repeats while the budget lasts and plays the move with the best mean: the
-   highest share of wins for its seat.
+3. repeats while the budget lasts and plays the move with the best mean:
+   the highest chance to win where the game's evaluator estimates it, else
+   the best score margin at the end of the round.
 
 Moves the game's evaluator calls the same decision (``groups``) are played
 out once. This is flat Monte Carlo over the root's information set, not a
@@ -79,7 +80,7 @@ class SearchBot:
         return legal[groups[best][0]]
 
     def search(self, view: View, candidates: Sequence[Move]) -> list[float]:
-        """The mean share of wins of each candidate over the budget's playouts."""
+        """The mean value of each candidate over the budget's playouts."""
         seconds, iterations = self.budget.seconds, self.budget.iterations
         if seconds is None and iterations is None:
             seconds = DEFAULT_SECONDS
