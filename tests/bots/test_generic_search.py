@@ -232,3 +232,22 @@ def test_the_fixtures_sampler_is_uniform_over_the_deals_the_view_allows() -> Non
     chi2 = sum((n - expected) ** 2 / expected for n in drawn.values())
     free = len(allowed) - 1
     assert chi2 < free + 5 * (2 * free) ** 0.5, (chi2, free)
+
+
+def test_mr_6_2_with_the_evaluators_cutoff_it_does_not_declare_an_unsorted_hand() -> None:
+    """Early in a round no hand is sorted, so declaring scores nothing
+    (MR-6.2); valued by the cutoff's chance to win the game the bot did it
+    anyway, valued by the cutoff's expected points it does not."""
+    game = cardtable.load("myrummy-111", players=2)
+    state = game.new_game(random.Random(3))
+    heuristic = [make_bot("heuristic", game, seat, random.Random(seat)) for seat in (0, 1)]
+    for _ in range(3):
+        seat = state.to_move
+        assert seat is not None
+        state.apply(heuristic[seat].choose(state.view(seat), state.legal_moves()))
+    seat = state.to_move
+    assert seat is not None
+    legal = state.legal_moves()
+    assert any("declare" in str(move) for move in legal)
+    bot = SearchBot(seat, game, random.Random(1), Budget(iterations=200))
+    assert "declare" not in str(bot.choose(state.view(seat), legal))
