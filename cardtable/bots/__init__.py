@@ -38,7 +38,7 @@ class Level:
     """A name on the ladder for people: which bot, and how long it may think."""
 
     summary: str
-    bot: str | None  # None: the game's search bot (its manifest marks it)
+    bot: str | None  # None: the game's search bot (its manifest's, else the generic one)
     budget: Budget | None = None
 
 
@@ -97,8 +97,8 @@ class MissingExtraError(CardtableError):
 
 
 def _generic_entries(game: GameManifest) -> dict[str, BotEntry]:
-    """The bots that play every game offering what they need (module doc)."""
-    generic = {"random": RANDOM}
+    """The bots beside ``random`` that play every game offering what they need."""
+    generic = {}
     if game.has("determinize"):
         generic["search"] = SEARCH
         if game.has("openspiel"):
