@@ -18,8 +18,9 @@ less.
 
 Two other values measured worse. Playing on to the game's end and counting
 wins: Marshmallow Test, 2 players, 50 ms a move against the heuristic, 27%
-(19-36%, 100 games) against 70% (55-82%, 40 games) to the round's end; the
-fixture game was the same either way (61% against random, 300 games). The
+(19-36%, 100 games) against 63% (53-72%, the same deals) to the round's end
+(``benchmarks/bench_generic_search.py``); the fixture game was the same
+either way (61% against random, 300 games). The
 cutoff's chance to win the game, asked with no win model (the analysis fits
 one over 600 games, too slow for a bot built per game): MyRummy 111's
 chances differ so little early in a game that the bot declared unsorted
