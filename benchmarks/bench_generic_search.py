@@ -2,7 +2,7 @@
 game, and on each built-in game beside its tuned ``pimc``, both against the
 game's ``heuristic`` on the same duplicate deals.
 
-    nice -n 10 python benchmarks/bench_generic_search.py [--budget-ms 50] \\
+    PYTHONPATH=. nice -n 10 python benchmarks/bench_generic_search.py [--budget-ms 50] \\
         [--jobs 2] [--only GROUP] [--json]
 
 GROUP is ``fixture``, ``marshmallow-test``, ``myrummy-111`` or
