@@ -1,8 +1,17 @@
 """Bots by name, for every place that seats one (terminal, arena, server).
 
-Each game's manifest lists its bots; ``random`` plays every game, and the
-levels for people (``easy``, ``medium``, ``hard``) map onto a game's
-heuristic and search bots where the game has them.
+Each game's manifest lists its bots. Some bots play every game that offers
+what they need, and are added here to the game's own: ``random`` plays every
+game, ``search`` (:mod:`cardtable.bots.search`) every game that resamples
+hidden cards (``determinize``), and ``openspiel-ismcts`` every game that also
+has an OpenSpiel layout. A game's own bot of the same name comes first.
+
+The levels for people (``easy``, ``medium``, ``hard``) map onto a game's
+heuristic and search bots: ``medium`` and ``hard`` seat the bot its manifest
+marks ``search=True`` (the built-in games' tuned ``pimc``), else the generic
+``search``; ``easy`` seats the game's ``heuristic``, else the search bot at a
+fifth of medium's time (:data:`EASY_SEARCH`; weaker than medium, and still a
+player, where ``random`` would be no opponent at all).
 
 >>> import random, cardtable
 >>> game = cardtable.load("marshmallow-test", players=3)
@@ -29,7 +38,7 @@ class Level:
     """A name on the ladder for people: which bot, and how long it may think."""
 
     summary: str
-    bot: str | None  # None: the game's search bot (its manifest marks it)
+    bot: str | None  # None: the game's search bot (its manifest's, else the generic one)
     budget: Budget | None = None
 
 
@@ -39,11 +48,33 @@ LEVELS: dict[str, Level] = {
     "medium": Level("searches 0.1 s a move", None, Budget(seconds=0.1)),
     "hard": Level("searches 0.5 s a move", None, Budget(seconds=0.5)),
 }
+# ``easy`` for a game with no heuristic but a search bot: a fifth of medium,
+# as hard is five times medium.
+EASY_SEARCH = Level("searches 0.02 s a move (the game has no rules-of-thumb bot)", None,
+                    Budget(seconds=0.02))  # fmt: skip
 
 RANDOM = BotEntry("cardtable.bots.base:RandomBot", "plays a legal move at random")
+SEARCH = BotEntry(
+    "cardtable.bots.search:SearchBot",
+    "generic determinized search (PIMC): samples the unseen cards from the view,"
+    " plays each move out with the game's own playout policy",
+    strength="measured per game in docs/strength.md",
+    time_per_move="0.1 s (medium), 0.5 s (hard) where the game has no search bot of its own",
+    search=True,
+)
+OPENSPIEL_ISMCTS = BotEntry(
+    "cardtable.adapters.openspiel_bot:OpenSpielISMCTSBot",
+    "OpenSpiel's information-set MCTS through the adapter",
+    strength="measured per game in docs/strength.md",
+    time_per_move="20 ms in the measured rows",
+    extra="rl",
+)
 
 __all__ = [
+    "EASY_SEARCH",
     "LEVELS",
+    "OPENSPIEL_ISMCTS",
+    "SEARCH",
     "Bot",
     "BotFactory",
     "Budget",
@@ -52,6 +83,7 @@ __all__ = [
     "UnknownBotError",
     "bot_entries",
     "bot_names",
+    "level_for",
     "make_bot",
 ]
 
@@ -64,20 +96,50 @@ class MissingExtraError(CardtableError):
     """A bot needs an optional extra that is not installed."""
 
 
-def _level_bot(level: Level, game: GameManifest) -> str | None:
-    name = level.bot if level.bot is not None else game.search_bot
-    return name if name in game.bots else None
+def _generic_entries(game: GameManifest) -> dict[str, BotEntry]:
+    """The bots beside ``random`` that play every game offering what they need."""
+    generic = {}
+    if game.has("determinize"):
+        generic["search"] = SEARCH
+        if game.has("openspiel"):
+            generic["openspiel-ismcts"] = OPENSPIEL_ISMCTS
+    return generic
 
 
 def bot_entries(game_name: str) -> dict[str, BotEntry]:
-    """The bots of ``game_name`` by name (``random`` first), levels not included."""
-    return {"random": RANDOM, **manifest(game_name).bots}
+    """The bots of ``game_name`` by name (``random`` first, then the game's own,
+    then the generic ones it does not name itself), levels not included."""
+    game = manifest(game_name)
+    generic = _generic_entries(game)
+    return {
+        "random": RANDOM,
+        **game.bots,
+        **{k: v for k, v in generic.items() if k not in game.bots},
+    }
+
+
+def _search_bot(game: GameManifest) -> str | None:
+    """The game's own search bot, else the generic one where it resamples."""
+    return game.search_bot or ("search" if game.has("determinize") else None)
+
+
+def level_for(level_name: str, game_name: str) -> tuple[str, Level] | None:
+    """The bot a level seats in this game and the level as it plays there
+    (its summary and budget), or ``None`` where the game has no such level."""
+    game = manifest(game_name)
+    level = LEVELS[level_name]
+    if level.bot is None:
+        search = _search_bot(game)
+        return None if search is None else (search, level)
+    if level.bot in game.bots:
+        return level.bot, level
+    search = _search_bot(game) if level_name == "easy" else None
+    return None if search is None else (search, EASY_SEARCH)
 
 
 def bot_names(game_name: str) -> tuple[str, ...]:
     """Every name ``make_bot`` accepts for this game: the bots, then the levels it has."""
-    game = manifest(game_name)
-    levels = [name for name, level in LEVELS.items() if _level_bot(level, game)]
+    levels = [name for name in LEVELS if level_for(name, game_name) is not None]
     return (*bot_entries(game_name), *levels)
 
 
@@ -87,14 +149,15 @@ def make_bot(
     """The bot called ``name`` (a ladder name or a level) for ``seat`` of ``game``."""
     entries = bot_entries(game.name)
     if name in LEVELS:
-        level = LEVELS[name]
-        bot_name = _level_bot(level, manifest(game.name))
-        if bot_name is None:
+        seated = level_for(name, game.name)
+        if seated is None:
+            need = "a search bot" if LEVELS[name].bot is None else "a heuristic or a search bot"
             raise UnknownBotError(
-                f"level {name!r} needs a {'search' if level.bot is None else level.bot} bot,"
-                f" which {game.name} does not have; choose from {', '.join(bot_names(game.name))}"
+                f"level {name!r} needs {need}, which {game.name} does not have (it offers no"
+                f" resampling of hidden cards); choose from {', '.join(bot_names(game.name))}"
             )
-        name, budget = bot_name, budget if budget is not None else level.budget
+        name, level = seated
+        budget = budget if budget is not None else level.budget
     entry = entries.get(name)
     if entry is None:
         raise UnknownBotError(

@@ -32,7 +32,7 @@ def test_every_registered_game_is_offered_with_its_options_bots_and_levels(db_ur
         m = registry.manifest(name)
         assert offered["title"] == m.title and offered["players"] == list(m.players)
         assert [o["name"] for o in offered["options"]] == [o.name for o in m.options]
-        assert {"random", *m.bots} == {b["name"] for b in offered["bots"]}
+        assert set(cardtable.bots.bot_entries(name)) == {b["name"] for b in offered["bots"]}
         assert [lv["name"] for lv in offered["levels"]] == ["easy", "medium", "hard"]
 
 

@@ -35,13 +35,6 @@ MANIFEST = GameManifest(
             strength="wins 59% at 4p against 3 heuristic",
             search=True,
         ),
-        "openspiel-ismcts": BotEntry(
-            "cardtable.adapters.openspiel_bot:OpenSpielISMCTSBot",
-            "OpenSpiel's information-set MCTS through the adapter",
-            strength="wins 12% against pimc at 2p, 20 ms a move",
-            time_per_move="20 ms in the measured rows",
-            extra="rl",
-        ),
     },
     terminal_ui=f"{_PKG}.terminal:MarshmallowTestUI",
     determinize=f"{_PKG}.determinize:determinize",

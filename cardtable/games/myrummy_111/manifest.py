@@ -42,13 +42,6 @@ MANIFEST = GameManifest(
             strength="wins 77% at 2p against heuristic",
             search=True,
         ),
-        "openspiel-ismcts": BotEntry(
-            "cardtable.adapters.openspiel_bot:OpenSpielISMCTSBot",
-            "OpenSpiel's information-set MCTS through the adapter",
-            strength="loses 100% against pimc at 2p, 20 ms a move",
-            time_per_move="20 ms in the measured rows",
-            extra="rl",
-        ),
     },
     terminal_ui=f"{_PKG}.terminal:MyRummyUI",
     determinize=f"{_PKG}.determinize:determinize",
