@@ -83,7 +83,12 @@ class GameManifest:
       ``cardtable.analysis.evaluator.Evaluator`` (a faster playout policy
       for game analysis; without one, analysis plays the heuristic bot);
     - ``rules``: a file inside the game package (the rules in words);
-    - ``web_client``: a file inside the game package (the browser drawing).
+    - ``web_client``: a file inside the game package (the browser drawing);
+    - ``tutorial``: a folder inside the game package: the guided first game's
+      ``steps.json`` and its words per language (``en.json``…), and the
+      shipped ``puzzles.json`` (``cardtable.learn``);
+    - ``puzzle_theme``: ``"module:func"``, ``func(view, move) -> (theme, rule)``,
+      a puzzle solution's idea in the game's own words.
     """
 
     name: str
@@ -101,7 +106,9 @@ class GameManifest:
     evaluator: str | None = None
     rules: str | None = None
     web_client: str | None = None
-    package: str | None = None  # where ``rules`` and ``web_client`` live
+    tutorial: str | None = None
+    puzzle_theme: str | None = None
+    package: str | None = None  # where ``rules``, ``web_client`` and ``tutorial`` live
 
     def has(self, part: str) -> bool:
         """Whether the game offers ``part`` (a field name above)."""
@@ -131,6 +138,8 @@ _PART_WORDS = {
     "evaluator": "an analysis evaluator",
     "rules": "a rules text",
     "web_client": "a browser drawing",
+    "tutorial": "a tutorial or puzzles",
+    "puzzle_theme": "puzzle themes",
 }
 
 

@@ -1,0 +1,117 @@
+"""A player's puzzle training: their rating, the next puzzle, the daily one.
+
+The player's rating and each tried puzzle's rating live in a small JSON
+profile (``cardtable-puzzle-profile/1``), one per person; a puzzle not yet
+tried by them has its shipped rating. One try is one rating period
+(lichess does the same): a solve is the player's win over the puzzle.
+"""
+
+from __future__ import annotations
+
+import datetime
+import json
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from cardtable.analysis.seeds import derive_seed
+from cardtable.core.errors import RecordError
+from cardtable.learn.glicko import Rating, update
+from cardtable.learn.puzzles import Puzzle, PuzzleSet
+
+__all__ = ["PROFILE_FORMAT", "Outcome", "Profile", "daily_puzzle", "next_puzzle"]
+
+PROFILE_FORMAT = "cardtable-puzzle-profile/1"
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    solved: bool
+    player_before: Rating
+    player_after: Rating
+    puzzle_before: Rating
+    puzzle_after: Rating
+
+
+@dataclass
+class _GameRecord:
+    player: Rating = field(default_factory=Rating)
+    puzzles: dict[str, Rating] = field(default_factory=dict)  # tried puzzles' ratings
+    tried: list[str] = field(default_factory=list)
+
+
+class Profile:
+    """One person's ratings per game, read from and written to ``path``."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._games: dict[str, _GameRecord] = {}
+        if path.is_file():
+            self._read(json.loads(path.read_text(encoding="utf-8")))
+
+    def _read(self, obj: Any) -> None:
+        if not isinstance(obj, dict) or obj.get("format") != PROFILE_FORMAT:
+            raise RecordError(str(self.path), f"not a {PROFILE_FORMAT} file")
+        try:
+            for name, g in obj["games"].items():
+                self._games[name] = _GameRecord(
+                    Rating(**g["player"]),
+                    {k: Rating(**r) for k, r in g["puzzles"].items()},
+                    list(g["tried"]),
+                )
+        except (KeyError, TypeError, AttributeError) as exc:
+            raise RecordError(str(self.path), f"malformed profile: {exc}") from None
+
+    def save(self) -> None:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        obj = {
+            "format": PROFILE_FORMAT,
+            "games": {
+                name: {
+                    "player": asdict(g.player),
+                    "puzzles": {k: asdict(r) for k, r in g.puzzles.items()},
+                    "tried": g.tried,
+                }
+                for name, g in self._games.items()
+            },
+        }
+        self.path.write_text(json.dumps(obj, indent=1) + "\n", encoding="utf-8")
+
+    def player(self, game: str) -> Rating:
+        return self._game(game).player
+
+    def tried(self, game: str) -> tuple[str, ...]:
+        return tuple(self._game(game).tried)
+
+    def puzzle_rating(self, game: str, puzzle: Puzzle) -> Rating:
+        """The puzzle's rating as this profile knows it (its shipped one if untried here)."""
+        known = self._game(game).puzzles.get(puzzle.id)
+        return known if known is not None else Rating(puzzle.rating, puzzle.deviation)
+
+    def record(self, game: str, puzzle: Puzzle, solved: bool) -> Outcome:
+        """Rate one try: the player and the puzzle both move (then :meth:`save`)."""
+        entry = self._game(game)
+        player, rated = entry.player, self.puzzle_rating(game, puzzle)
+        entry.player = update(player, [(rated, 1.0 if solved else 0.0)])
+        entry.puzzles[puzzle.id] = update(rated, [(player, 0.0 if solved else 1.0)])
+        if puzzle.id not in entry.tried:
+            entry.tried.append(puzzle.id)
+        return Outcome(solved, player, entry.player, rated, entry.puzzles[puzzle.id])
+
+    def _game(self, game: str) -> _GameRecord:
+        return self._games.setdefault(game, _GameRecord())
+
+
+def next_puzzle(puzzles: PuzzleSet, profile: Profile) -> Puzzle:
+    """The untried puzzle whose rating is nearest the player's (every puzzle
+    again once all are tried); ties go to the first in the set."""
+    game = puzzles.game
+    tried = set(profile.tried(game))
+    pool = [p for p in puzzles.puzzles if p.id not in tried] or list(puzzles.puzzles)
+    rating = profile.player(game).rating
+    return min(pool, key=lambda p: abs(profile.puzzle_rating(game, p).rating - rating))
+
+
+def daily_puzzle(puzzles: PuzzleSet, day: datetime.date) -> Puzzle:
+    """The same puzzle for everyone on ``day``: drawn by hashing the game and the date."""
+    return puzzles.puzzles[derive_seed(puzzles.game, day.isoformat()) % len(puzzles.puzzles)]
