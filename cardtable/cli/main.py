@@ -23,6 +23,7 @@ from cardtable.cli.commands import Command, Group
 from cardtable.cli.common import fail, parse_options
 from cardtable.cli.game_options import GameCommand, PlayCommand, read_file_options
 from cardtable.cli.info_cmd import bots_text, default_bots, games_text, rules_text
+from cardtable.cli.learn_cmd import learn
 from cardtable.cli.play import play_game
 from cardtable.cli.replay_cmd import run_replay
 from cardtable.cli.serve_cmd import serve
@@ -232,6 +233,7 @@ def show_rules(
 app.command(cls=GameCommand)(arena)
 app.command(cls=Command)(serve)
 app.command(cls=Command)(analyze)
+app.command(cls=Command)(learn)
 
 
 def main() -> None:

@@ -145,7 +145,9 @@ def load_tutorial(game_name: str, language: str = "en") -> Tutorial:
         words = Words(text["title"], text["intro"], text["finale"])
         raw_steps = data["steps"]
     except (KeyError, TypeError, AttributeError) as exc:
-        raise TutorialError(f"{steps_where} / {words_where}", f"missing or malformed {exc}") from None
+        raise TutorialError(
+            f"{steps_where} / {words_where}", f"missing or malformed {exc}"
+        ) from None
     except CardtableError as exc:
         raise TutorialError(steps_where, str(exc)) from None
     ids = [s.get("id") for s in raw_steps]
@@ -153,7 +155,9 @@ def load_tutorial(game_name: str, language: str = "en") -> Tutorial:
     if extra:
         raise TutorialError(words_where, f"words for steps that do not exist: {', '.join(extra)}")
     steps = tuple(
-        _step(game, game_manifest, seat, raw, step_words, f"{steps_where}: step {i + 1}", words_where)
+        _step(
+            game, game_manifest, seat, raw, step_words, f"{steps_where}: step {i + 1}", words_where
+        )
         for i, raw in enumerate(raw_steps)
     )
     return Tutorial(game, seat, language, words, steps)
