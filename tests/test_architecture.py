@@ -9,7 +9,7 @@ Layers, lowest first::
     core           cardtable/core, and the top-level cardtable/__init__
     games          cardtable/games/<game>/ : everything about one game
     bots           cardtable/bots/ : the bot protocol, budgets, levels (machinery)
-    adapters, arena, server, analysis : generic machinery over the registry
+    adapters, arena, server, analysis, learn : generic machinery over the registry
     cli            the terminal faces (may use any generic layer)
 
 The rules:
@@ -75,13 +75,14 @@ PROTOCOLS = frozenset(
         "cardtable.cli.ui",
     }
 )
-GENERIC = ("bots", "adapters", "arena", "server", "analysis", "cli")
+GENERIC = ("bots", "adapters", "arena", "server", "analysis", "learn", "cli")
 FORBIDDEN = {  # layer -> layers it may not import (besides games, rule 3)
     "bots": {"adapters", "arena", "cli", "server", "analysis"},
     "adapters": {"arena", "cli", "server"},
     "arena": {"adapters", "cli", "server"},
     "server": {"cli"},
     "analysis": {"cli", "server"},
+    "learn": {"adapters", "arena", "cli", "server"},
     "cli": set(),
 }
 # Underscore names that are public API of the standard library.

@@ -25,6 +25,7 @@ from cardtable.cli.game_options import GameCommand, PlayCommand, read_file_optio
 from cardtable.cli.info_cmd import bots_text, default_bots, games_text, rules_text
 from cardtable.cli.learn_cmd import learn
 from cardtable.cli.play import play_game
+from cardtable.cli.puzzle_cmd import puzzle, puzzles_app
 from cardtable.cli.replay_cmd import run_replay
 from cardtable.cli.serve_cmd import serve
 from cardtable.cli.ui import QuitGame
@@ -234,6 +235,8 @@ app.command(cls=GameCommand)(arena)
 app.command(cls=Command)(serve)
 app.command(cls=Command)(analyze)
 app.command(cls=Command)(learn)
+app.command(cls=Command)(puzzle)
+app.add_typer(puzzles_app, name="puzzles")
 
 
 def main() -> None:

@@ -36,9 +36,17 @@ from cardtable.bots import make_bot
 from cardtable.core.game import Game
 from cardtable.core.registry import manifest
 from cardtable.core.replay import parse_record
-from cardtable.learn.puzzles import MARGIN, START_RATING, Puzzle, PuzzleSet, make_puzzle, theme_for
+from cardtable.learn.puzzles import (
+    MARGIN,
+    START_RATING,
+    Puzzle,
+    PuzzleSet,
+    Theme,
+    make_puzzle,
+    theme_for,
+)
 
-__all__ = ["LEVELS", "BuildStats", "build_puzzles"]
+__all__ = ["CONFIRM", "LEVELS", "BuildStats", "build_puzzles", "puzzle_of"]
 
 CONFIRM = 5  # the confirming pass's budget, in screens
 
@@ -73,14 +81,10 @@ def build_puzzles(
     for g in range(games):
         for decision in _sampled(_decisions(game, g, seed, levels), per_game, seed, g):
             analysed += 1
-            evaluation = _confirmed(
-                analyzer, decision, budget, derive_seed(seed, g, decision.index)
-            )
-            if evaluation is None:
-                continue
-            puzzle = make_puzzle(decision.view, decision.legal, decision.seat, evaluation, theme)
+            where = derive_seed(seed, g, decision.index)
+            puzzle = puzzle_of(analyzer, theme, decision, budget, where)
             if puzzle is not None and puzzle.id not in found:
-                found[puzzle.id] = _rated(game, puzzle, decision, seed)
+                found[puzzle.id] = puzzle
         if progress is not None:
             progress(BuildStats(g + 1, analysed, len(found), time.process_time() - start))
     stats = BuildStats(games, analysed, len(found), time.process_time() - start)
@@ -94,7 +98,19 @@ def build_puzzles(
         "analysed": analysed,
         "cpu_seconds": round(stats.cpu_seconds, 1),
     }
-    return PuzzleSet(game.name, game.options_json, built, tuple(found.values())), stats
+    return PuzzleSet(game.name, game.options_json, (built,), tuple(found.values())), stats
+
+
+def puzzle_of(
+    analyzer: Analyzer, theme: Theme, decision: Decision, budget: float, seed: int
+) -> Puzzle | None:
+    """The rated puzzle ``decision`` makes, or ``None``: judged from its view
+    alone (its true state, there for hindsight, is never read)."""
+    evaluation = _confirmed(analyzer, decision, budget, seed)
+    if evaluation is None:
+        return None
+    puzzle = make_puzzle(decision.view, decision.legal, decision.seat, evaluation, theme)
+    return None if puzzle is None else _rated(analyzer.game, puzzle, decision, seed)
 
 
 def _confirmed(

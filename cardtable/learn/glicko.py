@@ -2,7 +2,8 @@
 rates puzzles: a solve is a win of the player over the puzzle, a miss a win
 of the puzzle, and both sides' ratings move.
 
-The worked example of Glickman's paper (it rounds its steps, so it prints\n1464.06, 151.52 and 0.05999):
+The worked example of Glickman's paper (which rounds its steps, so it
+prints 1464.06, 151.52 and 0.05999):
 
 >>> player = Rating(1500, 200, 0.06)
 >>> new = update(player, [(Rating(1400, 30), 1.0), (Rating(1550, 100), 0.0),

@@ -125,7 +125,7 @@ class Puzzle:
 class PuzzleSet:
     game: str
     options: dict[str, JSON]
-    built: dict[str, JSON]  # how the set was made (games, budget, seed, counts)
+    builds: tuple[dict[str, JSON], ...]  # how each batch was made (games, budget, seed, counts)
     puzzles: tuple[Puzzle, ...]
 
     def to_json(self) -> dict[str, JSON]:
@@ -133,9 +133,17 @@ class PuzzleSet:
             "format": FORMAT,
             "game": self.game,
             "options": self.options,
-            "built": self.built,
+            "builds": list(self.builds),
             "puzzles": [p.to_json() for p in self.puzzles],
         }
+
+    def merged(self, other: PuzzleSet) -> PuzzleSet:
+        """This set and ``other``'s puzzles it lacks (same game and options)."""
+        if (other.game, other.options) != (self.game, self.options):
+            raise NoPuzzlesError(other.game, "cannot merge sets of different games or options")
+        known = {p.id for p in self.puzzles}
+        extra = tuple(p for p in other.puzzles if p.id not in known)
+        return PuzzleSet(self.game, self.options, self.builds + other.builds, self.puzzles + extra)
 
     def by_id(self, puzzle_id: str) -> Puzzle:
         for puzzle in self.puzzles:
@@ -269,4 +277,4 @@ def parse_puzzles(obj: Any, where: str) -> PuzzleSet:
                 deviation=p["deviation"],
             )
         )
-    return PuzzleSet(obj["game"], obj["options"], obj["built"], tuple(puzzles))
+    return PuzzleSet(obj["game"], obj["options"], tuple(obj["builds"]), tuple(puzzles))

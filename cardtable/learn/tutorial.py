@@ -39,6 +39,7 @@ __all__ = [
     "Tutorial",
     "TutorialError",
     "Words",
+    "check_step",
     "languages",
     "load_tutorial",
     "refusal",
@@ -189,7 +190,7 @@ def _step(
         )
     except (KeyError, TypeError) as exc:
         raise TutorialError(where, f"missing or malformed {exc}") from None
-    _check(game, game_manifest, seat, step, where)
+    check_step(game, game_manifest, seat, step, where)
     return step
 
 
@@ -211,7 +212,7 @@ def _words(all_words: Any, step_id: str, where: str) -> dict[str, str]:
     return {k: words[k] for k in WORD_KEYS}
 
 
-def _check(game: Game, game_manifest: GameManifest, seat: int, step: Step, where: str) -> None:
+def check_step(game: Game, game_manifest: GameManifest, seat: int, step: Step, where: str) -> None:
     """The step against the engine: its position replays to the learner's
     decision, every expected move is legal, every foreseen wrong one is
     refused (by the rule it names) or legal and not expected, and its rule exists."""
