@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import datetime
 import json
+from collections.abc import Callable, Collection
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -19,7 +20,15 @@ from cardtable.core.errors import RecordError
 from cardtable.learn.glicko import Rating, update
 from cardtable.learn.puzzles import Puzzle, PuzzleSet
 
-__all__ = ["PROFILE_FORMAT", "Outcome", "Profile", "daily_puzzle", "next_puzzle"]
+__all__ = [
+    "PROFILE_FORMAT",
+    "Outcome",
+    "Profile",
+    "daily_puzzle",
+    "nearest_puzzle",
+    "next_puzzle",
+    "rate",
+]
 
 PROFILE_FORMAT = "cardtable-puzzle-profile/1"
 
@@ -91,25 +100,49 @@ class Profile:
     def record(self, game: str, puzzle: Puzzle, solved: bool) -> Outcome:
         """Rate one try: the player and the puzzle both move (then :meth:`save`)."""
         entry = self._game(game)
-        player, rated = entry.player, self.puzzle_rating(game, puzzle)
-        entry.player = update(player, [(rated, 1.0 if solved else 0.0)])
-        entry.puzzles[puzzle.id] = update(rated, [(player, 0.0 if solved else 1.0)])
+        outcome = rate(entry.player, self.puzzle_rating(game, puzzle), solved)
+        entry.player = outcome.player_after
+        entry.puzzles[puzzle.id] = outcome.puzzle_after
         if puzzle.id not in entry.tried:
             entry.tried.append(puzzle.id)
-        return Outcome(solved, player, entry.player, rated, entry.puzzles[puzzle.id])
+        return outcome
 
     def _game(self, game: str) -> _GameRecord:
         return self._games.setdefault(game, _GameRecord())
 
 
-def next_puzzle(puzzles: PuzzleSet, profile: Profile) -> Puzzle:
-    """The untried puzzle whose rating is nearest the player's (every puzzle
+def rate(player: Rating, puzzle: Rating, solved: bool) -> Outcome:
+    """One try as one rating period for both sides (a solve: the player wins)."""
+    return Outcome(
+        solved,
+        player,
+        update(player, [(puzzle, 1.0 if solved else 0.0)]),
+        puzzle,
+        update(puzzle, [(player, 0.0 if solved else 1.0)]),
+    )
+
+
+def nearest_puzzle(
+    puzzles: PuzzleSet,
+    rating: float,
+    tried: Collection[str] = (),
+    rating_of: Callable[[Puzzle], float] = lambda p: p.rating,
+) -> Puzzle:
+    """The untried puzzle whose rating is nearest ``rating`` (every puzzle
     again once all are tried); ties go to the first in the set."""
-    game = puzzles.game
-    tried = set(profile.tried(game))
     pool = [p for p in puzzles.puzzles if p.id not in tried] or list(puzzles.puzzles)
-    rating = profile.player(game).rating
-    return min(pool, key=lambda p: abs(profile.puzzle_rating(game, p).rating - rating))
+    return min(pool, key=lambda p: abs(rating_of(p) - rating))
+
+
+def next_puzzle(puzzles: PuzzleSet, profile: Profile) -> Puzzle:
+    """The next puzzle for the profile's player (:func:`nearest_puzzle`)."""
+    game = puzzles.game
+    return nearest_puzzle(
+        puzzles,
+        profile.player(game).rating,
+        set(profile.tried(game)),
+        lambda p: profile.puzzle_rating(game, p).rating,
+    )
 
 
 def daily_puzzle(puzzles: PuzzleSet, day: datetime.date) -> Puzzle:

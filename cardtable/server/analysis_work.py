@@ -4,7 +4,7 @@ A job is one decision (or a few) of one seat: plain, picklable data (the
 game's record as JSON text, the seat, which of its decisions, budget and
 seed). A worker walks the record (once a seat: it keeps the walk for the
 next job) and judges those decisions with
-:class:`cardtable.analysis.Analyser`, the same evaluation ``cardtable
+:class:`cardtable.analysis.Analyzer`, the same evaluation ``cardtable
 analyze`` runs; the analysis package's seeds are derived per decision, so
 any split of the decisions gives the values one ``cardtable analyze --seat S
 --json`` run gives. The fair evaluation reads only the seat's view; the
@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from cardtable.analysis import Analyser, DecisionAnalysis
+from cardtable.analysis import Analyzer, DecisionAnalysis
 from cardtable.analysis.decisions import Decision, walk
 from cardtable.analysis.estimate import Evaluation
 from cardtable.analysis.report import analysis_json
@@ -46,14 +46,14 @@ class AnalysisJob:
 
 
 @lru_cache(maxsize=8)
-def _analyser(game: str, options: str) -> Analyser:
+def _analyser(game: str, options: str) -> Analyzer:
     # One per game and options in each worker: the win model is fitted once
     # (with its fixed seed, so every worker fits the same one).
-    return Analyser(load(game, **json.loads(options)))
+    return Analyzer(load(game, **json.loads(options)))
 
 
 @lru_cache(maxsize=2)
-def _walked(record: str, seat: int) -> tuple[Analyser, tuple[Decision, ...]]:
+def _walked(record: str, seat: int) -> tuple[Analyzer, tuple[Decision, ...]]:
     # A seat's jobs come one after another with the same record: walking it
     # once, not once a job, keeps the work linear in the game's length.
     parsed = parse_record(record)

@@ -10,7 +10,7 @@ from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.routing import WebSocketRoute
 
-from cardtable.server import api, ws
+from cardtable.server import api, learn_api, ws
 from cardtable.server.analyses import Analyses
 from cardtable.server.bots import BotPool
 from cardtable.server.hub import Hub, Settings
@@ -45,6 +45,7 @@ def create_app(settings: Settings) -> Starlette:
     app = Starlette(
         routes=[
             *api.routes(hub, play, analyses, STATIC),
+            *learn_api.routes(STATIC),
             WebSocketRoute("/ws/{table_id}", ws.endpoint(hub, play)),
         ],
         lifespan=lifespan,
