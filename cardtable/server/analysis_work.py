@@ -65,7 +65,7 @@ def _walked(record: str, seat: int) -> tuple[Analyzer, tuple[Decision, ...]]:
 def analyse_part(job: AnalysisJob) -> list[DecisionAnalysis]:
     """The seat's decisions at ``job.indices``, judged (runs in a worker)."""
     analyser, decisions = _walked(job.record, job.seat)
-    return [analyser.analyse(decisions[i], budget=job.budget, seed=job.seed) for i in job.indices]
+    return [analyser.analyze(decisions[i], budget=job.budget, seed=job.seed) for i in job.indices]
 
 
 def round_starts(events: Sequence[Event]) -> list[int]:

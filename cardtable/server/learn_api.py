@@ -108,17 +108,21 @@ def _puzzle_message(puzzles: PuzzleSet, puzzle: Puzzle) -> dict[str, Any]:
 
 
 def _rating(value: Any) -> Rating:
+    """A player's rating as the browser keeps it: ``"rating deviation
+    volatility"`` (text, since request numbers are whole numbers), or none yet."""
     if value is None:
         return Rating()
     try:
-        rating = Rating(
-            float(value["rating"]), float(value["deviation"]), float(value["volatility"])
-        )
-    except (KeyError, TypeError, ValueError):
-        raise BadInput("request.player must be {rating, deviation, volatility}") from None
-    if not (0 < rating.rating < 5000 and 0 < rating.deviation <= 350 and 0 < rating.volatility < 1):
+        rating, deviation, volatility = (float(x) for x in str(value).split())
+    except ValueError:
+        raise BadInput("request.player must be 'rating deviation volatility'") from None
+    if not (0 < rating < 5000 and 0 < deviation <= 350 and 0 < volatility < 1):
         raise BadInput("request.player is outside the ratings Glicko-2 gives")
-    return rating
+    return Rating(rating, deviation, volatility)
+
+
+def _rating_text(rating: Rating) -> str:
+    return f"{rating.rating:.4f} {rating.deviation:.4f} {rating.volatility:.6f}"
 
 
 def routes(static: Path) -> list[BaseRoute]:
@@ -215,11 +219,8 @@ def routes(static: Path) -> list[BaseRoute]:
                 if puzzle.rule is None or not rules.has("rules")
                 else rulebook(rules).rule(puzzle.rule),
                 "alternatives": [a.to_json() for a in puzzle.alternatives],
-                "player": {
-                    "rating": outcome.player_after.rating,
-                    "deviation": outcome.player_after.deviation,
-                    "volatility": outcome.player_after.volatility,
-                },
+                "player": _rating_text(outcome.player_after),
+                "player_rating": round(outcome.player_after.rating),
                 "puzzle_rating": round(outcome.puzzle_after.rating),
             }
         )

@@ -13,7 +13,12 @@ document.getElementById("brand").setAttribute("aria-label", t("app.home"));
 
 const main = document.getElementById("main");
 const table = location.pathname.match(/^\/t\/([^/]+)\/?$/);
-if (table) {
+const learning = location.pathname.match(/^\/(learn|puzzles)\/([^/]+)\/?$/);
+if (learning) {
+  const game = decodeURIComponent(learning[2]);
+  if (learning[1] === "learn") await (await import("./learn.js")).showLesson(main, game, env);
+  else await (await import("./puzzles.js")).showPuzzles(main, game, env);
+} else if (table) {
   const { showTable } = await import("./table.js");
   await showTable(main, decodeURIComponent(table[1]), env);
 } else {
