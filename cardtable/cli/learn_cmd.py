@@ -22,7 +22,15 @@ from rich.text import Text
 from cardtable.bots import make_bot
 from cardtable.cli.common import fail
 from cardtable.cli.play import play_game
-from cardtable.cli.ui import QUIT_WORDS, QuitGame, ReadLine, TerminalUI, make_ui, with_rules
+from cardtable.cli.ui import (
+    QUIT_WORDS,
+    QuitGame,
+    ReadLine,
+    TerminalUI,
+    console_reader,
+    make_ui,
+    with_rules,
+)
 from cardtable.core.errors import CardtableError
 from cardtable.core.game import Move, State
 from cardtable.learn.lesson import Verdict, judge
@@ -45,13 +53,7 @@ def learn(
     except CardtableError as exc:
         raise fail(str(exc)) from None
     console = Console(highlight=False)
-
-    def read_line(prompt: str) -> str:
-        try:
-            return console.input(prompt)
-        except (EOFError, KeyboardInterrupt):
-            raise QuitGame from None
-
+    read_line = console_reader(console)
     run_tutorial(tutorial, console, read_line, rng=random.Random(seed))
 
 

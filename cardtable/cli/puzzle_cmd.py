@@ -20,7 +20,7 @@ from rich.text import Text
 
 from cardtable.cli.commands import Command, Group
 from cardtable.cli.common import fail, parse_options
-from cardtable.cli.ui import QuitGame, ReadLine, make_ui, with_rules
+from cardtable.cli.ui import QuitGame, ReadLine, console_reader, make_ui, with_rules
 from cardtable.core.errors import CardtableError
 from cardtable.core.game import Game, Move
 from cardtable.core.registry import load, manifest
@@ -59,13 +59,7 @@ def puzzle(
     except CardtableError as exc:
         raise fail(str(exc)) from None
     console = Console(highlight=False)
-
-    def read_line(prompt: str) -> str:
-        try:
-            return console.input(prompt)
-        except (EOFError, KeyboardInterrupt):
-            raise QuitGame from None
-
+    read_line = console_reader(console)
     try:
         solve(puzzles, chosen, player, console, read_line, language=lang)
     except QuitGame:
