@@ -52,6 +52,57 @@ def test_a_learner_finishes_the_lesson_in_german_and_plays_on(browser: Any, serv
     assert not person.errors, person.errors
 
 
+def offered(page: Any, move: Mapping[str, Any]) -> bool:
+    """Whether MyRummy's board offers ``move`` (it offers no move the rules refuse)."""
+    if "take" in move:
+        key = f"refresh-{move['take']}" if move.get("refresh") else f"take-{move['take']}"
+        return bool(page.locator(f"button[data-key='{key}']:not([disabled])").count())
+    gap = page.locator(f"button[data-key='gap-{move['place']}']")
+    if not gap.count() or gap.is_disabled():
+        return False
+    gap.click()
+    sides = page.locator(".mr-discard")
+    return not sides.count() or bool(
+        page.locator(f"button[data-key='discard-{move['discard']}']").count()
+    )
+
+
+def make_move(page: Any, move: Mapping[str, Any]) -> None:
+    assert offered(page, move), move
+    if "take" in move:
+        key = f"refresh-{move['take']}" if move.get("refresh") else f"take-{move['take']}"
+        page.locator(f"button[data-key='{key}']").click()
+        return
+    side = page.locator(f"button[data-key='discard-{move['discard']}']")
+    if side.count():
+        side.click()
+    page.locator("#mr-declare" if move.get("declare") else "#mr-confirm").click()
+
+
+def test_a_learner_finishes_the_myrummy_lesson_in_french(browser: Any, server: Server) -> None:
+    tutorial = load_tutorial("myrummy-111", "fr")
+    person = Person.open(browser, "Léa", locale="fr-FR")
+    page = person.page
+    page.goto(f"{server.url}/learn/myrummy-111")
+    for number, step in enumerate(tutorial.steps, start=1):
+        page.wait_for_selector(
+            f"#board[data-step='{number}'] .mr-hand, #board[data-step='{number}'] .mr-take"
+        )
+        for move, rule in step.tries:
+            if rule is not None:  # MR-4.1, MR-4.4: the board does not offer it at all
+                assert not offered(page, move.to_json()), (step.id, move)
+                continue
+            make_move(page, move.to_json())
+            page.wait_for_selector("#step-feedback[data-verdict='wrong']")
+            assert step.words["wrong"] in page.locator("#step-feedback").inner_text()
+        make_move(page, step.expect[0].to_json())
+        page.wait_for_selector("#step-feedback[data-verdict='right']")
+        assert page.locator("#step-feedback").inner_text() == step.words["right"]
+        page.locator("#step-next").click()
+    assert "Vous avez terminé la leçon." in page.locator("#lesson-finale").inner_text()
+    assert not person.errors, person.errors
+
+
 def test_a_puzzle_takes_one_try_then_shows_every_choices_value(
     browser: Any, server: Server
 ) -> None:

@@ -30,9 +30,15 @@ export async function showLesson(main, game, env) {
     stepTitle, idea, boardRoot, feedback, next));
 
   let number = 0;
-  const context = (send) => ({
-    t: boardT, h, names, send, reducedMotion: true, pending: false, announce, redraw: () => {},
-  });
+  let shown = null; // the message on the board, redrawn when the board asks (a chosen gap)
+  const context = (send) => {
+    const ctx = {
+      t: boardT, h, names, send, reducedMotion: true, pending: false, announce,
+      redraw: () => drawBoard(board, boardRoot, shown, ctx),
+    };
+    return ctx;
+  };
+  const draw = (message, send) => { shown = message; drawBoard(board, boardRoot, message, context(send)); };
 
   async function tryMove(move) {
     const answer = await api(`${base}/${number}?lang=${encodeURIComponent(lang)}`, {
@@ -42,7 +48,7 @@ export async function showLesson(main, game, env) {
     feedback.dataset.verdict = answer.verdict;
     announce(answer.text);
     if (answer.verdict !== "right") return;
-    drawBoard(board, boardRoot, answer.message, context(() => false));
+    draw(answer.message, () => false);
     next.hidden = false;
     next.focus();
   }
@@ -57,7 +63,7 @@ export async function showLesson(main, game, env) {
     next.hidden = true;
     const message = await api(`${base}/${n}?lang=${encodeURIComponent(lang)}`);
     boardRoot.dataset.step = String(n);
-    drawBoard(board, boardRoot, message, context((move) => { tryMove(move).catch((e) => { feedback.textContent = e.message; }); return true; }));
+    draw(message, (move) => { tryMove(move).catch((e) => { feedback.textContent = e.message; }); return true; });
   }
 
   next.onclick = () => (number < lesson.steps.length ? show(number + 1) : finish());

@@ -55,7 +55,11 @@ export async function showPuzzles(main, game, env) {
       answer(puzzle, move).catch((e) => { answerBox.textContent = e.message; });
       return true;
     };
-    drawBoard(board, boardRoot, puzzle.message, { t: boardT, h, names, send, reducedMotion: true, pending: false, announce, redraw: () => {} });
+    const ctx = {
+      t: boardT, h, names, send, reducedMotion: true, pending: false, announce,
+      redraw: () => drawBoard(board, boardRoot, puzzle.message, ctx), // a chosen gap, say
+    };
+    drawBoard(board, boardRoot, puzzle.message, ctx);
   }
 
   async function answer(puzzle, move) {
