@@ -11,7 +11,7 @@ from typing import Any
 
 from cardtable.learn.puzzles import load_puzzles
 from cardtable.learn.tutorial import load_tutorial
-from tests.browser.helpers import Person, Server
+from tests.browser.helpers import Person, Server, run_axe
 
 
 def click_move(page: Any, move: Mapping[str, Any]) -> None:
@@ -21,13 +21,17 @@ def click_move(page: Any, move: Mapping[str, Any]) -> None:
         page.locator(f".mt-hand button[data-card='{move['play']}']").click(force=True)
 
 
-def test_a_learner_finishes_the_lesson_in_german_and_plays_on(browser: Any, server: Server) -> None:
+def test_a_learner_finishes_the_lesson_in_german_and_plays_on(
+    browser: Any, server: Server, axe_source: str
+) -> None:
     tutorial = load_tutorial("marshmallow-test", "de")
     person = Person.open(browser, "Lea", locale="de-DE")
     page = person.page
     page.goto(f"{server.url}/learn/marshmallow-test")
     for number, step in enumerate(tutorial.steps, start=1):
         page.wait_for_selector(f"#board[data-step='{number}'] .mt-hand")
+        if number == 1:
+            assert run_axe(page, axe_source) == []
         assert step.words["title"] in page.locator("#step-title").inner_text()
         for move, rule in step.tries:
             click_move(page, move.to_json())
@@ -104,7 +108,7 @@ def test_a_learner_finishes_the_myrummy_lesson_in_french(browser: Any, server: S
 
 
 def test_a_puzzle_takes_one_try_then_shows_every_choices_value(
-    browser: Any, server: Server
+    browser: Any, server: Server, axe_source: str
 ) -> None:
     puzzles = load_puzzles("marshmallow-test")
     person = Person.open(browser, "Pia")
@@ -117,4 +121,5 @@ def test_a_puzzle_takes_one_try_then_shows_every_choices_value(
     assert page.locator(".puzzle-values tbody tr").count() == len(puzzle.alternatives)
     assert puzzle.theme in page.locator("#puzzle-answer").inner_text()
     assert "1500" not in page.locator("#puzzle-rating").inner_text()  # the solve raised it
+    assert run_axe(page, axe_source) == []
     assert not person.errors, person.errors
