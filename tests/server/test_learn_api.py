@@ -5,12 +5,15 @@ try rated (the rating comes from and goes back to the browser)."""
 from __future__ import annotations
 
 import json
+import random
 from typing import Any
 
 import pytest
 
+from cardtable.core.registry import load, manifest
 from cardtable.learn.puzzles import load_puzzles
 from cardtable.learn.tutorial import load_tutorial
+from cardtable.server.messages import game_part
 from tests.server.helpers import running
 
 pytestmark = pytest.mark.timeout(300, method="thread")
@@ -68,3 +71,20 @@ def test_a_puzzle_is_served_from_its_view_and_a_try_is_rated(db_url: str, game: 
     assert result["puzzle_rating"] < puzzle.rating
     assert result["theme"] == puzzle.theme
     assert daily["id"] in {p.id for p in puzzles.puzzles}
+
+
+@pytest.mark.parametrize("game", ["marshmallow-test", "myrummy-111"])
+def test_a_puzzles_message_is_the_same_over_any_hidden_cards(game: str) -> None:
+    # The served message comes from a state resampled from the view: any other
+    # resampling (other hidden cards) gives the same message, so none leaks.
+    puzzles = load_puzzles(game)
+    engine = load(game, **puzzles.options)
+    determinize = manifest(game).part("determinize")
+    for puzzle in puzzles.puzzles[:5]:
+        view = engine.view_from_json(puzzle.view)
+        states = [determinize(engine, view, random.Random(seed)) for seed in (1, 2)]
+        assert states[0].view(None) == states[1].view(None)
+        others = [s for s in range(engine.num_players) if s != puzzle.seat]
+        assert any(states[0].view(s) != states[1].view(s) for s in others)
+        one, two = (game_part(engine, state, puzzle.seat) for state in states)
+        assert one == two and one["view"] == puzzle.view
