@@ -61,12 +61,13 @@ Theme = Callable[[View, Move], tuple[str, str | None]]
 
 
 class NoPuzzlesError(CardtableError):
-    """A game has no puzzles (no tutorial folder, or no ``puzzles.json`` in it)."""
+    """No such puzzle: the game has none (no tutorial folder, no ``puzzles.json``)
+    or not the one asked for."""
 
     def __init__(self, game: str, reason: str) -> None:
         self.game = game
         self.reason = reason
-        super().__init__(f"{game} has no puzzles: {reason}")
+        super().__init__(f"{game}: {reason}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -149,7 +150,7 @@ class PuzzleSet:
         for puzzle in self.puzzles:
             if puzzle.id == puzzle_id:
                 return puzzle
-        raise NoPuzzlesError(self.game, f"no puzzle {puzzle_id!r}")
+        raise NoPuzzlesError(self.game, f"no puzzle has the id {puzzle_id!r}")
 
 
 def margin_of(evaluation: Evaluation) -> float:
@@ -222,7 +223,9 @@ def _puzzle_id(view_json: Mapping[str, Any], seat: int) -> str:
 def puzzles_path(game_manifest: GameManifest) -> Any:
     """The game's shipped ``puzzles.json`` (a ``Traversable``)."""
     if game_manifest.tutorial is None or game_manifest.package is None:
-        raise NoPuzzlesError(game_manifest.name, "its manifest names no tutorial folder")
+        raise NoPuzzlesError(
+            game_manifest.name, "no puzzles: its manifest names no tutorial folder"
+        )
     return resources.files(game_manifest.package).joinpath(game_manifest.tutorial, "puzzles.json")
 
 
@@ -230,7 +233,7 @@ def load_puzzles(game_name: str) -> PuzzleSet:
     """The puzzles shipped with ``game_name``, checked (:func:`parse_puzzles`)."""
     path = puzzles_path(manifest(game_name))
     if not path.is_file():
-        raise NoPuzzlesError(game_name, "none have been built (cardtable puzzles build)")
+        raise NoPuzzlesError(game_name, "no puzzles have been built (cardtable puzzles build)")
     return parse_puzzles(json.loads(path.read_text(encoding="utf-8")), f"{game_name} puzzles.json")
 
 

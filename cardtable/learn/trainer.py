@@ -56,7 +56,11 @@ class Profile:
         self.path = path
         self._games: dict[str, _GameRecord] = {}
         if path.is_file():
-            self._read(json.loads(path.read_text(encoding="utf-8")))
+            try:
+                obj = json.loads(path.read_text(encoding="utf-8"))
+            except json.JSONDecodeError as exc:
+                raise RecordError(str(path), f"not JSON: {exc}") from None
+            self._read(obj)
 
     def _read(self, obj: Any) -> None:
         if not isinstance(obj, dict) or obj.get("format") != PROFILE_FORMAT:

@@ -177,3 +177,14 @@ def test_the_puzzle_command_takes_one_try_and_tells_the_answer(tmp_path: Path) -
     assert "Not quite" in result.output and first.theme in result.output
     assert "The rule:" in result.output
     assert Profile(profile).tried(puzzles.game) == (first.id,)
+
+
+def test_a_damaged_profile_or_unknown_puzzle_is_one_clear_line(tmp_path: Path) -> None:
+    damaged = tmp_path / "me.json"
+    damaged.write_text("{", encoding="utf-8")
+    runner = CliRunner()
+    result = runner.invoke(app, ["puzzle", "marshmallow-test", "--profile", str(damaged)])
+    assert result.exit_code == 2 and f"error: {damaged}: not JSON" in result.output
+    unknown = runner.invoke(app, ["puzzle", "myrummy-111", "--id", "nope", "--profile", "x"])
+    assert unknown.exit_code == 2
+    assert "myrummy-111: no puzzle has the id 'nope'" in unknown.output
