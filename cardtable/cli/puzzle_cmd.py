@@ -127,7 +127,7 @@ def solve(
 @puzzles_app.command("build", cls=Command)
 def build(
     game_name: Annotated[str, typer.Argument(metavar="GAME")],
-    games: Annotated[int, typer.Option(min=1, help="games to play and analyze")] = 10,
+    games: Annotated[int, typer.Option(min=0, help="games bots play for it")] = 10,
     per_game: Annotated[int, typer.Option(min=1, help="unforced decisions analyzed per game")] = 15,
     budget: Annotated[
         float, typer.Option(min=0.01, help="nominal seconds of analysis per decision (screen)")
@@ -136,6 +136,10 @@ def build(
     out: Annotated[
         Path | None, typer.Option(help="where to write the set (default: the game's shipped one)")
     ] = None,
+    record: Annotated[
+        list[Path] | None,
+        typer.Option("--record", metavar="FILE", help="a person's game record to mine, repeatable"),
+    ] = None,
     add: Annotated[
         bool, typer.Option(help="add to the set already there instead of replacing it")
     ] = False,
@@ -143,11 +147,13 @@ def build(
         list[str] | None, typer.Option("--option", "-o", metavar="KEY=VALUE", help="a game option")
     ] = None,
 ) -> None:
-    """Play GAME between bots of mixed levels and keep its clearest decisions as puzzles."""
+    """Keep the clearest decisions of GAME as puzzles: from games bots of mixed levels
+    play, and from people's records (--record)."""
     try:
         game = load(game_name, **parse_options(option or []))
         target = out if out is not None else Path(str(puzzles_path(manifest(game_name))))
         before = parse_puzzles(json.loads(target.read_text("utf-8")), str(target)) if add else None
+        records = [path.read_text(encoding="utf-8") for path in record or []]
     except (CardtableError, OSError) as exc:
         raise fail(str(exc)) from None
     console = Console(stderr=True, highlight=False)
@@ -160,9 +166,18 @@ def build(
             )
         )
 
-    puzzles, stats = build_puzzles(
-        game, games=games, budget=budget, seed=seed, per_game=per_game, progress=progress
-    )
+    try:
+        puzzles, stats = build_puzzles(
+            game,
+            games=games,
+            budget=budget,
+            seed=seed,
+            per_game=per_game,
+            records=records,
+            progress=progress,
+        )
+    except CardtableError as exc:
+        raise fail(str(exc)) from None
     if before is not None:
         try:
             puzzles = before.merged(puzzles)

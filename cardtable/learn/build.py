@@ -33,9 +33,10 @@ from cardtable.analysis.estimate import Evaluation
 from cardtable.analysis.run import Analyzer
 from cardtable.analysis.seeds import derive_seed
 from cardtable.bots import make_bot
+from cardtable.core.errors import RecordError
 from cardtable.core.game import Game
 from cardtable.core.registry import manifest
-from cardtable.core.replay import parse_record
+from cardtable.core.replay import load_record, parse_record
 from cardtable.learn.puzzles import (
     MARGIN,
     START_RATING,
@@ -70,26 +71,36 @@ def build_puzzles(
     seed: int,
     per_game: int,
     levels: Sequence[str] = LEVELS,
+    records: Sequence[str] = (),
     progress: Callable[[BuildStats], None] | None = None,
 ) -> tuple[PuzzleSet, BuildStats]:
-    """Play ``games`` games and turn their clearest decisions into puzzles."""
+    """Turn the clearest decisions of ``records`` (people's games, record
+    texts of this game and options) and of ``games`` games between bots into puzzles."""
     start = time.process_time()
     analyzer = Analyzer(game)
     theme = theme_for(manifest(game.name))
     found: dict[str, Puzzle] = {}
     analysed = 0
-    for g in range(games):
-        for decision in _sampled(_decisions(game, g, seed, levels), per_game, seed, g):
+    sources = [*(("record", r) for r in range(len(records))), *(("bots", g) for g in range(games))]
+    for done, (kind, g) in enumerate(sources, start=1):
+        if kind == "record":
+            decisions = _recorded(game, records[g], g)
+        else:
+            decisions = _decisions(game, g, seed, levels)
+        # Bot games keep the seeds they had before records could be added.
+        source: tuple[str | int, ...] = (kind, g) if kind == "record" else (g,)
+        for decision in _sampled(decisions, per_game, seed, source):
             analysed += 1
-            where = derive_seed(seed, g, decision.index)
+            where = derive_seed(seed, *source, decision.index)
             puzzle = puzzle_of(analyzer, theme, decision, budget, where)
             if puzzle is not None and puzzle.id not in found:
                 found[puzzle.id] = puzzle
         if progress is not None:
-            progress(BuildStats(g + 1, analysed, len(found), time.process_time() - start))
-    stats = BuildStats(games, analysed, len(found), time.process_time() - start)
+            progress(BuildStats(done, analysed, len(found), time.process_time() - start))
+    stats = BuildStats(len(sources), analysed, len(found), time.process_time() - start)
     built = {
         "games": games,
+        "records": len(records),
         "budget": budget,
         "confirm": CONFIRM,
         "seed": seed,
@@ -155,8 +166,19 @@ def _decisions(game: Game, g: int, seed: int, levels: Sequence[str]) -> list[Dec
     return [d for d in walk(parse_record(state.record())) if not d.forced]
 
 
-def _sampled(decisions: list[Decision], k: int, seed: int, g: int) -> list[Decision]:
-    rng = random.Random(derive_seed(seed, "sample", g))
+def _recorded(game: Game, text: str, r: int) -> list[Decision]:
+    """Every unforced decision of a person's record (it must replay, with this game's options)."""
+    load_record(text)  # it replays without a rule break (RuleBreakError or RecordError)
+    parsed = parse_record(text)
+    if (parsed.game.name, parsed.game.options_json) != (game.name, game.options_json):
+        raise RecordError(f"record {r + 1}", f"not a {game.name} game with the set's options")
+    return [d for d in walk(parsed) if not d.forced]
+
+
+def _sampled(
+    decisions: list[Decision], k: int, seed: int, source: tuple[str | int, ...]
+) -> list[Decision]:
+    rng = random.Random(derive_seed(seed, "sample", *source))
     chosen = rng.sample(range(len(decisions)), min(k, len(decisions)))
     return [decisions[i] for i in sorted(chosen)]
 

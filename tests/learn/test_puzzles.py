@@ -188,3 +188,28 @@ def test_a_damaged_profile_or_unknown_puzzle_is_one_clear_line(tmp_path: Path) -
     unknown = runner.invoke(app, ["puzzle", "myrummy-111", "--id", "nope", "--profile", "x"])
     assert unknown.exit_code == 2
     assert "myrummy-111: no puzzle has the id 'nope'" in unknown.output
+
+
+def test_a_persons_record_is_mined_and_one_of_another_game_refused(tmp_path: Path) -> None:
+    game = load("marshmallow-test", players=3)
+    state = game.new_game(random.Random(8))
+    bots = [make_bot("random", game, s, random.Random(s)) for s in range(3)]
+    while not state.finished:
+        seat = state.to_move
+        assert seat is not None
+        state.apply(bots[seat].choose(state.view(seat), state.legal_moves()))
+    record = json.dumps(state.record(["Ann", "Bob", "Cem"]))
+    _, stats = build_puzzles(game, games=0, budget=0.05, seed=1, per_game=3, records=[record])
+    assert (stats.games, stats.analysed) == (1, 3)
+    four = load("marshmallow-test", players=4).new_game(random.Random(2))
+    other = tmp_path / "other.json"
+    other.write_text(json.dumps(four.record()), "utf-8")  # a game just dealt, for 4
+    out = tmp_path / "set.json"
+    result = CliRunner().invoke(
+        app,
+        [*("puzzles", "build", "marshmallow-test", "--games", "0", "-o", "players=3"),
+         *("--record", str(other), "--out", str(out))],
+    )  # fmt: skip
+    assert result.exit_code == 2
+    assert "record 1: not a marshmallow-test game with the set's options" in result.output
+    assert not out.exists()
