@@ -37,9 +37,7 @@ from cardtable.learn.lesson import Verdict, judge
 from cardtable.learn.tutorial import Step, Tutorial, load_tutorial
 from cardtable.learn.words import words
 
-__all__ = ["BOT_NAMES", "learn", "run_tutorial"]
-
-BOT_NAMES = ("Ada", "Bob", "Cleo", "Dev", "Eve")  # the names the steps' words use
+__all__ = ["learn", "run_tutorial"]
 
 
 def learn(
@@ -63,9 +61,7 @@ def run_tutorial(
     """The steps, then the first game; ``False`` if the learner quit during the steps."""
     game, seat = tutorial.game, tutorial.seat
     say = words(tutorial.language)
-    names = [
-        say["you"] if s == seat else BOT_NAMES[s % len(BOT_NAMES)] for s in range(game.num_players)
-    ]
+    names = [say["you"] if name is None else name for name in tutorial.names]
     ui = make_ui(game, console, names, seat)
     read = with_rules(read_line, game, console)
     console.rule(f"[bold]{tutorial.words.title}[/bold]")

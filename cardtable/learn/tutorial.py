@@ -1,7 +1,8 @@
 """A game's guided first game: its steps and their words, loaded and checked.
 
 A game's ``tutorial`` folder holds ``steps.json`` (``cardtable-tutorial/1``:
-what the engine checks, the same in every language) and one file of words
+what the engine checks, the same in every language, and the names the
+words give the other seats) and one file of words
 per language (``en.json``, ``de.json``, ``fr.json``…: what a person reads).
 A translator, or a plugin game, adds files, not code.
 
@@ -91,6 +92,9 @@ class Words:
 class Tutorial:
     game: Game
     seat: int  # the learner's seat in every step and in the first real game
+    names: tuple[
+        str | None, ...
+    ]  # the other seats' names, as the words use them; None: the learner
     language: str
     words: Words
     steps: tuple[Step, ...]
@@ -142,6 +146,7 @@ def load_tutorial(game_name: str, language: str = "en") -> Tutorial:
             raise TutorialError(steps_where, f"not a {FORMAT} file for {game_name}")
         game = load(game_name, **data["options"])
         seat = int(data["seat"])
+        names = tuple(data["names"])
         step_words = text["steps"]
         words = Words(text["title"], text["intro"], text["finale"])
         raw_steps = data["steps"]
@@ -161,7 +166,9 @@ def load_tutorial(game_name: str, language: str = "en") -> Tutorial:
         )
         for i, raw in enumerate(raw_steps)
     )
-    return Tutorial(game, seat, language, words, steps)
+    if len(names) != game.num_players or names[seat] is not None:
+        raise TutorialError(steps_where, f"names must name every seat but the learner's ({seat})")
+    return Tutorial(game, seat, names, language, words, steps)
 
 
 def _step(

@@ -143,6 +143,7 @@ def routes(static: Path) -> list[BaseRoute]:
                 "finale": tutorial.words.finale,
                 "players": tutorial.game.num_players,
                 "seat": tutorial.seat,
+                "names": list(tutorial.names),
                 "steps": [
                     {"title": s.words["title"], "idea": s.words["idea"], "rule": s.rule}
                     for s in tutorial.steps

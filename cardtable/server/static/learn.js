@@ -8,8 +8,6 @@ import { drawBoard, loadBoard } from "./board-host.js";
 import { announce, h } from "./dom.js";
 import { translator } from "./i18n.js";
 
-const BOT_NAMES = ["Ada", "Bob", "Cleo", "Dev", "Eve"]; // the names the lessons' words use
-
 export async function showLesson(main, game, env) {
   const { t, lang, languages } = env;
   const base = `/api/learn/${encodeURIComponent(game)}`;
@@ -17,8 +15,7 @@ export async function showLesson(main, game, env) {
   document.title = lesson.title;
   const board = await loadBoard(game, languages);
   const boardT = translator(lang, board.strings, env.strings);
-  const names = Array.from({ length: lesson.players }, (_, seat) =>
-    seat === lesson.seat ? t("learn.you") : BOT_NAMES[seat % BOT_NAMES.length]);
+  const names = lesson.names.map((name) => name ?? t("learn.you")); // as the lesson's words say them
   const stepTitle = h("h2", { id: "step-title" });
   const idea = h("p", { id: "step-idea", class: "lesson-idea" });
   const feedback = h("p", { id: "step-feedback", class: "lesson-feedback", role: "status" });
