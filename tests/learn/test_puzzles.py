@@ -28,6 +28,7 @@ from cardtable.analysis.run import Analyzer
 from cardtable.analysis.seeds import derive_seed
 from cardtable.bots import make_bot
 from cardtable.cli.main import app
+from cardtable.core.game import Game, State
 from cardtable.core.registry import game_names, load, manifest
 from cardtable.core.replay import parse_record
 from cardtable.learn import build
@@ -43,6 +44,17 @@ GAMES = [name for name in game_names() if manifest(name).has("tutorial")]
 def small_win_model(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     monkeypatch.setattr(winmodel, "WIN_MODEL_GAMES", 40)
     yield
+
+
+def random_game(game: Game, seed: int) -> State:
+    """A whole game between random bots."""
+    state = game.new_game(random.Random(seed))
+    bots = [make_bot("random", game, s, random.Random(s)) for s in range(game.num_players)]
+    while not state.finished:
+        seat = state.to_move
+        assert seat is not None
+        state.apply(bots[seat].choose(state.view(seat), state.legal_moves()))
+    return state
 
 
 @pytest.fixture(scope="module", params=GAMES)
@@ -85,12 +97,7 @@ def test_the_same_view_over_other_hidden_cards_makes_the_same_puzzle(
     analyzer = Analyzer(game)
     theme = theme_for(manifest(game.name))
     determinize = manifest(game.name).part("determinize")
-    state = game.new_game(random.Random(4))
-    bots = [make_bot("random", game, s, random.Random(s)) for s in range(3)]
-    while not state.finished:
-        seat = state.to_move
-        assert seat is not None
-        state.apply(bots[seat].choose(state.view(seat), state.legal_moves()))
+    state = random_game(game, 4)
     decisions = [d for d in walk(parse_record(state.record())) if not d.forced][:8]
     for d in decisions:
         swapped = replace(d, true_state=determinize(game, d.view, random.Random(d.index)))
@@ -192,12 +199,7 @@ def test_a_damaged_profile_or_unknown_puzzle_is_one_clear_line(tmp_path: Path) -
 
 def test_a_persons_record_is_mined_and_one_of_another_game_refused(tmp_path: Path) -> None:
     game = load("marshmallow-test", players=3)
-    state = game.new_game(random.Random(8))
-    bots = [make_bot("random", game, s, random.Random(s)) for s in range(3)]
-    while not state.finished:
-        seat = state.to_move
-        assert seat is not None
-        state.apply(bots[seat].choose(state.view(seat), state.legal_moves()))
+    state = random_game(game, 8)
     record = json.dumps(state.record(["Ann", "Bob", "Cem"]))
     _, stats = build_puzzles(game, games=0, budget=0.05, seed=1, per_game=3, records=[record])
     assert (stats.games, stats.analysed) == (1, 3)
