@@ -183,7 +183,10 @@ def build(
             puzzles = before.merged(puzzles)
         except CardtableError as exc:
             raise fail(str(exc)) from None
-    target.write_text(json.dumps(puzzles.to_json(), separators=(",", ":")) + "\n", encoding="utf-8")
+    # Written beside and moved into place: a build stopped half-way leaves the old set whole.
+    partial = target.with_name(target.name + ".partial")
+    partial.write_text(json.dumps(puzzles.to_json(), separators=(",", ":")) + "\n", "utf-8")
+    partial.replace(target)
     minutes = stats.cpu_seconds / 60
     print(
         f"{stats.puzzles} puzzles from {stats.analysed} decisions of {stats.games} games"
