@@ -10,7 +10,7 @@ import math
 import random
 import sys
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 from rich.console import Console
@@ -24,10 +24,12 @@ from cardtable.cli.commands import Command, Group
 from cardtable.cli.common import fail, parse_options
 from cardtable.cli.game_options import GameCommand, PlayCommand, read_file_options
 from cardtable.cli.info_cmd import bots_text, default_bots, games_text, rules_text
+from cardtable.cli.learn_cmd import learn
 from cardtable.cli.play import play_game
+from cardtable.cli.puzzle_cmd import puzzle, puzzles_app
 from cardtable.cli.replay_cmd import run_replay
 from cardtable.cli.serve_cmd import serve
-from cardtable.cli.ui import QuitGame
+from cardtable.cli.ui import console_reader
 from cardtable.core.errors import CardtableError
 from cardtable.core.registry import game_names, load
 
@@ -166,7 +168,7 @@ def play(
             names=names,
             rng=random.Random(rng.getrandbits(64)),
             console=console,
-            read_line=_read_line(console),
+            read_line=console_reader(console),
             save=save,
             pace=pace if pace is not None else TERMINAL_PACE if at_terminal else 0.0,
             pause_between_rounds=at_terminal,
@@ -178,16 +180,6 @@ def play(
 def _spec_per_seat(specs: list[str], bot_seats: list[int], n: int) -> list[str]:
     by_seat = dict(zip(bot_seats, specs, strict=True))
     return [by_seat.get(s, "") for s in range(n)]
-
-
-def _read_line(console: Console) -> Any:
-    def read(prompt: str) -> str:
-        try:
-            return console.input(prompt)
-        except (EOFError, KeyboardInterrupt):
-            raise QuitGame from None
-
-    return read
 
 
 @app.command(cls=Command)
@@ -234,6 +226,9 @@ app.command(cls=GameCommand)(arena)
 app.command(cls=GameCommand)(balance)
 app.command(cls=Command)(serve)
 app.command(cls=Command)(analyze)
+app.command(cls=Command)(learn)
+app.command(cls=Command)(puzzle)
+app.add_typer(puzzles_app, name="puzzles")
 
 
 def main() -> None:

@@ -40,6 +40,7 @@ __all__ = [
     "TerminalUI",
     "UIFactory",
     "commands_help",
+    "console_reader",
     "make_ui",
     "read_command",
     "with_rules",
@@ -52,6 +53,18 @@ HELP_WORDS = ("help", "h", "?")
 
 class QuitGame(Exception):
     """The person asked to stop (``quit``, end of input or Ctrl-C)."""
+
+
+def console_reader(console: Console) -> ReadLine:
+    """Lines typed at ``console``; end of input or Ctrl-C raise :class:`QuitGame`."""
+
+    def read(prompt: str) -> str:
+        try:
+            return console.input(prompt)
+        except (EOFError, KeyboardInterrupt):
+            raise QuitGame from None
+
+    return read
 
 
 class TerminalUI(Protocol):

@@ -173,7 +173,12 @@ class GameManifest:
       ``cardtable.analysis.evaluator.Evaluator`` (a faster playout policy
       for game analysis; without one, analysis plays the heuristic bot);
     - ``rules``: a file inside ``package`` (the rules in words), package data;
-    - ``web_client``: a file inside ``package`` (the browser drawing).
+    - ``web_client``: a file inside ``package`` (the browser drawing);
+    - ``tutorial``: a folder inside ``package``: the guided first game's
+      ``steps.json`` and its words per language (``en.json``…), and the
+      shipped ``puzzles.json`` (``cardtable.learn``);
+    - ``puzzle_theme``: ``"module:func"``, ``func(view, move) -> (theme, rule)``,
+      a puzzle solution's idea in the game's own words.
 
     ``package`` is where ``rules`` and ``web_client`` are read from: a
     manifest that names either of them without it is refused.
@@ -194,7 +199,9 @@ class GameManifest:
     evaluator: str | None = None
     rules: str | None = None
     web_client: str | None = None
-    package: str | None = None  # where ``rules`` and ``web_client`` live
+    tutorial: str | None = None
+    puzzle_theme: str | None = None
+    package: str | None = None  # where ``rules``, ``web_client`` and ``tutorial`` live
 
     def __post_init__(self) -> None:
         if not isinstance(self.name, str) or not _NAME.fullmatch(self.name):
@@ -319,6 +326,8 @@ _PART_WORDS = {
     "evaluator": "an analysis evaluator",
     "rules": "a rules text",
     "web_client": "a browser drawing",
+    "tutorial": "a tutorial or puzzles",
+    "puzzle_theme": "puzzle themes",
 }
 
 

@@ -10,7 +10,7 @@ from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.routing import WebSocketRoute
 
-from cardtable.server import api, pages, ws
+from cardtable.server import api, learn_api, pages, ws
 from cardtable.server.analyses import Analyses
 from cardtable.server.bots import BotPool
 from cardtable.server.hub import Hub, Settings
@@ -46,6 +46,7 @@ def create_app(settings: Settings) -> Starlette:
         routes=[
             *pages.routes(hub, STATIC),
             *api.routes(hub, play, analyses, STATIC),
+            *learn_api.routes(STATIC),
             WebSocketRoute("/ws/{table_id}", ws.endpoint(hub, play)),
         ],
         lifespan=lifespan,

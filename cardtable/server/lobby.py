@@ -49,6 +49,7 @@ def games_json() -> list[dict[str, Any]]:
                 "bots": [{"name": n, "summary": b.summary} for n, b in bots.items()],
                 "levels": [{"name": n, "summary": LEVELS[n].summary} for n in levels],
                 "board": f"/games/{name}/board.js" if m.has("web_client") else None,
+                "tutorial": m.has("tutorial"),
             }
         )
     return out

@@ -42,5 +42,7 @@ MANIFEST = GameManifest(
     openspiel=f"{_PKG}.openspiel:LAYOUT",
     rules="rules.md",
     web_client="web/board.js",
+    tutorial="learn",
+    puzzle_theme=f"{_PKG}.themes:theme",
     package=_PKG,
 )

@@ -18,7 +18,12 @@ languageSwitch(document.getElementById("language-switch"));
 const main = document.getElementById("main");
 const table = location.pathname.match(/^\/t\/([^/]+)\/?$/);
 const rules = location.pathname.match(/^\/rules\/([^/]+)\/?$/);
-if (table) {
+const learning = location.pathname.match(/^\/(learn|puzzles)\/([^/]+)\/?$/);
+if (learning) {
+  const game = decodeURIComponent(learning[2]);
+  if (learning[1] === "learn") await (await import("./learn.js")).showLesson(main, game, env);
+  else await (await import("./puzzles.js")).showPuzzles(main, game, env);
+} else if (table) {
   const { showTable } = await import("./table.js");
   await showTable(main, decodeURIComponent(table[1]), env);
 } else if (rules) {

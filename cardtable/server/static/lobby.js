@@ -52,7 +52,11 @@ export async function showLobby(main, env) {
                 onclick: (event) => playAgainstBots(game, nameInput.value, event.currentTarget, t),
               }, t("lobby.quickPlay", { game: game.title })),
               h("a", { class: "how-to-play", href: ruleHref(game.name) },
-                t("rules.howToPlay"), h("span", { class: "visually-hidden" }, ` ${game.title}`)))))),
+                t("rules.howToPlay"), h("span", { class: "visually-hidden" }, ` ${game.title}`)),
+              ...(game.tutorial ? [
+                h("a", { class: "learn-link", href: `/learn/${encodeURIComponent(game.name)}`, dataset: { learn: game.name } }, t("lobby.learn", { game: game.title })),
+                h("a", { class: "learn-link", href: `/puzzles/${encodeURIComponent(game.name)}`, dataset: { puzzles: game.name } }, t("lobby.puzzles", { game: game.title })),
+              ] : []))))),
         h("p", { class: "hint" }, t("lobby.quickHint"))),
       h("section", { class: "panel", "aria-labelledby": "open-heading" },
         h("h2", { id: "open-heading" }, t("lobby.openHeading")), tablesList),

@@ -1,0 +1,283 @@
+"""A puzzle: one decision whose best move clearly beats every other, as the seat saw it.
+
+A decision becomes a puzzle when, in the analysis's own terms
+(:mod:`cardtable.analysis.estimate`), the loss of *every* other alternative
+minus two standard errors is at least :data:`MARGIN` percentage points of
+win chance (the analysis's ``inaccuracy`` threshold): a solver who plays
+anything else gives away that much, and the numbers say so with about 97.5%
+confidence. The evaluation is the fair one, from the seat's view alone, so
+the puzzle is fair: the solver sees exactly what that seat saw.
+
+A puzzle is made from a view, the legal moves and their evaluation, never
+from a state: no hidden card can reach it. Its file is JSON
+(``cardtable-puzzles/1``): the game's options once, then per puzzle the
+seat's view, the legal moves, the solution (indices into the legal moves;
+equivalent moves count alike), every alternative's value, a one-line theme
+and the rule it hinges on, and a rating.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from importlib import resources
+from typing import Any
+
+from cardtable.analysis.classify import THRESHOLDS
+from cardtable.analysis.estimate import Evaluation
+from cardtable.core.errors import CardtableError, RecordError
+from cardtable.core.game import JSON, Game, Move, View
+from cardtable.core.manifest import GameManifest
+from cardtable.core.registry import load, manifest
+
+__all__ = [
+    "FORMAT",
+    "MARGIN",
+    "Alternative",
+    "NoPuzzlesError",
+    "Puzzle",
+    "PuzzleSet",
+    "Theme",
+    "load_puzzles",
+    "make_puzzle",
+    "margin_of",
+    "parse_puzzles",
+    "puzzles_path",
+    "theme_for",
+]
+
+FORMAT = "cardtable-puzzles/1"
+#: Percentage points of win chance every other move must clearly lose.
+MARGIN = dict(THRESHOLDS)["inaccuracy"]
+#: Where a puzzle's rating starts before anyone has tried it (Glicko-2's default).
+START_RATING = 1500.0
+START_DEVIATION = 350.0
+
+#: ``(view, move) -> (theme, rule)``: a game's words for what a solution does.
+Theme = Callable[[View, Move], tuple[str, str | None]]
+
+
+class NoPuzzlesError(CardtableError):
+    """No such puzzle: the game has none (no tutorial folder, no ``puzzles.json``)
+    or not the one asked for."""
+
+    def __init__(self, game: str, reason: str) -> None:
+        self.game = game
+        self.reason = reason
+        super().__init__(f"{game}: {reason}")
+
+
+@dataclass(frozen=True, slots=True)
+class Alternative:
+    """One distinct choice: the legal moves (indices) that make it and its values."""
+
+    moves: tuple[int, ...]
+    win: float  # chance to win the game, 0-1
+    win_se: float
+    points: float  # points this round
+    loss: float  # win chance lost against the best, percentage points
+    loss_se: float
+
+    def to_json(self) -> dict[str, JSON]:
+        return {
+            "moves": list(self.moves),
+            "win": round(self.win, 4),
+            "win_se": round(self.win_se, 4),
+            "points": round(self.points, 3),
+            "loss": round(self.loss, 2),
+            "loss_se": round(self.loss_se, 2),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Puzzle:
+    id: str
+    seat: int
+    view: dict[str, JSON]  # the seat's view, as ``view.to_json()``
+    legal: tuple[dict[str, JSON], ...]  # the legal moves, as ``move.to_json()``
+    solution: tuple[int, ...]  # indices into ``legal``
+    alternatives: tuple[Alternative, ...]  # best first
+    margin: float  # percentage points: the least any other move clearly loses
+    theme: str
+    rule: str | None
+    rating: float = START_RATING
+    deviation: float = START_DEVIATION
+
+    def to_json(self) -> dict[str, JSON]:
+        return {
+            "id": self.id,
+            "seat": self.seat,
+            "view": self.view,
+            "legal": list(self.legal),
+            "solution": list(self.solution),
+            "alternatives": [a.to_json() for a in self.alternatives],
+            "margin": round(self.margin, 2),
+            "theme": self.theme,
+            "rule": self.rule,
+            "rating": round(self.rating, 1),
+            "deviation": round(self.deviation, 1),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class PuzzleSet:
+    game: str
+    options: dict[str, JSON]
+    builds: tuple[dict[str, JSON], ...]  # how each batch was made (games, budget, seed, counts)
+    puzzles: tuple[Puzzle, ...]
+
+    def to_json(self) -> dict[str, JSON]:
+        return {
+            "format": FORMAT,
+            "game": self.game,
+            "options": self.options,
+            "builds": list(self.builds),
+            "puzzles": [p.to_json() for p in self.puzzles],
+        }
+
+    def merged(self, other: PuzzleSet) -> PuzzleSet:
+        """This set and ``other``'s puzzles it lacks (same game and options)."""
+        if (other.game, other.options) != (self.game, self.options):
+            raise NoPuzzlesError(other.game, "cannot merge sets of different games or options")
+        known = {p.id for p in self.puzzles}
+        extra = tuple(p for p in other.puzzles if p.id not in known)
+        return PuzzleSet(self.game, self.options, self.builds + other.builds, self.puzzles + extra)
+
+    def by_id(self, puzzle_id: str) -> Puzzle:
+        for puzzle in self.puzzles:
+            if puzzle.id == puzzle_id:
+                return puzzle
+        raise NoPuzzlesError(self.game, f"no puzzle has the id {puzzle_id!r}")
+
+
+def margin_of(evaluation: Evaluation) -> float:
+    """How clearly the best alternative beats every other, in percentage
+    points of win chance: the smallest loss minus two standard errors over
+    the others (``-inf`` with no other alternative)."""
+    return min(
+        (
+            100 * (g.loss_win.mean - 2 * g.loss_win.se)
+            for i, g in enumerate(evaluation.groups)
+            if i != evaluation.best
+        ),
+        default=-math.inf,
+    )
+
+
+def theme_for(game_manifest: GameManifest) -> Theme:
+    """The game's own themes, or a plain one naming the move."""
+    if game_manifest.has("puzzle_theme"):
+        theme: Theme = game_manifest.part("puzzle_theme")
+        return theme
+    return lambda view, move: (f"find the move: {move}", None)
+
+
+def make_puzzle(
+    view: View, legal: Sequence[Move], seat: int, evaluation: Evaluation, theme: Theme
+) -> Puzzle | None:
+    """The puzzle this decision makes, or ``None`` when its best move is not
+    clearly best (:data:`MARGIN`). Built from the view alone."""
+    margin = margin_of(evaluation)
+    if margin < MARGIN:
+        return None
+    order = sorted(
+        range(len(evaluation.groups)),
+        key=lambda g: (g != evaluation.best, -evaluation.groups[g].win.mean),
+    )
+    alternatives = tuple(
+        Alternative(
+            moves=tuple(value.moves),
+            win=value.win.mean,
+            win_se=value.win.se,
+            points=value.points.mean,
+            loss=0.0 if g == evaluation.best else 100 * value.loss_win.mean,
+            loss_se=0.0 if g == evaluation.best else 100 * value.loss_win.se,
+        )
+        for g in order
+        for value in (evaluation.groups[g],)
+    )
+    solution = alternatives[0].moves
+    words, rule = theme(view, legal[solution[0]])
+    view_json = view.to_json()
+    return Puzzle(
+        id=_puzzle_id(view_json, seat),
+        seat=seat,
+        view=view_json,
+        legal=tuple(m.to_json() for m in legal),
+        solution=solution,
+        alternatives=alternatives,
+        margin=margin,
+        theme=words,
+        rule=rule,
+    )
+
+
+def _puzzle_id(view_json: Mapping[str, Any], seat: int) -> str:
+    text = json.dumps({"seat": seat, "view": view_json}, sort_keys=True)
+    return hashlib.sha256(text.encode()).hexdigest()[:12]
+
+
+def puzzles_path(game_manifest: GameManifest) -> Any:
+    """The game's shipped ``puzzles.json`` (a ``Traversable``)."""
+    if game_manifest.tutorial is None or game_manifest.package is None:
+        raise NoPuzzlesError(
+            game_manifest.name, "no puzzles: its manifest names no tutorial folder"
+        )
+    return resources.files(game_manifest.package).joinpath(game_manifest.tutorial, "puzzles.json")
+
+
+def load_puzzles(game_name: str) -> PuzzleSet:
+    """The puzzles shipped with ``game_name``, checked (:func:`parse_puzzles`)."""
+    path = puzzles_path(manifest(game_name))
+    if not path.is_file():
+        raise NoPuzzlesError(game_name, "no puzzles have been built (cardtable puzzles build)")
+    return parse_puzzles(json.loads(path.read_text(encoding="utf-8")), f"{game_name} puzzles.json")
+
+
+def parse_puzzles(obj: Any, where: str) -> PuzzleSet:
+    """A puzzle set from its JSON; :class:`RecordError` names the puzzle and
+    field at fault, including a view the game does not accept."""
+    if not isinstance(obj, dict) or obj.get("format") != FORMAT:
+        raise RecordError(where, f"not a {FORMAT} file")
+    game: Game = load(obj["game"], **obj["options"])
+    puzzles = []
+    for i, p in enumerate(obj["puzzles"]):
+        at = f"{where}: puzzles[{i}]"
+        try:
+            game.view_from_json(p["view"])
+            legal = tuple(p["legal"])
+            solution = tuple(int(x) for x in p["solution"])
+            alternatives = tuple(
+                Alternative(
+                    moves=tuple(a["moves"]),
+                    win=a["win"],
+                    win_se=a["win_se"],
+                    points=a["points"],
+                    loss=a["loss"],
+                    loss_se=a["loss_se"],
+                )
+                for a in p["alternatives"]
+            )
+        except (KeyError, TypeError, ValueError) as exc:
+            raise RecordError(at, str(exc)) from None
+        if not solution or any(not 0 <= s < len(legal) for s in solution):
+            raise RecordError(at, f"solution {list(solution)} is not among its {len(legal)} moves")
+        puzzles.append(
+            Puzzle(
+                id=p["id"],
+                seat=p["seat"],
+                view=p["view"],
+                legal=legal,
+                solution=solution,
+                alternatives=alternatives,
+                margin=p["margin"],
+                theme=p["theme"],
+                rule=p["rule"],
+                rating=p["rating"],
+                deviation=p["deviation"],
+            )
+        )
+    return PuzzleSet(obj["game"], obj["options"], tuple(obj["builds"]), tuple(puzzles))

@@ -1,0 +1,97 @@
+// The guided first game in the browser (/learn/{game}): each step's position is
+// drawn by the game's own board; a move goes to the server, which judges it
+// (right, a legal move that misses the idea, or one the rules refuse) and says
+// why in the lesson's language. The lesson ends with a first game against easy bots.
+
+import { api, joinSeat } from "./api.js";
+import { drawBoard, loadBoard } from "./board-host.js";
+import { announce, h } from "./dom.js";
+import { translator } from "./i18n.js";
+
+export async function showLesson(main, game, env) {
+  const { t, lang, languages } = env;
+  const base = `/api/learn/${encodeURIComponent(game)}`;
+  const lesson = await api(`${base}?lang=${encodeURIComponent(lang)}`);
+  document.title = lesson.title;
+  const board = await loadBoard(game, languages);
+  const boardT = translator(lang, board.strings, env.strings);
+  const names = lesson.names.map((name) => name ?? t("learn.you")); // as the lesson's words say them
+  const stepTitle = h("h2", { id: "step-title" });
+  const idea = h("p", { id: "step-idea", class: "lesson-idea" });
+  const feedback = h("p", { id: "step-feedback", class: "lesson-feedback", role: "status" });
+  const boardRoot = h("div", { id: "board", class: "board", tabindex: "-1", "aria-label": t("learn.board") });
+  const next = h("button", { id: "step-next", class: "primary", type: "button", hidden: true }, t("learn.next"));
+  main.replaceChildren(h("section", { class: "panel lesson", "aria-labelledby": "lesson-title" },
+    h("h1", { id: "lesson-title" }, lesson.title),
+    h("p", { id: "lesson-intro" }, lesson.intro),
+    stepTitle, idea, boardRoot, feedback, next));
+
+  let number = 0;
+  let shown = null; // the message on the board, redrawn when the board asks (a chosen gap)
+  const context = (send) => {
+    const ctx = {
+      t: boardT, h, names, send, reducedMotion: true, pending: false, announce,
+      redraw: () => drawBoard(board, boardRoot, shown, ctx),
+    };
+    return ctx;
+  };
+  const draw = (message, send) => { shown = message; drawBoard(board, boardRoot, message, context(send)); };
+
+  async function tryMove(move) {
+    const answer = await api(`${base}/${number}?lang=${encodeURIComponent(lang)}`, {
+      method: "POST", body: { move },
+    });
+    feedback.textContent = answer.text;
+    feedback.dataset.verdict = answer.verdict;
+    announce(answer.text);
+    if (answer.verdict !== "right") return;
+    draw(answer.message, () => false);
+    next.hidden = false;
+    next.focus();
+  }
+
+  async function show(n) {
+    number = n;
+    const step = lesson.steps[n - 1];
+    stepTitle.textContent = t("learn.step", { number: n, total: lesson.steps.length, title: step.title });
+    idea.textContent = step.idea;
+    feedback.textContent = "";
+    delete feedback.dataset.verdict;
+    next.hidden = true;
+    const message = await api(`${base}/${n}?lang=${encodeURIComponent(lang)}`);
+    boardRoot.dataset.step = String(n);
+    draw(message, (move) => { tryMove(move).catch((e) => { feedback.textContent = e.message; }); return true; });
+  }
+
+  next.onclick = () => (number < lesson.steps.length ? show(number + 1) : finish());
+
+  function finish() {
+    const play = h("button", { id: "first-game", class: "primary", type: "button" }, t("learn.firstGame"));
+    play.onclick = () => firstGame(game, lesson, play, t);
+    main.replaceChildren(h("section", { class: "panel lesson", "aria-labelledby": "lesson-title" },
+      h("h1", { id: "lesson-title" }, lesson.title),
+      h("p", { id: "lesson-finale" }, t("learn.done"), " ", lesson.finale),
+      play,
+      h("p", {}, h("a", { href: `/puzzles/${encodeURIComponent(game)}` }, t("learn.toPuzzles")))));
+    play.focus();
+  }
+
+  await show(1);
+}
+
+async function firstGame(game, lesson, button, t) {
+  button.disabled = true;
+  const seats = Array.from({ length: lesson.players }, (_, seat) =>
+    seat === lesson.seat ? { kind: "human" } : { kind: "bot", bot: "easy" });
+  try {
+    const table = await api("/api/tables", {
+      method: "POST",
+      body: { game, options: {}, seats, private: true, turn_seconds: null, bot_delay_ms: 600 },
+    });
+    await joinSeat(table.id, lesson.seat, t("learn.you"));
+    location.assign(`/t/${encodeURIComponent(table.id)}`);
+  } catch (error) {
+    button.disabled = false;
+    button.after(h("p", { class: "error", role: "alert" }, error.message));
+  }
+}

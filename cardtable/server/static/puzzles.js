@@ -1,0 +1,102 @@
+// Puzzles in the browser (/puzzles/{game}): a position from a real game, drawn by
+// the game's board from the seat's view; one try, then the answer with every
+// choice's value and the rule. The person's Glicko-2 rating and the puzzles
+// they tried stay in this browser; the server rates each try.
+
+import { api } from "./api.js";
+import { drawBoard, loadBoard } from "./board-host.js";
+import { announce, h } from "./dom.js";
+import { translator } from "./i18n.js";
+
+const KEY = (game) => `cardtable.puzzles.${game}`;
+// The rating is kept as the server says it: "rating deviation volatility".
+const ratingOf = (player) => Math.round(Number(String(player ?? "1500").split(" ")[0]));
+
+function saved(game) {
+  try {
+    const value = JSON.parse(localStorage.getItem(KEY(game)) ?? "null");
+    if (value && typeof value.player === "string" && Array.isArray(value.tried)) return value;
+  } catch { /* a damaged entry starts afresh */ }
+  return { player: null, tried: [] };
+}
+
+export async function showPuzzles(main, game, env) {
+  const { t, lang, languages } = env;
+  const board = await loadBoard(game, languages);
+  const boardT = translator(lang, board.strings, env.strings);
+  const base = `/api/puzzles/${encodeURIComponent(game)}`;
+  const rating = h("p", { id: "puzzle-rating" });
+  const heading = h("h2", { id: "puzzle-heading" });
+  const boardRoot = h("div", { id: "board", class: "board", tabindex: "-1", "aria-label": t("puzzles.board") });
+  const answerBox = h("div", { id: "puzzle-answer", role: "status" });
+  const next = h("button", { id: "puzzle-next", class: "primary", type: "button", hidden: true }, t("puzzles.next"));
+  const daily = h("button", { id: "puzzle-daily", type: "button" }, t("puzzles.daily"));
+  document.title = t("puzzles.pageTitle");
+  main.replaceChildren(h("section", { class: "panel puzzles", "aria-labelledby": "puzzles-title" },
+    h("h1", { id: "puzzles-title" }, t("puzzles.heading")), rating, daily, heading, boardRoot, answerBox, next));
+
+  const showRating = () => {
+    const { player } = saved(game);
+    rating.textContent = t("puzzles.yourRating", { rating: ratingOf(player) });
+  };
+
+  async function load(path) {
+    const puzzle = await api(path);
+    answerBox.replaceChildren();
+    next.hidden = true;
+    heading.textContent = t("puzzles.find", { rating: puzzle.rating });
+    boardRoot.dataset.puzzle = puzzle.id;
+    const names = Array.from({ length: puzzle.message.view.players ?? puzzle.message.view.hand_sizes.length },
+      (_, seat) => (seat === puzzle.seat ? t("learn.you") : t("puzzles.seat", { seat })));
+    let tried = false;
+    const send = (move) => {
+      if (tried) return false;
+      tried = true;
+      answer(puzzle, move).catch((e) => { answerBox.textContent = e.message; });
+      return true;
+    };
+    const ctx = {
+      t: boardT, h, names, send, reducedMotion: true, pending: false, announce,
+      redraw: () => drawBoard(board, boardRoot, puzzle.message, ctx), // a chosen gap, say
+    };
+    drawBoard(board, boardRoot, puzzle.message, ctx);
+  }
+
+  async function answer(puzzle, move) {
+    const state = saved(game);
+    const result = await api(`${base}/${encodeURIComponent(puzzle.id)}`, {
+      method: "POST", body: { move, player: state.player },
+    });
+    const solution = result.solution.map((i) => result.names[i]).join(" = ");
+    const verdict = result.solved
+      ? t("puzzles.solved", { move: solution })
+      : t("puzzles.missed", { played: result.names[result.played], move: solution });
+    const rows = result.alternatives.map((a) => h("tr", { class: a.moves.includes(result.played) ? "played" : null },
+      h("td", {}, a.moves.map((i) => result.names[i]).join(" = ")),
+      h("td", {}, `${(100 * a.win).toFixed(1)}% ± ${(100 * a.win_se).toFixed(1)}`),
+      h("td", {}, a.points.toFixed(2)),
+      h("td", {}, a.loss ? `−${a.loss.toFixed(1)}` : "")));
+    answerBox.replaceChildren(
+      h("p", { id: "puzzle-verdict", class: result.solved ? "ok" : "error", dataset: { solved: result.solved } }, verdict),
+      h("p", {}, t("puzzles.theme", { theme: result.theme })),
+      result.rule_text ? h("p", { class: "puzzle-rule" }, t("puzzles.rule", { rule: result.rule_text })) : null,
+      h("table", { class: "puzzle-values" },
+        h("caption", {}, t("puzzles.values")),
+        h("thead", {}, h("tr", {}, h("th", {}, t("puzzles.choice")), h("th", {}, t("puzzles.win")),
+          h("th", {}, t("puzzles.points")), h("th", {}, t("puzzles.loss")))),
+        h("tbody", {}, rows)));
+    announce(verdict);
+    localStorage.setItem(KEY(game), JSON.stringify({ player: result.player, tried: [...state.tried, puzzle.id] }));
+    showRating();
+    next.hidden = false;
+  }
+
+  const nextPath = () => {
+    const { player, tried } = saved(game);
+    return `${base}/next?rating=${ratingOf(player)}&tried=${tried.slice(-500).join(",")}`;
+  };
+  next.onclick = () => load(nextPath());
+  daily.onclick = () => load(`${base}/daily`);
+  showRating();
+  await load(nextPath());
+}
