@@ -1,8 +1,8 @@
 """Analyses of finished games: asked for over HTTP, judged in the worker pool,
-stored so that each seat of a game is analysed once.
+stored so that each seat of a game is analyzed once.
 
 A request names a seat or every seat of a finished table. Each seat not yet
-analysed gets a ``pending`` row in ``ct_analyses`` (committed before the
+analyzed gets a ``pending`` row in ``ct_analyses`` (committed before the
 answer) and joins a queue; one runner works through the queue, a seat at a
 time, each decision a job of its own in the bot pool
 (:mod:`cardtable.server.analysis_work`), at most as many at once as the pool
@@ -11,7 +11,7 @@ seat is done its result is stored (``done``, with its JSON); at start every
 ``pending`` row joins the queue again, so a restart loses only the work in
 progress. Progress (decisions judged so far) is kept in memory.
 
-Every seat of a table is analysed with the same budget and seed (those of
+Every seat of a table is analyzed with the same budget and seed (those of
 its first request; the seed is always :data:`SEED`), so the seats' results
 merge into the document one ``cardtable analyze --json`` run would print.
 """
@@ -80,7 +80,7 @@ class Analyses:
     # --- requests -------------------------------------------------------------
     async def request(self, table: Table, seat: int | None) -> tuple[dict[str, Any], bool]:
         """Queue ``seat`` (``None``: every seat) of a finished table where it is
-        not analysed or its analysis failed; the document now and whether
+        not analyzed or its analysis failed; the document now and whether
         anything was queued."""
         seats = self._seats(table, seat)
         async with self._lock:
@@ -138,12 +138,12 @@ class Analyses:
         }
 
     def _seats(self, table: Table, seat: int | None) -> list[int]:
-        """The seats asked for, after checking that they can be analysed."""
+        """The seats asked for, after checking that they can be analyzed."""
         if table.status != "finished":
             raise Refused("an analysis is offered once the game is over")
         if not manifest(table.game.name).has("determinize"):
             raise Refused(
-                f"{table.game.name} offers no resampling of hidden cards, so it cannot be analysed"
+                f"{table.game.name} offers no resampling of hidden cards, so it cannot be analyzed"
             )
         n = table.game.num_players
         if seat is None:
@@ -169,17 +169,17 @@ class Analyses:
             key = self._queue[0]
             work = self._work[key]
             try:
-                await self._analyse(work)
+                await self._analyze(work)
             except asyncio.CancelledError:
                 raise
             except Exception as exc:
-                log.exception("analysing seat %s of table %s failed", key[1], key[0])
+                log.exception("analyzing seat %s of table %s failed", key[1], key[0])
                 await self._store(work, "failed", error=_why(exc))
             finally:
                 self._queue.popleft()
                 del self._work[key]
 
-    async def _analyse(self, work: _Work) -> None:
+    async def _analyze(self, work: _Work) -> None:
         row = work.row
         table = await self.hub.get(row.table_id)
         record = json.dumps(table.state.record(table.names()))

@@ -111,7 +111,7 @@ def routes(hub: Hub, play: Play, analyses: Analyses, static: Path) -> list[BaseR
         seat = None if raw in (None, "all") else _number(raw, "seat")
         return JSONResponse(await analyses.document(table, seat))
 
-    async def analyse(request: Request) -> Response:
+    async def analyze(request: Request) -> Response:
         table = await hub.get(request.path_params["table_id"])
         body = convert(await read_json(request), Analyze, "request")
         document, queued = await analyses.request(table, body.seat)
@@ -173,7 +173,7 @@ def routes(hub: Hub, play: Play, analyses: Analyses, static: Path) -> list[BaseR
         Route(t + "/record", record),
         Route(t + "/replay", replay),
         Route(t + "/analysis", analysis, methods=["GET"]),
-        Route(t + "/analysis", analyse, methods=["POST"]),
+        Route(t + "/analysis", analyze, methods=["POST"]),
         Route(t + "/rematch", rematch, methods=["POST"]),
         Route("/games/{game}/{file:str}", board),
         Mount("/static", StaticFiles(directory=static, check_dir=False), name="static"),

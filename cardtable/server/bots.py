@@ -6,7 +6,7 @@ index, a seed). :func:`think` rebuilds the game and the view from it and asks
 ``make_bot(...).choose`` — so a bot sees only its seat's view, in a worker as
 inline. Bots the manifest marks ``search`` (levels ``medium``/``hard``) and bots
 that need an extra run in a :class:`~concurrent.futures.ProcessPoolExecutor`;
-the event loop never waits on them. The same processes analyse finished
+the event loop never waits on them. The same processes analyze finished
 games (:mod:`cardtable.server.analyses`), one decision per job, so a bot's
 decision waits at most for one decision's analysis.
 """

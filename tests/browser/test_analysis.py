@@ -27,7 +27,7 @@ DONE_TIMEOUT_MS = 240_000  # a bound on the whole analysis, never a check of its
 
 
 @pytest.fixture
-def analysing_server(tmp_path: Path) -> Iterator[Server]:
+def analyzing_server(tmp_path: Path) -> Iterator[Server]:
     """``cardtable serve`` with a tiny analysis budget, so a game takes seconds."""
     running = Server(tmp_path / "tables.sqlite3", "--analysis-budget", "0.02")
     running.start()
@@ -63,9 +63,9 @@ def step_shown(person: Person) -> int:
 
 
 def test_the_replay_shows_the_analysis_beside_each_decision(
-    browser: Any, analysing_server: Server, axe_source: str, screenshots: Path
+    browser: Any, analyzing_server: Server, axe_source: str, screenshots: Path
 ) -> None:
-    server = analysing_server
+    server = analyzing_server
     table = post(
         server,
         "/api/tables",
@@ -85,11 +85,11 @@ def test_the_replay_shows_the_analysis_beside_each_decision(
 
     page.locator("#open-replay").click()
     page.wait_for_selector("#analysis[data-status='none']")
-    analyse = page.locator("#analyse")
-    analyse.focus()
+    analyze = page.locator("#analyze")
+    analyze.focus()
     page.keyboard.press("Enter")  # from the keyboard
     page.wait_for_selector("#analysis[data-status='done']", timeout=DONE_TIMEOUT_MS)
-    assert analyse.is_hidden()
+    assert analyze.is_hidden()
     served = get(server, f"/api/tables/{table}/analysis")
     decisions, notes = served["analysis"]["decisions"], served["notes"]
     by_step = {note["step"]: d for d, note in zip(decisions, notes, strict=True)}
@@ -160,7 +160,7 @@ def test_the_replay_shows_the_analysis_beside_each_decision(
     phone.page.goto(f"{server.url}/t/{table}")
     phone.page.locator("#open-replay").click()
     phone.page.wait_for_selector("#analysis[data-status='done']")
-    assert phone.page.locator("#analyse").is_hidden()
+    assert phone.page.locator("#analyze").is_hidden()
     tap = phone.page.locator(".an-player[data-seat='0'] .an-jump").first
     target = int(tap.get_attribute("data-step") or -1)
     tap.tap()

@@ -144,7 +144,7 @@ def test_refused_requests_change_nothing(db_url: str) -> None:
             (post(f"/api/tables/{table}/analysis", json={"seats": 0}), 400, "unknown field"),
             (post(f"/api/tables/{table}/analysis", json=[0]), 400, "JSON object"),
             (post(f"/api/tables/{table}/analysis", content=b"{"), 400, "not valid JSON"),
-            (post(f"/api/tables/{plugin}/analysis", json={}), 409, "cannot be analysed"),
+            (post(f"/api/tables/{plugin}/analysis", json={}), 409, "cannot be analyzed"),
         ]
         for response, status, words in refusals:
             assert response.status_code == status, response.text
@@ -168,7 +168,7 @@ def requested_survives_restarts(url: str, monkeypatch: pytest.MonkeyPatch) -> No
     """Asked for, the server stops before it is done: the next one finishes
     it; the one after serves it from the database without judging again."""
     with monkeypatch.context() as patch:
-        patch.setattr(Analyses, "_analyse", _never)
+        patch.setattr(Analyses, "_analyze", _never)
         with running(url, analysis_budget=BUDGET) as server:
             table = finished_table(server)
             asked = server.client.post(f"/api/tables/{table}/analysis", json={"seat": 0})
@@ -184,7 +184,7 @@ def requested_survives_restarts(url: str, monkeypatch: pytest.MonkeyPatch) -> No
         assert server.hub.pool._pool is None  # nothing was judged again
         # A failure is stored as one sentence, and asking again retries.
         with monkeypatch.context() as patch:
-            patch.setattr(Analyses, "_analyse", _fails)
+            patch.setattr(Analyses, "_analyze", _fails)
             server.client.post(f"/api/tables/{table}/analysis", json={"seat": 1})
             failed = wait_done(server, table, 1)
         assert failed["status"] == "failed"

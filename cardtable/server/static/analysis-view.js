@@ -157,7 +157,7 @@ export function playerSummary(player, entries, names, t, jump) {
     })) : null);
 }
 
-/** Every analysed decision by round, as buttons (one tab stop: arrows move between them). */
+/** Every analyzed decision by round, as buttons (one tab stop: arrows move between them). */
 export function decisionList(entries, names, t, jump) {
   const items = [];
   let round = null;

@@ -1,8 +1,8 @@
-// The analysis panel beside a finished game's replay: the "Analyse" button,
+// The analysis panel beside a finished game's replay: the "Analyze" button,
 // progress while the server judges the decisions (it polls GET
 // /api/tables/{id}/analysis), then beside each replay step the decision made
 // there, each player's summary with the three costliest decisions, and every
-// analysed decision as a list. Clicking a decision jumps the replay to it.
+// analyzed decision as a list. Clicking a decision jumps the replay to it.
 
 import { api } from "./api.js";
 import { decisionBlock, decisionList, playerSummary } from "./analysis-view.js";
@@ -15,7 +15,7 @@ const NOTABLE = ["inaccuracy", "mistake", "blunder"];
 /**
  * {element, show(step, toMove), describe(step), focusCurrent()}: `jump(step, seat,
  * fromSummary)` moves the replay; `onResults()` is told when results arrive;
- * `names` by seat; `mySeat` (or null) is analysed first.
+ * `names` by seat; `mySeat` (or null) is analyzed first.
  */
 export function analysisPanel({ tableId, t, names, mySeat, jump, onResults }) {
   const url = `/api/tables/${encodeURIComponent(tableId)}/analysis`;
@@ -26,7 +26,7 @@ export function analysisPanel({ tableId, t, names, mySeat, jump, onResults }) {
   let toMove = null;
   let timer = null;
 
-  const button = h("button", { type: "button", class: "primary", id: "analyse", onclick: () => request() }, t("analysis.analyse"));
+  const button = h("button", { type: "button", class: "primary", id: "analyze", onclick: () => request() }, t("analysis.analyze"));
   const bar = h("progress", { id: "analysis-progress", max: "1", value: "0", hidden: true, "aria-label": t("analysis.progressLabel") });
   const status = h("p", { class: "analysis-status", id: "analysis-status", role: "status", tabindex: "-1" });
   const error = h("p", { class: "error", role: "alert" });
@@ -80,7 +80,7 @@ export function analysisPanel({ tableId, t, names, mySeat, jump, onResults }) {
     const done = seats.filter((s) => s.status === "done");
     button.hidden = Boolean(busy.length) || !open.length;
     button.disabled = false;
-    button.textContent = done.length ? t("analysis.analyseRest") : t("analysis.analyse");
+    button.textContent = done.length ? t("analysis.analyzeRest") : t("analysis.analyze");
     const failed = seats.filter((s) => s.status === "failed" && s.error);
     if (failed.length) error.textContent = failed.map((s) => `${names[s.seat]}: ${s.error}`).join(" ");
     const counted = seats.filter((s) => s.status !== "none" && s.status !== "failed");
@@ -170,7 +170,7 @@ export function analysisPanel({ tableId, t, names, mySeat, jump, onResults }) {
     } else {
       const why = toMove === null || toMove === undefined
         ? t("analysis.noDecision")
-        : t("analysis.notAnalysed", { name: names[toMove] });
+        : t("analysis.notAnalyzed", { name: names[toMove] });
       current.replaceChildren(h("h4", { id: "analysis-current-heading" }, t("analysis.here")), h("p", { class: "hint" }, why));
     }
     markCurrent();
