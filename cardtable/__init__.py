@@ -6,7 +6,7 @@
 >>> rng = random.Random(1)
 >>> while not state.finished:
 ...     moves = state.legal_moves()
-...     state.apply(moves[rng.randrange(len(moves))])
+...     _ = state.apply(moves[rng.randrange(len(moves))])
 >>> max(state.scores) >= 20
 True
 >>> cardtable.load_record(state.record()).scores == state.scores

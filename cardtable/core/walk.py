@@ -20,7 +20,7 @@ handed to :meth:`Visitor.handle_error`, after which the walk ends.
 >>> game = cardtable.load("marshmallow-test", players=3)
 >>> state = game.new_game(random.Random(1))
 >>> for _ in range(5):
-...     state.apply(state.legal_moves()[0])
+...     _ = state.apply(state.legal_moves()[0])
 >>> class CountMoves(Visitor[int]):
 ...     def __init__(self) -> None:
 ...         self.moves = 0

@@ -25,7 +25,7 @@ discarded cards of players out as well.
 >>> game = MarshmallowTest(players=3)
 >>> state = game.new_game(random.Random(3))
 >>> for _ in range(7):
-...     state.apply(state.legal_moves()[0])
+...     _ = state.apply(state.legal_moves()[0])
 >>> view = state.view(1)
 >>> sample = determinize(game, view, random.Random(0))
 >>> sample.view(1) == view

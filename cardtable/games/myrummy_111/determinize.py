@@ -30,7 +30,7 @@ and samples it many times (:meth:`Skeleton.sample`).
 >>> game = MyRummy111(players=3)
 >>> state = game.new_game(random.Random(1))
 >>> for _ in range(9):
-...     state.apply(state.legal_moves()[0])
+...     _ = state.apply(state.legal_moves()[0])
 >>> view = state.view(1)
 >>> determinize(game, view, random.Random(2)).view(1) == view
 True
