@@ -17,6 +17,7 @@ from rich.console import Console
 
 import cardtable
 from cardtable.bots import make_bot
+from cardtable.cli.admin_cmd import admin
 from cardtable.cli.analyze_cmd import analyze
 from cardtable.cli.arena_cmd import arena
 from cardtable.cli.commands import Command, Group
@@ -232,6 +233,7 @@ def show_rules(
 app.command(cls=GameCommand)(arena)
 app.command(cls=Command)(serve)
 app.command(cls=Command)(analyze)
+app.add_typer(admin, name="admin")
 
 
 def main() -> None:
