@@ -314,6 +314,8 @@ class TablePage {
         h("button", { type: "button", id: "open-replay", onclick: () => this.openReplay() }, t("end.replay")),
         h("a", { class: "button", id: "download-record", href: `/api/tables/${encodeURIComponent(this.tableId)}/record`, download: `cardtable-${this.tableId}.json` }, t("end.download"))),
       error);
+    // "My games" links here with #replay or #analysis (the analysis sits in the replay panel).
+    if (["#replay", "#analysis"].includes(location.hash) && this.replayBox.hidden) this.openReplay();
   }
 
   async rematch(button, error) {
