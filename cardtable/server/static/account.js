@@ -38,11 +38,11 @@ function reason(error, t) {
   return error.message;
 }
 
-function form(id, t, heading, fields, submit, act, note = null) {
+function form(id, t, heading, fields, submit, act, note = null, kind = "primary") {
   const error = h("p", { class: "error", role: "alert" });
   const inputs = Object.fromEntries(fields.map(([name, label, kind, auto]) =>
     [name, h("input", { id: `${id}-${name}`, name, type: kind, autocomplete: auto, required: true })]));
-  const button = h("button", { class: "primary", type: "submit" }, submit);
+  const button = h("button", { class: kind, type: "submit" }, submit);
   const el = h("form", {
     class: "panel account-form", id, "aria-labelledby": `${id}-heading`,
     onsubmit: async (event) => {
@@ -90,7 +90,7 @@ function guest(t) {
 }
 
 function signedIn(account, t) {
-  const done = h("p", { class: "notice", role: "status" });
+  const done = h("p", { class: "account-done", role: "status" });
   const out = (path) => async () => { await api(path, { method: "POST" }); location.assign("/"); };
   return h("div", { class: "account" },
     h("section", { class: "panel account-summary", "aria-labelledby": "me-heading" },
@@ -115,5 +115,5 @@ function signedIn(account, t) {
       [["password", t("account.deleteConfirm"), "password", "current-password"]],
       t("account.delete"),
       async (v) => { await api("/api/account/delete", { method: "POST", body: v }); location.assign("/"); },
-      h("p", { class: "hint" }, t("account.deleteNote"))));
+      h("p", { class: "hint" }, t("account.deleteNote")), "danger"));
 }

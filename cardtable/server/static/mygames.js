@@ -19,7 +19,7 @@ export async function showMyGames(main, env) {
   const claimed = Number(new URLSearchParams(location.search).get("claimed") ?? 0);
   main.replaceChildren(
     h("h1", {}, t("games.heading")),
-    claimed ? h("p", { class: "notice", role: "status" }, t("account.claimed", { count: claimed })) : null,
+    h("p", { class: "account-done", role: "status" }, claimed ? t("account.claimed", { count: claimed }) : ""),
     h("div", { class: "my-games" },
       h("section", { class: "panel", "aria-labelledby": "live-heading" },
         h("h2", { id: "live-heading" }, t("games.inProgress")),
