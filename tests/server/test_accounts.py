@@ -16,15 +16,6 @@ from tests.server.accounts_helpers import Clock, account_server
 pytestmark = pytest.mark.timeout(300, method="thread")
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
-def any_db(request: pytest.FixtureRequest, db_url: str) -> str:
-    """Each test on SQLite and on the real PostgreSQL server."""
-    if request.param == "sqlite":
-        return db_url
-    url: str = request.getfixturevalue("postgres_url")
-    return url
-
-
 def test_sign_up_in_out_and_out_everywhere(any_db: str, tmp_path: Path) -> None:
     with account_server(any_db, data_dir=str(tmp_path)) as server:
         assert server.who() is None  # a guest until signing up

@@ -29,14 +29,6 @@ ROOT = Path(__file__).resolve().parents[2]
 T = TypeVar("T")
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
-def any_db(request: pytest.FixtureRequest, db_url: str) -> str:
-    if request.param == "sqlite":
-        return db_url
-    url: str = request.getfixturevalue("postgres_url")
-    return url
-
-
 def finish_against_bots(server: AccountServer, token_of: dict[str, str], seed: int) -> str:
     """A marshmallow-test game of the signed-in person (seat 0) against a bot, played out."""
     table = server.create("marshmallow-test", ["human", "random"])
