@@ -70,6 +70,9 @@ def name_key(name: str) -> str:
 class Accounts:
     """The accounts of one server: ``clock`` gives milliseconds (tests inject one)."""
 
+    # A session lasts as long as its cookie (session_cookie.COOKIE_DAYS), then signs in no one.
+    SESSION_MS = 60 * 24 * 3600 * 1000
+
     def __init__(
         self,
         engine: AsyncEngine,
@@ -137,7 +140,9 @@ class Accounts:
             ).first()
             # An unknown name is checked too (against a dummy hash): same time.
             if not self.passwords.verify(found.password_hash if found else None, password):
-                failures = {r.key: r.failures for r in rows}
+                failures = {
+                    r.key: login_limits.failures_so_far(r.failures, r.last_ms, now) for r in rows
+                }
                 for key in keys:
                     await _count_failure(conn, key, failures.get(key), now)
                 ok = None
@@ -154,7 +159,10 @@ class Accounts:
         query = (
             select(accounts.c.id, accounts.c.name)
             .join(sessions, sessions.c.account_id == accounts.c.id)
-            .where(sessions.c.id == self._session_id(token))
+            .where(
+                sessions.c.id == self._session_id(token),
+                sessions.c.created_ms > self.clock() - self.SESSION_MS,
+            )
         )
         async with self.engine.connect() as conn:
             found = (await conn.execute(query)).first()

@@ -13,7 +13,7 @@ from starlette.responses import JSONResponse, Response
 from cardtable.server.accounts import Account, Accounts
 
 COOKIE = "ct_session"
-COOKIE_DAYS = 60
+COOKIE_DAYS = 60  # as long as a stored session lasts (Accounts.SESSION_MS)
 
 
 async def signed_in(accounts: Accounts, request: Request) -> Account | None:

@@ -9,8 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from cardtable.server.login_limits import FREE_FAILURES, delay_ms
-from cardtable.server.secret import SECRET_FILE
+from cardtable.core.errors import CardtableError
+from cardtable.server.login_limits import FORGET_MS, FREE_FAILURES, MAX_DELAY_MS, delay_ms
+from cardtable.server.secret import SECRET_FILE, load_or_create_secret
 from tests.server.accounts_helpers import Clock, account_server
 
 pytestmark = pytest.mark.timeout(300, method="thread")
@@ -194,3 +195,31 @@ def test_admin_reset_password(db_url: str, tmp_path: Path) -> None:
     with account_server(db_url) as server:
         server.sign_in("Ann", status=401)
         server.sign_in("Ann", password)
+
+
+def test_a_session_ends_when_its_cookie_would(db_url: str) -> None:
+    clock = Clock()
+    with account_server(db_url, clock) as server:
+        server.sign_up("Ann")
+        clock.ms += server.accounts.SESSION_MS - 1
+        assert server.who() == "Ann"
+        clock.ms += 1
+        assert server.who() is None
+
+
+def test_failures_are_forgotten_after_a_quiet_spell(db_url: str) -> None:
+    clock = Clock()
+    with account_server(db_url, clock) as server:
+        server.sign_up("Ann")
+        for _ in range(FREE_FAILURES + 3):
+            server.sign_in("Ann", "wrong password", 401)
+            clock.ms += MAX_DELAY_MS
+        clock.ms += FORGET_MS
+        server.sign_in("Ann", "wrong password", 401)  # counts as the first failure again
+        server.sign_in("Ann", "correct horse")
+
+
+def test_a_damaged_secret_is_refused_in_one_sentence(tmp_path: Path) -> None:
+    (tmp_path / SECRET_FILE).write_text("not hex\n")
+    with pytest.raises(CardtableError, match=r"not a session secret .* delete it"):
+        load_or_create_secret(tmp_path)
