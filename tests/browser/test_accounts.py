@@ -9,7 +9,8 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
-from tests.browser.helpers import PHONE, Person, Server, run_axe, shoot
+from tests.browser.helpers import PHONE, Person, Server, play_until_finished, run_axe, shoot
+from tests.browser.test_analysis import play
 
 
 def test_a_guest_signs_up_keeps_the_seat_and_finds_it_in_my_games(
@@ -89,3 +90,53 @@ def test_a_wrong_password_is_worded_by_the_catalog(browser: Any, server: Server)
     error.wait_for()
     assert error.inner_text() == "The name or the password is wrong."
     bea.close()
+
+
+def test_a_finished_game_is_listed_with_its_result_replay_and_record(
+    browser: Any, server: Server, axe_source: str, screenshots: Path
+) -> None:
+    cleo = Person.open(browser, "Cleo")
+    page = cleo.page
+    page.goto(server.url + "/account")
+    page.locator("#sign-up-name").fill("Cleo")
+    page.locator("#sign-up-password").fill("correct horse")
+    page.locator("#sign-up button[type=submit]").click()
+    page.wait_for_url("**/me")
+    created = page.request.post(
+        server.url + "/api/tables",
+        data={
+            "game": "marshmallow-test",
+            "options": {"target": 4},
+            "seats": [{"kind": "human"}, {"kind": "bot", "bot": "easy"}],
+            "bot_delay_ms": 0,
+        },
+    ).json()
+    page.goto(f"{server.url}/t/{created['id']}")
+    cleo.join(0)
+    cleo.wait_connected()
+    play_until_finished([cleo], play)
+
+    page.goto(server.url + "/me")
+    item = page.locator(f"#finished [data-table='{created['id']}']")
+    item.wait_for()
+    with urllib.request.urlopen(f"{server.url}/api/tables/{created['id']}", timeout=10) as r:
+        assert json.load(r)["status"] == "finished"
+    result = item.locator(".badge").inner_text()
+    assert result in ("Won", "Shared win", "Lost")
+    assert item.get_by_role("link", name="Download record").get_attribute("href") == (
+        f"/api/tables/{created['id']}/record"
+    )
+    shoot(page, screenshots, "my-games-finished-desktop")
+    assert run_axe(page, axe_source) == []
+    page.goto(server.url + "/players/Cleo")
+    page.wait_for_selector("#played")
+    assert page.locator("#played li").inner_text().split() == ["Marshmallow", "Test", "1", "game"]
+    assert page.locator("#recent .badge").inner_text() == result
+    shoot(page, screenshots, "profile-played-desktop")
+    page.goto(server.url + "/me")
+    page.locator(f"#finished [data-table='{created['id']}']").get_by_role(
+        "link", name="Replay"
+    ).click()
+    page.wait_for_selector("#replay:not([hidden])")  # the replay opens by itself
+    assert cleo.errors == []
+    cleo.close()
