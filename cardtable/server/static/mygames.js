@@ -34,7 +34,9 @@ export async function showMyGames(main, env) {
 }
 
 function others(game, t) {
-  const names = game.names.filter((_, seat) => seat !== game.seat);
+  // A bot's seat is named "bot:<name>" in records; people's names are shown as they are.
+  const names = game.names.filter((_, seat) => seat !== game.seat)
+    .map((name) => (name.startsWith("bot:") ? t("games.bot", { bot: name.slice(4) }) : name));
   return t("games.with", { names: names.join(", ") });
 }
 
