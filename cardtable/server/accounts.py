@@ -14,6 +14,7 @@ rare, and a sign-in must not wait behind a batch of moves.
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import hmac
 import secrets
@@ -85,6 +86,14 @@ class Accounts:
         self.passwords = passwords
         self.clock = clock
 
+    # argon2 takes tens of milliseconds on purpose: in a thread, so that moves
+    # at other tables are not held up meanwhile.
+    async def _hash(self, password: str) -> str:
+        return await asyncio.to_thread(self.passwords.hash, password)
+
+    async def _verify(self, stored: str | None, password: str) -> bool:
+        return await asyncio.to_thread(self.passwords.verify, stored, password)
+
     def _session_id(self, token: str) -> str:
         return hmac.new(self.secret, token.encode("utf-8", "replace"), hashlib.sha256).hexdigest()
 
@@ -104,7 +113,7 @@ class Accounts:
         if key == name_key(DELETED_NAME):
             raise BadInput(f"the name {name!r} is reserved; choose another", 409)
         account = Account(secrets.token_urlsafe(12), name)
-        hashed = self.passwords.hash(password)
+        hashed = await self._hash(password)
         try:
             async with self.engine.begin() as conn:
                 await conn.execute(
@@ -139,7 +148,7 @@ class Accounts:
                 )
             ).first()
             # An unknown name is checked too (against a dummy hash): same time.
-            if not self.passwords.verify(found.password_hash if found else None, password):
+            if not await self._verify(found.password_hash if found else None, password):
                 failures = {
                     r.key: login_limits.failures_so_far(r.failures, r.last_ms, now) for r in rows
                 }
@@ -180,7 +189,7 @@ class Accounts:
         stored = (
             await conn.execute(select(accounts.c.password_hash).where(accounts.c.id == account.id))
         ).scalar()
-        if not self.passwords.verify(stored, password):
+        if not await self._verify(stored, password):
             raise BadInput("the password is wrong", 403)
 
     async def change_password(self, account: Account, old: str, new: str) -> str:
@@ -190,7 +199,7 @@ class Accounts:
             await conn.execute(
                 update(accounts)
                 .where(accounts.c.id == account.id)
-                .values(password_hash=self.passwords.hash(new))
+                .values(password_hash=await self._hash(new))
             )
             await conn.execute(delete(sessions).where(sessions.c.account_id == account.id))
             return await self._new_session(conn, account.id)
@@ -208,7 +217,7 @@ class Accounts:
             await conn.execute(
                 update(accounts)
                 .where(accounts.c.id == found)
-                .values(password_hash=self.passwords.hash(password))
+                .values(password_hash=await self._hash(password))
             )
             await conn.execute(delete(sessions).where(sessions.c.account_id == found))
             await conn.execute(delete(limits).where(limits.c.key == f"name:{name_key(name)}"))
