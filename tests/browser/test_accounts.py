@@ -13,6 +13,14 @@ from tests.browser.helpers import PHONE, Person, Server, play_until_finished, ru
 from tests.browser.test_analysis import play
 
 
+def sign_up(page: Any, name: str, lands_on: str) -> None:
+    """Fill in the account page's sign-up form; wait for the page it leads to."""
+    page.locator("#sign-up-name").fill(name)
+    page.locator("#sign-up-password").fill("correct horse")
+    page.locator("#sign-up button[type=submit]").click()
+    page.wait_for_url(lands_on)
+
+
 def test_a_guest_signs_up_keeps_the_seat_and_finds_it_in_my_games(
     browser: Any, server: Server, axe_source: str, screenshots: Path
 ) -> None:
@@ -33,10 +41,7 @@ def test_a_guest_signs_up_keeps_the_seat_and_finds_it_in_my_games(
     page.wait_for_selector("#sign-up")
     shoot(page, screenshots, "account-guest-desktop")
     assert run_axe(page, axe_source) == []
-    page.locator("#sign-up-name").fill("Ann Lee")
-    page.locator("#sign-up-password").fill("correct horse")
-    page.locator("#sign-up button[type=submit]").click()
-    page.wait_for_url("**/me?claimed=1")
+    sign_up(page, "Ann Lee", "**/me?claimed=1")
     item = page.locator(f"#in-progress [data-table='{table_id}']")
     item.wait_for()
     assert "1 seat you held as a guest is now in your account." in page.inner_text("main")
@@ -98,10 +103,7 @@ def test_a_finished_game_is_listed_with_its_result_replay_and_record(
     cleo = Person.open(browser, "Cleo")
     page = cleo.page
     page.goto(server.url + "/account")
-    page.locator("#sign-up-name").fill("Cleo")
-    page.locator("#sign-up-password").fill("correct horse")
-    page.locator("#sign-up button[type=submit]").click()
-    page.wait_for_url("**/me")
+    sign_up(page, "Cleo", "**/me")
     created = page.request.post(
         server.url + "/api/tables",
         data={
