@@ -17,6 +17,7 @@ from rich.console import Console
 
 import cardtable
 from cardtable.bots import make_bot
+from cardtable.cli.admin_cmd import admin
 from cardtable.cli.analyze_cmd import analyze
 from cardtable.cli.arena_cmd import arena
 from cardtable.cli.balance_cmd import balance
@@ -229,6 +230,7 @@ app.command(cls=Command)(analyze)
 app.command(cls=Command)(learn)
 app.command(cls=Command)(puzzle)
 app.add_typer(puzzles_app, name="puzzles")
+app.add_typer(admin, name="admin")
 
 
 def main() -> None:

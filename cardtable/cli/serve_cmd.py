@@ -10,6 +10,7 @@ from typing import Annotated
 import typer
 
 from cardtable.cli.common import fail
+from cardtable.core.errors import CardtableError
 from cardtable.core.extras import install_command
 
 DB_URL_HELP = (
@@ -91,8 +92,12 @@ def serve(
     )
     shown = "127.0.0.1" if host == "0.0.0.0" else host
     typer.echo(f"cardtable: open http://{shown}:{port}/  (database: {_safe(url)}; Ctrl-C stops)")
+    try:
+        app = create_app(settings)
+    except CardtableError as exc:  # e.g. a damaged session secret in the data folder
+        raise fail(str(exc)) from None
     config = uvicorn.Config(
-        create_app(settings),
+        app,
         host=host,
         port=port,
         log_level="warning",

@@ -21,6 +21,7 @@ from starlette.staticfiles import StaticFiles
 
 from cardtable.core.errors import CardtableError
 from cardtable.core.registry import game_names, manifest
+from cardtable.server.accounts import Accounts
 from cardtable.server.analyses import Analyses
 from cardtable.server.hub import Hub
 from cardtable.server.lobby import games_json, parse_create, title
@@ -28,6 +29,7 @@ from cardtable.server.messages import table_info
 from cardtable.server.play import Play
 from cardtable.server.replay import Seat, replay_step
 from cardtable.server.schemas import Analyze, Join, Rematch
+from cardtable.server.session_cookie import signed_in
 from cardtable.server.wire import BadInput, convert, display_name, parse_json
 
 MAX_BODY = 16 * 1024
@@ -84,7 +86,13 @@ def routes(hub: Hub, play: Play, analyses: Analyses, static: Path) -> list[BaseR
     async def join(request: Request) -> Response:
         table = await hub.get(request.path_params["table_id"])
         body = convert(await read_json(request), Join, "request")
-        token = await hub.join(table, body.seat, display_name(body.name, "request.name"))
+        # A signed-in person sits under their account's name, and the seat becomes theirs.
+        accounts: Accounts = request.app.state.accounts
+        account = await signed_in(accounts, request)
+        name = account.name if account else display_name(body.name, "request.name")
+        token = await hub.join(table, body.seat, name)
+        if account:
+            await accounts.link_seats(account, [(table.id, body.seat)])
         play.changed(table)
         return JSONResponse({"seat": body.seat, "token": token})
 
@@ -124,6 +132,8 @@ def routes(hub: Hub, play: Play, analyses: Analyses, static: Path) -> list[BaseR
             table = await hub.rematch(old, token)
         finally:
             hub.forget_if_idle(old)
+        accounts: Accounts = request.app.state.accounts
+        await accounts.copy_owners(old.id, table.id)
         play.changed(old)
         play.changed(table)
         return JSONResponse({"id": table.id, "url": f"/t/{table.id}"})

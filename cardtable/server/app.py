@@ -10,11 +10,14 @@ from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.routing import WebSocketRoute
 
-from cardtable.server import api, learn_api, pages, ws
+from cardtable.server import account_api, api, learn_api, pages, ws
+from cardtable.server.accounts import Accounts
 from cardtable.server.analyses import Analyses
 from cardtable.server.bots import BotPool
 from cardtable.server.hub import Hub, Settings
+from cardtable.server.passwords import Passwords
 from cardtable.server.play import Play
+from cardtable.server.secret import data_folder, load_or_create_secret
 from cardtable.server.storage import Storage
 from cardtable.server.wire import BadInput
 
@@ -28,6 +31,8 @@ def create_app(settings: Settings) -> Starlette:
     hub = Hub(storage, settings, pool)
     play = Play(hub)
     analyses = Analyses(hub, settings.analysis_budget)
+    secret = load_or_create_secret(data_folder(settings.db_url, settings.data_dir))
+    accounts = Accounts(storage.engine, secret, Passwords(fast=settings.fast_passwords))
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -47,6 +52,7 @@ def create_app(settings: Settings) -> Starlette:
             *pages.routes(hub, STATIC),
             *api.routes(hub, play, analyses, STATIC),
             *learn_api.routes(STATIC),
+            *account_api.routes(hub, accounts, STATIC),
             WebSocketRoute("/ws/{table_id}", ws.endpoint(hub, play)),
         ],
         lifespan=lifespan,
@@ -55,4 +61,5 @@ def create_app(settings: Settings) -> Starlette:
     app.state.hub = hub
     app.state.play = play
     app.state.analyses = analyses
+    app.state.accounts = accounts
     return app

@@ -41,6 +41,10 @@ class Settings:
     bot_workers: int = 1  # processes for search bots
     max_tables: int = 5000  # tables waiting or playing at once
     analysis_budget: float = 0.25  # nominal seconds per decision of a game's analysis
+    # Where the session secret is kept (None: beside a SQLite file, else the
+    # user data folder); see cardtable/server/secret.py.
+    data_dir: str | None = None
+    fast_passwords: bool = False  # cheap argon2 parameters: tests only
 
 
 class NotFound(BadInput):

@@ -31,3 +31,12 @@ def postgres_server() -> Iterator[tuple[Path, str]]:
 @pytest.fixture
 def postgres_url(postgres_server: tuple[Path, str]) -> str:
     return fresh_database(*postgres_server)
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def any_db(request: pytest.FixtureRequest, db_url: str) -> str:
+    """The test once on SQLite and once on the real PostgreSQL server."""
+    if request.param == "sqlite":
+        return db_url
+    url: str = request.getfixturevalue("postgres_url")
+    return url

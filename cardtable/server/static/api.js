@@ -13,6 +13,7 @@ export async function api(path, { method = "GET", body } = {}) {
   if (!response.ok) {
     const error = new Error(data?.error ?? `${response.status} ${response.statusText}`);
     error.status = response.status;
+    error.retryAfter = Number(response.headers.get("Retry-After") ?? 0);
     throw error;
   }
   return data;

@@ -1,6 +1,8 @@
 // The page's entry: load the interface text, put the language switch in the
-// header, then draw the lobby (/), a game's rules (/rules/{game}) or a table (/t/{id}).
+// header, then draw the lobby (/), a game's rules (/rules/{game}), a table (/t/{id}),
+// the account (/account), My games (/me) or a profile (/players/{name}).
 
+import { accountNav } from "./account-nav.js";
 import { api } from "./api.js";
 import { h } from "./dom.js";
 import { chooseLanguage, loadCatalog, preferredLanguages, translator } from "./i18n.js";
@@ -14,10 +16,12 @@ const env = { t, lang, languages: [lang, ...languages.filter((l) => l !== lang)]
 document.getElementById("skip-link").textContent = t("app.skip");
 document.getElementById("brand").setAttribute("aria-label", t("app.home"));
 languageSwitch(document.getElementById("language-switch"));
+accountNav(document.getElementById("account-nav"), t);
 
 const main = document.getElementById("main");
 const table = location.pathname.match(/^\/t\/([^/]+)\/?$/);
 const rules = location.pathname.match(/^\/rules\/([^/]+)\/?$/);
+const player = location.pathname.match(/^\/players\/([^/]+)\/?$/);
 const learning = location.pathname.match(/^\/(learn|puzzles)\/([^/]+)\/?$/);
 if (learning) {
   const game = decodeURIComponent(learning[2]);
@@ -29,6 +33,15 @@ if (learning) {
 } else if (rules) {
   const { showRules } = await import("./rules.js");
   await showRules(main, decodeURIComponent(rules[1]), env);
+} else if (location.pathname === "/account") {
+  const { showAccount } = await import("./account.js");
+  await showAccount(main, env);
+} else if (location.pathname === "/me") {
+  const { showMyGames } = await import("./mygames.js");
+  await showMyGames(main, env);
+} else if (player) {
+  const { showProfile } = await import("./profile.js");
+  await showProfile(main, decodeURIComponent(player[1]), env);
 } else {
   const { showLobby } = await import("./lobby.js");
   await showLobby(main, env);

@@ -392,6 +392,8 @@ class TablePage {
       // The last round explained, as every other round was at its end.
       msg.round_end && this.board.module.summary
         ? this.board.module.summary(msg.round_end, msg, { ...this.context(), summaryId: "end-summary-heading" }) : null);
+    // "My games" links here with #replay or #analysis (the analysis sits in the replay panel).
+    if (["#replay", "#analysis"].includes(location.hash) && this.replayBox.hidden) this.openReplay();
   }
 
   async rematch(button, error) {

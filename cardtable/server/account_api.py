@@ -1,0 +1,131 @@
+"""The HTTP routes of accounts: sign up, in and out, password, delete, claim, My games, profiles.
+
+The session is the cookie of :mod:`cardtable.server.session_cookie`. Pages
+``/account``, ``/me`` and ``/players/{name}`` are the browser shell, drawn
+by ``static/account.js``, ``mygames.js`` and ``profile.js``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import BaseRoute, Route
+
+from cardtable.server.account_schemas import Claim, Confirm, Credentials, NewPassword
+from cardtable.server.accounts import DELETED_NAME, Account, Accounts, TooSoon
+from cardtable.server.api import read_json
+from cardtable.server.history import my_games, profile
+from cardtable.server.hub import Hub
+from cardtable.server.passwords import new_password
+from cardtable.server.session_cookie import COOKIE, signed_in, signed_out, with_session
+from cardtable.server.wire import BadInput, convert, display_name
+
+
+def routes(hub: Hub, accounts: Accounts, static: Path) -> list[BaseRoute]:
+    async def need_account(request: Request) -> Account:
+        account = await signed_in(accounts, request)
+        if account is None:
+            raise BadInput(f"{request.url.path}: sign in first", 401)
+        return account
+
+    def rename(account_name: str, held: list[tuple[str, int]]) -> None:
+        # Tables in memory show the new name at once; the database has it already.
+        for table_id, seat in held:
+            table = hub.tables.get(table_id)
+            if table is not None and seat < len(table.seats):
+                table.seats[seat].facts.name = account_name
+
+    async def me(request: Request) -> Response:
+        account = await signed_in(accounts, request)
+        return JSONResponse({"account": None if account is None else {"name": account.name}})
+
+    async def sign_up(request: Request) -> Response:
+        body = convert(await read_json(request), Credentials, "request")
+        name = display_name(body.name, "request.name")
+        password = new_password(body.password, "request.password")
+        account, token = await accounts.sign_up(name, password)
+        return with_session({"account": {"name": account.name}}, token, 201)
+
+    async def sign_in(request: Request) -> Response:
+        body = convert(await read_json(request), Credentials, "request")
+        address = request.client.host if request.client else "unknown"
+        try:
+            account, token = await accounts.sign_in(body.name.strip(), body.password, address)
+        except TooSoon as exc:
+            return JSONResponse(
+                {"error": str(exc)}, 429, headers={"Retry-After": str(exc.retry_after)}
+            )
+        return with_session({"account": {"name": account.name}}, token)
+
+    async def sign_out(request: Request) -> Response:
+        token = request.cookies.get(COOKIE)
+        if token:
+            await accounts.sign_out(token)
+        return signed_out({"account": None})
+
+    async def sign_out_everywhere(request: Request) -> Response:
+        await accounts.sign_out_everywhere(await need_account(request))
+        return signed_out({"account": None})
+
+    async def change_password(request: Request) -> Response:
+        account = await need_account(request)
+        body = convert(await read_json(request), NewPassword, "request")
+        token = await accounts.change_password(
+            account, body.old, new_password(body.new, "request.new")
+        )
+        return with_session({"account": {"name": account.name}}, token)
+
+    async def delete_account(request: Request) -> Response:
+        account = await need_account(request)
+        body = convert(await read_json(request), Confirm, "request")
+        rename(DELETED_NAME, await accounts.delete(account, body.password))
+        return signed_out({"account": None})
+
+    async def claim(request: Request) -> Response:
+        """Make the guest seats this browser holds (by their tokens) the account's."""
+        account = await need_account(request)
+        body = convert(await read_json(request), Claim, "request")
+        proven = []
+        for guest in body.seats:
+            try:
+                table = await hub.get(guest.table)
+            except BadInput:
+                continue  # a table gone from this server: nothing to claim
+            seat = table.seat_for_token(guest.token)
+            if seat is not None:
+                proven.append((table.id, seat))
+        linked = await accounts.link_seats(account, proven)
+        rename(account.name, linked)
+        return JSONResponse({"claimed": len(linked)})
+
+    async def games(request: Request) -> Response:
+        return JSONResponse(await my_games(hub, accounts, await need_account(request)))
+
+    async def player(request: Request) -> Response:
+        name = request.path_params["name"]
+        found = await accounts.find(name)
+        if found is None:
+            raise BadInput(f"there is no player named {name[:40]!r}", 404)
+        return JSONResponse(await profile(hub, accounts, *found))
+
+    async def shell(request: Request) -> Response:
+        return FileResponse(static / "index.html", media_type="text/html")
+
+    a = "/api/account"
+    return [
+        Route("/account", shell),
+        Route("/me", shell),
+        Route("/players/{name}", shell),
+        Route(a, me),
+        Route(a + "/signup", sign_up, methods=["POST"]),
+        Route(a + "/signin", sign_in, methods=["POST"]),
+        Route(a + "/signout", sign_out, methods=["POST"]),
+        Route(a + "/signout-everywhere", sign_out_everywhere, methods=["POST"]),
+        Route(a + "/password", change_password, methods=["POST"]),
+        Route(a + "/delete", delete_account, methods=["POST"]),
+        Route(a + "/claim", claim, methods=["POST"]),
+        Route("/api/me/games", games),
+        Route("/api/players/{name}", player),
+    ]

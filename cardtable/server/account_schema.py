@@ -1,0 +1,51 @@
+"""The database tables of accounts: people, their sessions, their seats, their login limits.
+
+Beside :mod:`cardtable.server.schema` (the game tables), on the same
+``metadata``: a seat of ``ct_seats`` belongs to an account when
+``ct_account_seats`` links it, so a guest's seat needs no account and the game
+tables keep their shape. Migration ``v0003`` creates these tables.
+"""
+
+from __future__ import annotations
+
+from sqlalchemy import BigInteger, Column, ForeignKey, Integer, String, Table, Text
+
+from cardtable.server.schema import metadata
+
+accounts = Table(
+    "ct_accounts",
+    metadata,
+    Column("id", String(32), primary_key=True),
+    Column("name", String(64), nullable=False),
+    # The name case-folded: unique, so "Ann" and "ANN" cannot both sign up.
+    Column("name_key", String(64), nullable=False, unique=True),
+    Column("password_hash", Text, nullable=False),  # argon2id, with its own salt
+    Column("created_ms", BigInteger, nullable=False),
+)
+
+sessions = Table(
+    "ct_sessions",
+    metadata,
+    # HMAC-SHA-256 of the cookie's token under the server's secret: the token
+    # itself is never stored, and a copied database signs nobody in.
+    Column("id", String(64), primary_key=True),
+    Column("account_id", String(32), ForeignKey("ct_accounts.id"), nullable=False, index=True),
+    Column("created_ms", BigInteger, nullable=False),
+)
+
+account_seats = Table(
+    "ct_account_seats",
+    metadata,
+    Column("table_id", String(32), ForeignKey("ct_tables.id"), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("account_id", String(32), ForeignKey("ct_accounts.id"), nullable=False, index=True),
+)
+
+login_limits = Table(
+    "ct_login_limits",
+    metadata,
+    # "name:<case-folded name>" or "addr:<client address>".
+    Column("key", String(128), primary_key=True),
+    Column("failures", Integer, nullable=False),
+    Column("last_ms", BigInteger, nullable=False),
+)

@@ -1,0 +1,350 @@
+"""Accounts: sign-up, sign-in by a server-side session, and the seats an account holds.
+
+Accounts are optional: a guest plays as before, by a seat's token. A person
+who signs up gets an account (a display name, unique case-insensitively, and
+an argon2id password hash) and a session: a random token in an HttpOnly
+cookie, stored only as its HMAC under the server's secret
+(:mod:`cardtable.server.secret`). Failed sign-ins make the name and the
+address wait longer and longer (:mod:`cardtable.server.login_limits`).
+
+Accounts write straight to the database in their own short transactions,
+beside the game writer of :class:`cardtable.server.storage.Storage`: they are
+rare, and a sign-in must not wait behind a batch of moves.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import hmac
+import secrets
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import delete, func, insert, select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+
+from cardtable.server import login_limits
+from cardtable.server.account_schema import account_seats, accounts, sessions
+from cardtable.server.account_schema import login_limits as limits
+from cardtable.server.passwords import Passwords
+from cardtable.server.schema import seats, tables
+from cardtable.server.table import now_ms
+from cardtable.server.wire import BadInput
+
+# What a deleted account's seats are called from then on (their games stay).
+DELETED_NAME = "deleted player"
+
+
+@dataclass(frozen=True, slots=True)
+class Account:
+    id: str
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class HeldSeat:
+    """A seat an account holds, with its table's public facts."""
+
+    table_id: str
+    seat: int
+    game: str
+    status: str
+    created_ms: int
+
+
+class TooSoon(BadInput):
+    """A sign-in refused because of earlier failures; ``retry_after`` in whole seconds."""
+
+    def __init__(self, wait_ms: int) -> None:
+        self.retry_after = max(1, -(-wait_ms // 1000))
+        super().__init__(f"too many failed sign-ins; try again in {self.retry_after} seconds", 429)
+
+
+def name_key(name: str) -> str:
+    """The form two names are compared in: "Ann" and "ANN" are one name."""
+    return name.casefold()
+
+
+class Accounts:
+    """The accounts of one server: ``clock`` gives milliseconds (tests inject one)."""
+
+    # A session lasts as long as its cookie (session_cookie.COOKIE_DAYS), then signs in no one.
+    SESSION_MS = 60 * 24 * 3600 * 1000
+
+    def __init__(
+        self,
+        engine: AsyncEngine,
+        secret: bytes,
+        passwords: Passwords,
+        clock: Callable[[], int] = now_ms,
+    ) -> None:
+        self.engine = engine
+        self.secret = secret
+        self.passwords = passwords
+        self.clock = clock
+
+    # argon2 takes tens of milliseconds on purpose: in a thread, so that moves
+    # at other tables are not held up meanwhile.
+    async def _hash(self, password: str) -> str:
+        return await asyncio.to_thread(self.passwords.hash, password)
+
+    async def _verify(self, stored: str | None, password: str) -> bool:
+        return await asyncio.to_thread(self.passwords.verify, stored, password)
+
+    def _session_id(self, token: str) -> str:
+        return hmac.new(self.secret, token.encode("utf-8", "replace"), hashlib.sha256).hexdigest()
+
+    async def _new_session(self, conn: AsyncConnection, account_id: str) -> str:
+        token = secrets.token_urlsafe(32)
+        await conn.execute(
+            insert(sessions).values(
+                id=self._session_id(token), account_id=account_id, created_ms=self.clock()
+            )
+        )
+        return token
+
+    # --- signing up and in ------------------------------------------------
+    async def sign_up(self, name: str, password: str) -> tuple[Account, str]:
+        """A new account and its first session's token."""
+        key = name_key(name)
+        if key == name_key(DELETED_NAME):
+            raise BadInput(f"the name {name!r} is reserved; choose another", 409)
+        account = Account(secrets.token_urlsafe(12), name)
+        hashed = await self._hash(password)
+        try:
+            async with self.engine.begin() as conn:
+                await conn.execute(
+                    insert(accounts).values(
+                        id=account.id,
+                        name=name,
+                        name_key=key,
+                        password_hash=hashed,
+                        created_ms=self.clock(),
+                    )
+                )
+                token = await self._new_session(conn, account.id)
+        except IntegrityError:
+            raise BadInput(f"the name {name!r} is taken; choose another", 409) from None
+        return account, token
+
+    async def sign_in(self, name: str, password: str, address: str) -> tuple[Account, str]:
+        """The account and a new session's token, if the password is right and
+        neither the name nor the address must wait."""
+        keys = [f"name:{name_key(name)}"[:128], f"addr:{address}"[:128]]
+        async with self.engine.begin() as conn:
+            rows = (await conn.execute(select(limits).where(limits.c.key.in_(keys)))).all()
+            now = self.clock()
+            wait = max((login_limits.wait_ms(r.failures, r.last_ms, now) for r in rows), default=0)
+            if wait > 0:
+                raise TooSoon(wait)
+            found = (
+                await conn.execute(
+                    select(accounts.c.id, accounts.c.name, accounts.c.password_hash).where(
+                        accounts.c.name_key == name_key(name)
+                    )
+                )
+            ).first()
+            # An unknown name is checked too (against a dummy hash): same time.
+            if not await self._verify(found.password_hash if found else None, password):
+                failures = {
+                    r.key: login_limits.failures_so_far(r.failures, r.last_ms, now) for r in rows
+                }
+                for key in keys:
+                    await _count_failure(conn, key, failures.get(key), now)
+                ok = None
+            else:
+                assert found is not None
+                await conn.execute(delete(limits).where(limits.c.key == keys[0]))
+                ok = Account(found.id, found.name), await self._new_session(conn, found.id)
+        if ok is None:
+            raise BadInput("the name or the password is wrong", 401)
+        return ok
+
+    async def session(self, token: str) -> Account | None:
+        """The account signed in by ``token``, if its session still exists."""
+        query = (
+            select(accounts.c.id, accounts.c.name)
+            .join(sessions, sessions.c.account_id == accounts.c.id)
+            .where(
+                sessions.c.id == self._session_id(token),
+                sessions.c.created_ms > self.clock() - self.SESSION_MS,
+            )
+        )
+        async with self.engine.connect() as conn:
+            found = (await conn.execute(query)).first()
+        return Account(found.id, found.name) if found else None
+
+    async def sign_out(self, token: str) -> None:
+        async with self.engine.begin() as conn:
+            await conn.execute(delete(sessions).where(sessions.c.id == self._session_id(token)))
+
+    async def sign_out_everywhere(self, account: Account) -> None:
+        async with self.engine.begin() as conn:
+            await conn.execute(delete(sessions).where(sessions.c.account_id == account.id))
+
+    async def _check_password(self, conn: AsyncConnection, account: Account, password: str) -> None:
+        stored = (
+            await conn.execute(select(accounts.c.password_hash).where(accounts.c.id == account.id))
+        ).scalar()
+        if not await self._verify(stored, password):
+            raise BadInput("the password is wrong", 403)
+
+    async def change_password(self, account: Account, old: str, new: str) -> str:
+        """Set a new password; every other session ends. The new session's token."""
+        async with self.engine.begin() as conn:
+            await self._check_password(conn, account, old)
+            await conn.execute(
+                update(accounts)
+                .where(accounts.c.id == account.id)
+                .values(password_hash=await self._hash(new))
+            )
+            await conn.execute(delete(sessions).where(sessions.c.account_id == account.id))
+            return await self._new_session(conn, account.id)
+
+    async def reset_password(self, name: str, password: str) -> None:
+        """The operator's reset (``cardtable admin reset-password``): every session ends."""
+        async with self.engine.begin() as conn:
+            found = (
+                await conn.execute(
+                    select(accounts.c.id).where(accounts.c.name_key == name_key(name))
+                )
+            ).scalar()
+            if found is None:
+                raise BadInput(f"there is no account named {name!r}", 404)
+            await conn.execute(
+                update(accounts)
+                .where(accounts.c.id == found)
+                .values(password_hash=await self._hash(password))
+            )
+            await conn.execute(delete(sessions).where(sessions.c.account_id == found))
+            await conn.execute(delete(limits).where(limits.c.key == f"name:{name_key(name)}"))
+
+    async def delete(self, account: Account, password: str) -> list[tuple[str, int]]:
+        """Delete the account: its games stay, its seats are renamed
+        :data:`DELETED_NAME`. The ``(table, seat)`` pairs it held."""
+        async with self.engine.begin() as conn:
+            await self._check_password(conn, account, password)
+            held = [
+                (r.table_id, r.seat)
+                for r in await conn.execute(
+                    select(account_seats.c.table_id, account_seats.c.seat).where(
+                        account_seats.c.account_id == account.id
+                    )
+                )
+            ]
+            for table_id, seat in held:
+                await conn.execute(
+                    update(seats)
+                    .where(seats.c.table_id == table_id, seats.c.seat == seat)
+                    .values(name=DELETED_NAME)
+                )
+            await conn.execute(
+                delete(account_seats).where(account_seats.c.account_id == account.id)
+            )
+            await conn.execute(delete(sessions).where(sessions.c.account_id == account.id))
+            await conn.execute(delete(accounts).where(accounts.c.id == account.id))
+        return held
+
+    # --- seats ------------------------------------------------------------
+    async def link_seats(
+        self, account: Account, held: Sequence[tuple[str, int]]
+    ) -> list[tuple[str, int]]:
+        """Make the seats ``held`` the account's (the caller proved each is
+        theirs) and give them its name; a seat another account holds is left
+        as it is. The seats linked."""
+        linked: list[tuple[str, int]] = []
+        async with self.engine.begin() as conn:
+            for table_id, seat in held:
+                owner = (
+                    await conn.execute(
+                        select(account_seats.c.account_id).where(
+                            account_seats.c.table_id == table_id, account_seats.c.seat == seat
+                        )
+                    )
+                ).scalar()
+                if owner is not None:
+                    continue
+                await conn.execute(
+                    insert(account_seats).values(
+                        table_id=table_id, seat=seat, account_id=account.id
+                    )
+                )
+                await conn.execute(
+                    update(seats)
+                    .where(seats.c.table_id == table_id, seats.c.seat == seat)
+                    .values(name=account.name)
+                )
+                linked.append((table_id, seat))
+        return linked
+
+    async def copy_owners(self, old_id: str, new_id: str) -> None:
+        """A rematch's seats belong to whoever held them at the old table
+        (asked again, it changes nothing)."""
+        async with self.engine.begin() as conn:
+            old = await conn.execute(
+                select(account_seats.c.seat, account_seats.c.account_id).where(
+                    account_seats.c.table_id == old_id
+                )
+            )
+            new = await conn.execute(
+                select(account_seats.c.seat).where(account_seats.c.table_id == new_id)
+            )
+            taken = {r.seat for r in new}
+            rows = [
+                {"table_id": new_id, "seat": r.seat, "account_id": r.account_id}
+                for r in old
+                if r.seat not in taken
+            ]
+            if rows:
+                await conn.execute(insert(account_seats), rows)
+
+    async def find(self, name: str) -> tuple[Account, int] | None:
+        """The account named ``name`` (any case) and when it was made."""
+        query = select(accounts.c.id, accounts.c.name, accounts.c.created_ms).where(
+            accounts.c.name_key == name_key(name)
+        )
+        async with self.engine.connect() as conn:
+            found = (await conn.execute(query)).first()
+        return (Account(found.id, found.name), found.created_ms) if found else None
+
+    async def held_seats(self, account: Account, finished: bool, limit: int) -> list[HeldSeat]:
+        """The account's seats at finished tables, or at waiting and playing
+        ones; newest first, at most ``limit``."""
+        done = tables.c.status == "finished"
+        query = (
+            select(
+                account_seats.c.table_id,
+                account_seats.c.seat,
+                tables.c.game,
+                tables.c.status,
+                tables.c.created_ms,
+            )
+            .join(tables, tables.c.id == account_seats.c.table_id)
+            .where(account_seats.c.account_id == account.id, done if finished else ~done)
+            .order_by(tables.c.created_ms.desc(), tables.c.id)
+            .limit(limit)
+        )
+        async with self.engine.connect() as conn:
+            return [HeldSeat(*r) for r in await conn.execute(query)]
+
+    async def played_per_game(self, account: Account) -> dict[str, int]:
+        """How many finished games the account played, per game."""
+        query = (
+            select(tables.c.game, func.count())
+            .join(account_seats, tables.c.id == account_seats.c.table_id)
+            .where(account_seats.c.account_id == account.id, tables.c.status == "finished")
+            .group_by(tables.c.game)
+        )
+        async with self.engine.connect() as conn:
+            return {game: count for game, count in await conn.execute(query)}
+
+
+async def _count_failure(conn: AsyncConnection, key: str, before: int | None, now: int) -> None:
+    values: dict[str, Any] = {"failures": (before or 0) + 1, "last_ms": now}
+    if before is None:
+        await conn.execute(insert(limits).values(key=key, **values))
+    else:
+        await conn.execute(update(limits).where(limits.c.key == key).values(values))

@@ -1,0 +1,39 @@
+// A player's public profile (/players/{name}): games played per game and recent
+// results. (Ratings, when the server has them, join the per-game list.)
+
+import { api } from "./api.js";
+import { h } from "./dom.js";
+
+export async function showProfile(main, name, env) {
+  const { t } = env;
+  let player;
+  try {
+    player = await api(`/api/players/${encodeURIComponent(name)}`);
+  } catch (error) {
+    document.title = t("profile.missingTitle");
+    main.replaceChildren(h("p", { class: "panel" }, error.status === 404 ? t("profile.missing", { name }) : error.message));
+    return;
+  }
+  document.title = t("profile.pageTitle", { name: player.name });
+  const since = new Date(player.since_ms).toLocaleDateString(document.documentElement.lang, { dateStyle: "long" });
+  main.replaceChildren(
+    h("h1", {}, player.name),
+    h("p", { class: "hint" }, t("profile.since", { date: since })),
+    h("div", { class: "my-games" },
+      h("section", { class: "panel", "aria-labelledby": "played-heading" },
+        h("h2", { id: "played-heading" }, t("profile.played")),
+        player.games.length
+          ? h("ul", { class: "game-list", id: "played" }, player.games.map((g) => h("li", { class: "game-item" },
+            h("strong", {}, g.title), h("span", {}, t("profile.count", { count: g.played })))))
+          : h("p", { class: "hint" }, t("profile.none"))),
+      h("section", { class: "panel", "aria-labelledby": "recent-heading" },
+        h("h2", { id: "recent-heading" }, t("profile.recent")),
+        player.recent.length
+          ? h("ul", { class: "game-list", id: "recent" }, player.recent.map((g) => h("li", { class: "game-item" },
+            h("div", { class: "game-item-text" },
+              h("strong", {}, g.title),
+              h("span", { class: `badge result-${g.result}` }, t(`games.result.${g.result}`)),
+              h("span", { class: "hint" }, new Date(g.created_ms).toLocaleDateString(document.documentElement.lang, { dateStyle: "medium" }))),
+            h("a", { class: "button", href: `${g.url}#replay` }, t("games.replay")))))
+          : h("p", { class: "hint" }, t("profile.none")))));
+}

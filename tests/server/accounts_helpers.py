@@ -1,0 +1,80 @@
+"""A server for account tests: HTTPS (the session cookie is Secure), cheap argon2, a test clock."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from httpx2 import Cookies
+from starlette.testclient import TestClient
+
+from cardtable.server.accounts import Accounts
+from cardtable.server.app import create_app
+from cardtable.server.hub import Settings
+from tests.server.helpers import Server
+
+
+class Clock:
+    """Milliseconds that move only when a test moves them."""
+
+    def __init__(self) -> None:
+        self.ms = 1_000_000
+
+    def __call__(self) -> int:
+        return self.ms
+
+
+class AccountServer(Server):
+    """A browser at the server: :meth:`browser` gives another, with its own cookies.
+
+    All of them share one test client (one event loop, where the database
+    connections live); each installs its own cookie jar before it is used.
+    """
+
+    def __init__(self, client: TestClient, jar: Cookies | None = None) -> None:
+        super().__init__(client)
+        self.jar = Cookies() if jar is None else jar
+
+    def __getattribute__(self, name: str) -> Any:
+        if name == "client":
+            client: TestClient = object.__getattribute__(self, "__dict__")["client"]
+            client._cookies = object.__getattribute__(self, "jar")  # this browser's cookies
+            return client
+        return object.__getattribute__(self, name)
+
+    @property
+    def accounts(self) -> Accounts:
+        accounts: Accounts = self.client.app.state.accounts  # type: ignore[attr-defined]
+        return accounts
+
+    def post(self, path: str, body: Any = None, status: int = 200) -> Any:
+        response = self.client.post(path, json={} if body is None else body)
+        assert response.status_code == status, response.text
+        return response.json()
+
+    def sign_up(self, name: str, password: str = "correct horse", status: int = 201) -> Any:
+        return self.post("/api/account/signup", {"name": name, "password": password}, status)
+
+    def sign_in(self, name: str, password: str = "correct horse", status: int = 200) -> Any:
+        return self.post("/api/account/signin", {"name": name, "password": password}, status)
+
+    def who(self) -> str | None:
+        account = self.client.get("/api/account").json()["account"]
+        return None if account is None else str(account["name"])
+
+    def browser(self) -> AccountServer:
+        """A second browser at the same server: its own cookies."""
+        return AccountServer(self.client, Cookies())
+
+
+@contextmanager
+def account_server(
+    db_url: str, clock: Clock | None = None, **settings: Any
+) -> Iterator[AccountServer]:
+    app = create_app(Settings(db_url=db_url, fast_passwords=True, **settings))
+    with TestClient(app, base_url="https://testserver") as client:
+        server = AccountServer(client, client.cookies)
+        if clock is not None:
+            server.accounts.clock = clock
+        yield server

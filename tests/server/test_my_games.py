@@ -1,0 +1,233 @@
+"""My games, profiles and claimed guest seats; upgrading a database of the release before."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import random
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TypeVar
+
+import pytest
+from sqlalchemy import Connection, inspect, text
+from sqlalchemy.ext.asyncio import create_async_engine
+
+import cardtable
+from cardtable.core.registry import manifest
+from tests.server.accounts_helpers import AccountServer, account_server
+from tests.server.helpers import play_out
+
+pytestmark = pytest.mark.timeout(300, method="thread")
+
+# The release before accounts: its code builds the old database.
+BEFORE_ACCOUNTS = "ed38872"
+ROOT = Path(__file__).resolve().parents[2]
+T = TypeVar("T")
+
+
+def finish_against_bots(server: AccountServer, token_of: dict[str, str], seed: int) -> str:
+    """A marshmallow-test game of the signed-in person (seat 0) against a bot, played out."""
+    table = server.create("marshmallow-test", ["human", "random"])
+    token_of[table] = server.join(table, 0)
+    with server.connect(table, token_of[table]) as me:
+        play_out(me, {0: me}, random.Random(seed))
+    return table
+
+
+def test_my_games_lists_your_turn_first_then_finished_games(any_db: str) -> None:
+    with account_server(any_db) as server:
+        server.sign_up("Ann")
+        assert server.client.get("/api/me/games").status_code == 200
+        tokens: dict[str, str] = {}
+        done = finish_against_bots(server, tokens, 1)
+        my_turn = server.create("marshmallow-test", ["human", "random"])
+        tokens[my_turn] = server.join(my_turn, 0)
+        waiting = server.create("marshmallow-test", ["human", "human"])  # newer, not my turn
+        server.join(waiting, 1)
+        with server.connect(my_turn, tokens[my_turn]) as me:
+            me.until_state(lambda m: m["to_move"] == 0)
+            games = server.client.get("/api/me/games").json()
+        live = games["in_progress"]
+        assert [(g["id"], g["your_turn"]) for g in live] == [(my_turn, True), (waiting, False)]
+        assert live[1]["seat"] == 1 and live[1]["status"] == "waiting"
+        (finished,) = games["finished"]
+        replayed = cardtable.replay(server.record(done)).state
+        assert replayed is not None
+        assert finished["id"] == done and finished["scores"] == list(replayed.scores)
+        winners = [i for i, s in enumerate(finished["scores"]) if s == max(finished["scores"])]
+        assert finished["result"] == (
+            "won" if winners == [0] else "shared" if 0 in winners else "lost"
+        )
+        assert server.client.get(finished["record"]).status_code == 200
+        assert server.browser().client.get("/api/me/games").status_code == 401
+
+
+def test_a_profile_counts_games_per_game_and_shows_recent_results(any_db: str) -> None:
+    with account_server(any_db) as server:
+        server.sign_up("Ann")
+        tokens: dict[str, str] = {}
+        tables = [finish_against_bots(server, tokens, seed) for seed in (2, 3)]
+        live = server.create("marshmallow-test", ["human", "random"])  # not yet played: not counted
+        server.join(live, 0)
+        seen = server.browser().client.get("/api/players/ANN").json()  # anyone, any case
+        assert seen["name"] == "Ann"
+        assert seen["games"] == [
+            {"game": "marshmallow-test", "title": "Marshmallow Test", "played": 2}
+        ]
+        assert sorted(r["id"] for r in seen["recent"]) == sorted(tables)
+        assert "rating" not in json.dumps(seen)  # ratings come with their own work, not invented
+        missing = server.client.get("/api/players/Nobody")
+        assert missing.status_code == 404 and missing.json()["error"] == (
+            "there is no player named 'Nobody'"
+        )
+
+
+def test_guest_seats_are_claimed_into_a_new_account(any_db: str) -> None:
+    with account_server(any_db) as server:
+        mine = server.create("marshmallow-test", ["human", "random"])
+        token = server.join(mine, 0, "guest Ann")
+        theirs = server.create("marshmallow-test", ["human", "random"])
+        server.join(theirs, 0, "Bea")
+        server.sign_up("Ann")
+        claimed = server.post(
+            "/api/account/claim",
+            {
+                "seats": [
+                    {"table": mine, "token": token},
+                    {"table": theirs, "token": "not-their-token"},
+                    {"table": "gone", "token": token},
+                ]
+            },
+        )
+        assert claimed == {"claimed": 1}
+        games = server.client.get("/api/me/games").json()["in_progress"]
+        assert [g["id"] for g in games] == [mine]
+        assert server.client.get(f"/api/tables/{mine}").json()["seats"][0]["name"] == "Ann"
+        other = server.browser()
+        other.sign_up("Cleo")
+        again = other.post("/api/account/claim", {"seats": [{"table": mine, "token": token}]})
+        assert again == {"claimed": 0}  # a seat an account holds stays with it
+
+
+def test_my_games_and_profiles_do_not_change_when_hidden_cards_are_swapped(db_url: str) -> None:
+    with account_server(db_url) as server:
+        server.sign_up("Ann")
+        tokens: dict[str, str] = {}
+        finish_against_bots(server, tokens, 4)
+        table = server.create(
+            "marshmallow-test", ["human", "random", "random"], options={"target": 4, "players": 3}
+        )
+        tokens[table] = server.join(table, 0)
+        with server.connect(table, tokens[table]) as me:
+            me.until_state(lambda m: m["to_move"] == 0)
+            live = server.table(table)
+            determinize = manifest("marshmallow-test").part("determinize")
+            rng = random.Random(0)
+            before = _answers(server)
+            changed = 0
+            for _ in range(5):  # states another seat might hold: same answers
+                original = live.state
+                twin = determinize(live.game, original.view(0), rng)
+                changed += any(twin.view(s) != original.view(s) for s in (1, 2))
+                live.state = twin
+                assert _answers(server) == before
+                live.state = original
+            assert changed  # the swaps really moved hidden cards
+
+
+def _answers(server: AccountServer) -> list[Any]:
+    return [server.client.get(p).json() for p in ("/api/me/games", "/api/players/Ann")]
+
+
+BUILD_OLD = """
+import json, sys
+from tests.server.helpers import running
+with running(sys.argv[1]) as server:
+    people = server.create("marshmallow-test", ["human", "random"])
+    token = server.join(people, 0, "Ann")
+    robots = server.create("marshmallow-test", ["random", "random"])
+    with server.connect(robots) as watcher:
+        watcher.until_state(lambda m: m["finished"])
+    print(json.dumps({"people": people, "token": token, "robots": robots}))
+"""
+
+
+def old_release(folder: Path) -> Path:
+    """The code of :data:`BEFORE_ACCOUNTS`, unpacked from this repository's history."""
+    archive = subprocess.run(
+        ["git", "-C", str(ROOT), "archive", BEFORE_ACCOUNTS, "cardtable", "tests"],
+        capture_output=True,
+        check=False,
+    )
+    if archive.returncode != 0:
+        pytest.skip(f"git history without {BEFORE_ACCOUNTS}: {archive.stderr.decode()[:200]}")
+    folder.mkdir()
+    subprocess.run(["tar", "-x", "-C", str(folder)], input=archive.stdout, check=True)
+    return folder
+
+
+def test_a_database_of_the_release_before_accounts_upgrades_without_losing_a_table(
+    any_db: str, tmp_path: Path
+) -> None:
+    base = old_release(tmp_path / "old")
+    old = subprocess.run(
+        [sys.executable, "-c", BUILD_OLD, any_db],
+        cwd=base,
+        env={**os.environ, "PYTHONPATH": str(base)},
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=240,
+    )
+    assert old.returncode == 0, old.stderr[-2000:]
+    made = json.loads(old.stdout.strip().splitlines()[-1])
+    before = _rows(any_db)
+    assert _version(any_db) == "v0002" and before["ct_events"] > 2
+    with account_server(any_db) as server:
+        assert (
+            server.client.get(f"/api/tables/{made['people']}").json()["seats"][0]["name"] == "Ann"
+        )
+        assert cardtable.replay(server.record(made["robots"])).error is None
+        server.sign_up("Ann Again")
+        claim = {"seats": [{"table": made["people"], "token": made["token"]}]}
+        assert server.post("/api/account/claim", claim) == {"claimed": 1}
+    after = _rows(any_db)
+    for name, count in before.items():
+        assert after[name] == count, name  # every old table and row is still there
+    assert {"ct_accounts", "ct_sessions", "ct_account_seats", "ct_login_limits"} <= set(after)
+    assert _version(any_db) == "v0003"
+
+
+def _read(url: str, query: Callable[[Connection], T]) -> T:
+    async def read() -> T:
+        engine = create_async_engine(url)
+        try:
+            async with engine.connect() as conn:
+                return await conn.run_sync(query)
+        finally:
+            await engine.dispose()
+
+    return asyncio.run(read())
+
+
+def _rows(url: str) -> dict[str, int]:
+    """Each table of the database and how many rows it holds."""
+
+    def count(conn: Connection) -> dict[str, int]:
+        names = inspect(conn).get_table_names()
+        return {n: conn.execute(text(f"SELECT COUNT(*) FROM {n}")).scalar_one() for n in names}
+
+    return _read(url, count)
+
+
+def _version(url: str) -> str:
+    """The schema's migration, as Alembic wrote it."""
+
+    def version(conn: Connection) -> str:
+        return str(conn.execute(text("SELECT version_num FROM ct_alembic_version")).scalar_one())
+
+    return _read(url, version)
