@@ -23,11 +23,11 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from cardtable.arena.runner import derive_seed
 from cardtable.balance.plan import BalanceSpec, BalanceTask
 from cardtable.bots import make_bot
 from cardtable.core.game import JSON, State
 from cardtable.core.registry import load
+from cardtable.core.seeds import derive_seed
 
 # Each round is cut into thirds of its decisions: opening, middle, ending.
 PHASES = ("opening", "middle", "ending")
