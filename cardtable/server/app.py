@@ -8,12 +8,15 @@ from pathlib import Path
 
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
 from starlette.routing import WebSocketRoute
 
 from cardtable.server import api, pages, ws
 from cardtable.server.analyses import Analyses
 from cardtable.server.bots import BotPool
+from cardtable.server.guard import SameOrigin
 from cardtable.server.hub import Hub, Settings
+from cardtable.server.lifecycle import Lifecycle
 from cardtable.server.play import Play
 from cardtable.server.storage import Storage
 from cardtable.server.wire import BadInput
@@ -28,15 +31,18 @@ def create_app(settings: Settings) -> Starlette:
     hub = Hub(storage, settings, pool)
     play = Play(hub)
     analyses = Analyses(hub, settings.analysis_budget)
+    lifecycle = Lifecycle(hub, play)
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         await storage.open()
         play.start(await hub.load_live())
         await analyses.start()
+        await lifecycle.start()
         try:
             yield
         finally:
+            await lifecycle.stop()
             await analyses.stop()
             await play.stop()
             pool.close()
@@ -50,8 +56,10 @@ def create_app(settings: Settings) -> Starlette:
         ],
         lifespan=lifespan,
         exception_handlers={BadInput: api.error_response, HTTPException: api.error_response},
+        middleware=[Middleware(SameOrigin, public_url=settings.limits.public_url)],
     )
     app.state.hub = hub
     app.state.play = play
     app.state.analyses = analyses
+    app.state.lifecycle = lifecycle
     return app

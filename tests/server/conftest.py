@@ -31,3 +31,12 @@ def postgres_server() -> Iterator[tuple[Path, str]]:
 @pytest.fixture
 def postgres_url(postgres_server: tuple[Path, str]) -> str:
     return fresh_database(*postgres_server)
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def any_db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """Each database the server runs on: a test taking this runs on both."""
+    if request.param == "sqlite":
+        return sqlite_url(tmp_path)
+    url: str = request.getfixturevalue("postgres_url")
+    return url

@@ -204,6 +204,7 @@ class TablePage {
     const names = this.names();
     let text;
     if (msg.finished) text = t("table.finished");
+    else if (msg.status === "expired") text = t("table.expired");
     else if (msg.status === "waiting") text = t("table.waitingForPeople");
     else if (msg.to_move === null || msg.to_move === undefined) text = t("table.waiting");
     else if (msg.seat !== null && msg.to_move === msg.seat) text = t("table.yourTurn");
