@@ -146,7 +146,11 @@ OPTION_ERRORS: list[tuple[dict[str, Any], str, str]] = [
     ({"players": 3, "target": 0}, "target", "must be an integer from 1 to 500, got 0"),
     ({"players": 3, "target": None}, "target", "must be an integer from 1 to 500, got None"),
     ({"players": 3, "rounds": 0}, "rounds", "must be an integer from 1 to 100 or null, got 0"),
-    ({"players": 3, "turn_limit": -1}, "turn_limit", "must be an integer from 1 to 5000 or null, got -1"),
+    (
+        {"players": 3, "turn_limit": -1},
+        "turn_limit",
+        "must be an integer from 1 to 5000 or null, got -1",
+    ),
     ({"players": 3, "symbols": 5}, "symbols", "must be a list of 110 integers 1–4, not int"),
     (
         {"players": 3, "symbols": [1] * 109},
