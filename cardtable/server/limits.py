@@ -103,13 +103,12 @@ class Gate:
         before the table is made (no wait in between), so parallel requests
         cannot slip past; a create refused later (bad input) still counts."""
         now = self.now()
-        wait = self.creates.wait(client, now)
-        if wait:
-            raise TooMany(
-                f"you created {self.limits.creates_per_minute} tables in the last minute,"
-                " this server's limit",
-                wait,
-            )
+        self._refuse_if_full(
+            self.creates,
+            client,
+            now,
+            f"you created {self.limits.creates_per_minute} tables in the last minute",
+        )
         self.creates.add(client, now)
 
     def may_wait(self, client: str, waiting: int) -> None:
@@ -124,27 +123,32 @@ class Gate:
     def may_join(self, client: str) -> None:
         """Count a seat request; refuse it past the rate."""
         now = self.now()
-        wait = self.joins.wait(client, now)
-        if wait:
-            raise TooMany(
-                f"{self.limits.joins_per_minute} seat requests in the last minute from your"
-                " address, this server's limit",
-                wait,
-            )
+        self._refuse_if_full(
+            self.joins,
+            client,
+            now,
+            f"{self.limits.joins_per_minute} seat requests in the last minute from your address",
+        )
         self.joins.add(client, now)
 
     def may_try_token(self, client: str) -> None:
         """Refuse any token from an address that sent too many wrong ones."""
-        wait = self.tokens.wait(client, self.now())
-        if wait:
-            raise TooMany(
-                f"{self.limits.token_attempts_per_minute} wrong seat tokens in the last minute"
-                " from your address, this server's limit",
-                wait,
-            )
+        self._refuse_if_full(
+            self.tokens,
+            client,
+            self.now(),
+            f"{self.limits.token_attempts_per_minute} wrong seat tokens in the last minute"
+            " from your address",
+        )
 
     def wrong_token(self, client: str) -> None:
         self.tokens.add(client, self.now())
+
+    @staticmethod
+    def _refuse_if_full(window: Window, client: str, now: float, what: str) -> None:
+        wait = window.wait(client, now)
+        if wait:
+            raise TooMany(f"{what}, this server's limit", wait)
 
 
 def client_address(scope: Mapping[str, Any], limits: Limits) -> str:

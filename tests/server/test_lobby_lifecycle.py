@@ -35,6 +35,16 @@ def listed(server: Server, query: str = "") -> list[str]:
     return [t["id"] for t in response.json()["tables"]]
 
 
+def deserted(server: Server) -> tuple[str, str]:
+    """A playing table (Ann and a bot) that Ann has just left; its id and her token."""
+    table = server.create("marshmallow-test", ["human", "easy"])
+    token = server.join(table, 0, "Ann")
+    with server.connect(table, token):
+        assert listed(server) == [table]  # playing, its person here: it moves
+    sweep(server)  # the table is seen deserted from now on
+    return table, token
+
+
 def test_a_waiting_table_nobody_joins_expires_after_30_minutes(any_db_url: str) -> None:
     clock = Clock()
     with running(any_db_url, limits=Limits(clock=clock)) as server:
@@ -57,11 +67,7 @@ def test_a_waiting_table_nobody_joins_expires_after_30_minutes(any_db_url: str) 
 def test_a_deserted_game_is_paused_hidden_then_finished_by_stand_ins(any_db_url: str) -> None:
     clock = Clock()
     with running(any_db_url, limits=Limits(clock=clock)) as server:
-        table = server.create("marshmallow-test", ["human", "easy"])
-        token = server.join(table, 0, "Ann")
-        with server.connect(table, token):
-            assert listed(server) == [table]  # playing, its person here: it moves
-        sweep(server)  # the table is seen deserted from now on
+        table, _ = deserted(server)
         assert listed(server) == []  # paused: hidden from the lobby
         seq = server.table(table).seq
         clock.now += 24 * HOUR - 1
@@ -83,11 +89,7 @@ def test_a_deserted_game_is_paused_hidden_then_finished_by_stand_ins(any_db_url:
 def test_someone_coming_back_keeps_the_game_theirs(db_url: str) -> None:
     clock = Clock()
     with running(db_url, limits=Limits(clock=clock)) as server:
-        table = server.create("marshmallow-test", ["human", "easy"])
-        token = server.join(table, 0, "Ann")
-        with server.connect(table, token):
-            pass
-        sweep(server)
+        table, token = deserted(server)
         clock.now += 23 * HOUR
         with server.connect(table, token):
             sweep(server)  # back: the desertion count ends
