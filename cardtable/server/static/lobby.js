@@ -61,8 +61,9 @@ export async function showLobby(main, env) {
         h("h2", { id: "create-heading" }, t("lobby.createHeading")),
         createForm(games, nameInput, t))));
   const byName = Object.fromEntries(games.map((g) => [g.name, g]));
-  const refresh = () => listTables(tablesList, byName, filters.query(), t).catch(() => {});
-  filters.onchange(refresh);
+  const lister = tableLister(tablesList, byName, filters, t);
+  const refresh = () => lister(false).catch(() => {});
+  filters.onchange(() => lister(true).catch(() => {}));
   await refresh();
   setInterval(refresh, REFRESH_MS);
 }
@@ -140,26 +141,37 @@ function tableFilters(games, t) {
   };
 }
 
-/** Open tables, newest first, a page of at most 50 at a time ("More tables" fetches the next). */
-async function listTables(list, games, query, t) {
-  const page = await api(`/api/tables?${query}`);
-  if (!page.tables.length) {
-    list.replaceChildren(h("p", { class: "hint" }, t("lobby.noTables")));
-    return;
-  }
-  const items = h("ul", { class: "tables" }, page.tables.map((table) => tableItem(table, games, t)));
-  list.replaceChildren(items);
-  let next = page.next;
-  const more = h("button", { type: "button", class: "more-tables" }, t("lobby.moreTables"));
-  more.onclick = async () => {
-    const after = new URLSearchParams(query);
-    after.set("cursor", next);
-    const further = await api(`/api/tables?${after}`);
-    items.append(...further.tables.map((table) => tableItem(table, games, t)));
-    next = further.next;
-    if (!next) more.remove();
+/**
+ * Open tables, newest first, at most 50 a page; "More tables" appends the next
+ * page. The lobby refreshes the first page every few seconds, except once more
+ * pages were fetched (a refresh would drop them) until the filters change.
+ */
+function tableLister(list, games, filters, t) {
+  let paged = false;
+  return async (fresh) => {
+    if (fresh) paged = false;
+    if (paged) return;
+    const query = filters.query();
+    const page = await api(`/api/tables?${query}`);
+    if (!page.tables.length) {
+      list.replaceChildren(h("p", { class: "hint" }, t("lobby.noTables")));
+      return;
+    }
+    const items = h("ul", { class: "tables" }, page.tables.map((table) => tableItem(table, games, t)));
+    list.replaceChildren(items);
+    let next = page.next;
+    const more = h("button", { type: "button", class: "more-tables" }, t("lobby.moreTables"));
+    more.onclick = async () => {
+      paged = true;
+      const after = new URLSearchParams(query);
+      after.set("cursor", next);
+      const further = await api(`/api/tables?${after}`);
+      items.append(...further.tables.map((table) => tableItem(table, games, t)));
+      next = further.next;
+      if (!next) more.remove();
+    };
+    if (next) list.append(more);
   };
-  if (next) list.append(more);
 }
 
 function tableItem(table, games, t) {
