@@ -24,8 +24,8 @@ from typing import Any
 from cardtable.server.wire import BadInput
 
 WINDOW = 60.0  # seconds: every rate here is per minute
-#: Addresses a window remembers at once; past this the quietest are forgotten,
-#: so a flood from many addresses cannot fill the memory.
+#: Addresses a window remembers at once; past this the one first seen longest
+#: ago is forgotten, so a flood from many addresses cannot fill the memory.
 MAX_KEYS = 100_000
 
 
@@ -73,12 +73,9 @@ class Window:
 
     def add(self, key: str, at: float) -> None:
         if key not in self._times and len(self._times) >= MAX_KEYS:
-            self._forget_quietest()
+            # Forget the key first seen longest ago (dicts keep insertion order): O(1).
+            del self._times[next(iter(self._times))]
         self._times.setdefault(key, deque()).append(at)
-
-    def _forget_quietest(self) -> None:
-        quietest = min(self._times, key=lambda k: self._times[k][-1] if self._times[k] else 0)
-        del self._times[quietest]
 
 
 class Gate:
@@ -157,7 +154,7 @@ def client_address(scope: Mapping[str, Any], limits: Limits) -> str:
     (the proxy appends the address it saw; earlier entries are the client's to
     forge)."""
     peer = scope.get("client")
-    address = str(peer[0]) if peer else "unknown"
+    address = _normal(str(peer[0])) if peer else "unknown"
     if address not in limits.trusted_proxies:
         return address
     forwarded = ""
@@ -173,6 +170,8 @@ def client_address(scope: Mapping[str, Any], limits: Limits) -> str:
 def _normal(address: str) -> str:
     """An address as one spelling (``::ffff:1.2.3.4`` and friends), at most 64 characters."""
     try:
-        return str(ipaddress.ip_address(address))
+        ip = ipaddress.ip_address(address)
     except ValueError:
         return address[:64]
+    mapped = ip.ipv4_mapped if isinstance(ip, ipaddress.IPv6Address) else None
+    return str(mapped or ip)
