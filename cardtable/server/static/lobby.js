@@ -343,7 +343,8 @@ function createForm(games, nameInput, t) {
       return h("div", { class: "field" },
         h("label", { for: id }, label),
         input, file,
-        h("small", { id: `${id}-help`, class: "hint" }, withRuleLinks(optionHelp(option, gt), game.name)));
+        h("small", { id: `${id}-help`, class: "hint" }, withRuleLinks(optionHelp(option, gt), game.name),
+          option.maximum === undefined ? null : ` (${t("lobby.optionMaximum", { max: option.maximum })})`));
     }));
     drawSeats();
   }
