@@ -71,6 +71,12 @@ class Window:
             return 0.0
         return times[0] + WINDOW - now if len(times) >= self.limit else 0.0
 
+    def drop_last(self, key: str) -> None:
+        """Take back the latest event of ``key``."""
+        times = self._times.get(key)
+        if times:
+            times.pop()
+
     def add(self, key: str, at: float) -> None:
         if key not in self._times and len(self._times) >= MAX_KEYS:
             # Forget the key first seen longest ago (dicts keep insertion order): O(1).
@@ -109,8 +115,11 @@ class Gate:
         self.creates.add(client, now)
 
     def may_wait(self, client: str, waiting: int) -> None:
-        """Refuse a new waiting table of ``client``, who has ``waiting`` already."""
+        """Refuse a new waiting table of ``client``, who has ``waiting`` already.
+        The refused create is taken off the rate's count (it made nothing),
+        so a client at this limit can still start a game against bots."""
         if waiting >= self.limits.waiting_per_client:
+            self.creates.drop_last(client)
             raise TooMany(
                 f"you have {waiting} tables waiting for players, this server's limit:"
                 " start one of them or let it expire",

@@ -69,6 +69,9 @@ def test_waiting_tables_per_client_are_limited_until_one_expires(any_db_url: str
             "you have 5 tables waiting for players",
         )
         assert post(server.client, "10.0.0.2", "/api/tables", WAITING).status_code == 201
+        for _ in range(20):  # refused for waiting tables: these do not use up the rate
+            assert post(server.client, "10.0.0.1", "/api/tables", WAITING).status_code == 429
+        assert post(server.client, "10.0.0.1", "/api/tables", BOTS).status_code == 201
         clock.now += 30 * 60
         sweep(server)  # they expire
         assert post(server.client, "10.0.0.1", "/api/tables", WAITING).status_code == 201
