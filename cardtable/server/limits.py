@@ -117,7 +117,7 @@ class Gate:
     def may_wait(self, client: str, waiting: int) -> None:
         """Refuse a new waiting table of ``client``, who has ``waiting`` already.
         The refused create is taken off the rate's count (it made nothing),
-        so a client at this limit can still start a game against bots."""
+        so a client at this limit can still make a table of bots only."""
         if waiting >= self.limits.waiting_per_client:
             self.creates.drop_last(client)
             raise TooMany(
