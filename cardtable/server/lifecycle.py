@@ -4,9 +4,9 @@ Every :data:`SWEEP_SECONDS` (and whenever a test calls :meth:`Lifecycle.sweep`)
 each live table is looked at against the settings' clock
 (:attr:`cardtable.server.limits.Limits.clock`):
 
-- a table still waiting for players ``waiting_seconds`` after it was made
-  expires: it is stored as ``expired``, leaves memory and the lobby, and no
-  seat of it can be taken any more;
+- a table still waiting for players ``waiting_seconds`` after it was made,
+  none of its people connected, expires: it is stored as ``expired``, leaves
+  memory and the lobby, and no seat of it can be taken any more;
 - a playing table whose people are all disconnected is paused (it does not
   move, :meth:`cardtable.server.play.Play.review`) and not listed; once they
   have all been away ``abandoned_seconds``, its stand-in bot takes every
@@ -85,6 +85,8 @@ class Lifecycle:
 
     async def _expire_if_old(self, table: Table, now: float) -> None:
         if now - table.facts.created_ms / 1000 < self.hub.settings.limits.waiting_seconds:
+            return
+        if table.humans_present:  # someone sits there waiting for the others: not yet
             return
         async with table.lock:
             if table.status != "waiting":  # the last seat was taken meanwhile

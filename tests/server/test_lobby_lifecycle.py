@@ -64,6 +64,22 @@ def test_a_waiting_table_nobody_joins_expires_after_30_minutes(any_db_url: str) 
         assert listed(server) == [] and table not in server.hub.tables
 
 
+def test_a_waiting_table_does_not_expire_while_its_first_player_waits_there(
+    db_url: str,
+) -> None:
+    clock = Clock()
+    with running(db_url, limits=Limits(clock=clock)) as server:
+        table = server.create("marshmallow-test", ["human", "human"])
+        token = server.join(table, 0, "Ann")
+        with server.connect(table, token):
+            clock.now += 2 * HOUR
+            sweep(server)
+            assert listed(server) == [table]
+        sweep(server)  # Ann left: nothing keeps it now
+        assert listed(server) == []
+        assert server.client.get(f"/api/tables/{table}").json()["status"] == "expired"
+
+
 def test_a_deserted_game_is_paused_hidden_then_finished_by_stand_ins(any_db_url: str) -> None:
     clock = Clock()
     with running(any_db_url, limits=Limits(clock=clock)) as server:
