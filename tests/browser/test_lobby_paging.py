@@ -1,8 +1,10 @@
 """The lobby's open tables in the browser (issue 17, item 5): filtered by game
-and players, newest first, 50 at a time with "More tables"."""
+and players, newest first, 50 at a time with "More tables"; a limit's refusal
+(item 6) in the reader's language."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -52,3 +54,22 @@ def test_the_lobby_filters_open_tables_and_pages_through_them(
     page.wait_for_function("document.querySelectorAll('.table-list .table-item').length === 3")
     page.get_by_label("Only tables of", exact=True).select_option("2")
     page.wait_for_selector(".table-list .hint")  # no 2-seat MyRummy 111 table is open
+
+
+def test_a_limit_is_worded_in_the_readers_language(browser: Any, tmp_path: Path) -> None:
+    """A 429 from the server is shown from the catalog, with its Retry-After."""
+    server = Server(tmp_path / "tables.sqlite3", "--creates-per-minute", "1")
+    server.start()
+    try:
+        page = Person.open(browser, "Ann", locale="de-DE").page
+        play = page.locator("button.primary[data-game='marshmallow-test']")
+        page.goto(server.url + "/")
+        play.click()
+        page.wait_for_url("**/t/*")  # the first table was made
+        page.goto(server.url + "/")
+        play.click()
+        shown = page.wait_for_selector(".quick .error").inner_text()
+        assert shown.startswith("Zu viele Anfragen von deiner Adresse"), shown
+        assert re.search(r"in (\d+) s erneut", shown) is not None, shown
+    finally:
+        server.stop()

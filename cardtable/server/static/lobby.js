@@ -5,7 +5,7 @@
 // options are worded by the game's own catalog ("option.<name>…" keys of its
 // board's i18n files), falling back to the manifest's English help.
 
-import { api, joinSeat, saveName, savedName } from "./api.js";
+import { api, joinSeat, refusedWords, saveName, savedName } from "./api.js";
 import { GENERIC_BOARD } from "./board-host.js";
 import { h } from "./dom.js";
 import { loadCatalog, translator } from "./i18n.js";
@@ -104,7 +104,7 @@ async function playAgainstBots(game, name, button, t) {
     location.assign(`/t/${encodeURIComponent(table.id)}`);
   } catch (error) {
     button.disabled = false;
-    button.after(h("p", { class: "error", role: "alert" }, error.message));
+    button.after(h("p", { class: "error", role: "alert" }, refusedWords(error, t)));
   }
 }
 
@@ -406,7 +406,7 @@ function createForm(games, nameInput, t) {
       if (mySeat.value !== "watch") await joinSeat(table.id, Number(mySeat.value), playerName(nameInput.value, t));
       location.assign(`/t/${encodeURIComponent(table.id)}`);
     } catch (error) {
-      errorBox.textContent = error.message;
+      errorBox.textContent = refusedWords(error, t);
       submit.disabled = false;
     }
   });

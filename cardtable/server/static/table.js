@@ -3,7 +3,7 @@
 // board itself is drawn by the game's own module, or by the generic board for
 // a game that has none (board-host.js).
 
-import { api, forgetSeat, joinSeat, saveSeat, savedName, savedSeat } from "./api.js";
+import { api, forgetSeat, joinSeat, refusedWords, saveSeat, savedName, savedSeat } from "./api.js";
 import { GENERIC_BOARD, drawBoard, loadBoard } from "./board-host.js";
 import { announce, h } from "./dom.js";
 import { translator } from "./i18n.js";
@@ -276,7 +276,7 @@ class TablePage {
             this.joinPanel.hidden = true;
             this.socket.reopen();
           } catch (err) {
-            error.textContent = err.message;
+            error.textContent = refusedWords(err, t);
             event.currentTarget.disabled = false;
           }
         },
@@ -326,7 +326,7 @@ class TablePage {
       saveSeat(next.id, saved.seat, saved.token);
       location.assign(`/t/${encodeURIComponent(next.id)}`);
     } catch (err) {
-      error.textContent = err.message;
+      error.textContent = refusedWords(err, this.t);
       button.disabled = false;
     }
   }
