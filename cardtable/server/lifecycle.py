@@ -82,6 +82,8 @@ class Lifecycle:
                 await self._end_if_deserted(table, now)
             else:
                 self.deserted_since.pop(table.id, None)
+        for gone in self.deserted_since.keys() - self.hub.tables.keys():
+            del self.deserted_since[gone]  # left memory some other way
 
     async def _expire_if_old(self, table: Table, now: float) -> None:
         if now - table.facts.created_ms / 1000 < self.hub.settings.limits.waiting_seconds:

@@ -14,7 +14,8 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from cardtable.core.registry import game_names, manifest
+from cardtable.core.registry import game_names
+from cardtable.server.lobby import title
 from cardtable.server.messages import table_info
 from cardtable.server.table import Table
 from cardtable.server.wire import BadInput
@@ -70,7 +71,7 @@ def tables_page(tables: Iterable[Table], query: Mapping[str, str]) -> dict[str, 
     page = chosen[:limit]
     more = len(chosen) > limit
     return {
-        "tables": [{**table_info(t), "title": manifest(t.facts.game).title} for t in page],
+        "tables": [{**table_info(t), "title": title(t.facts.game)} for t in page],
         "next": f"{page[-1].facts.created_ms}.{page[-1].id}" if more else None,
     }
 
