@@ -56,6 +56,14 @@ class Tally:
     games: int = 0
 
 
+# One client (this script) plays every table: the limits per client would stop it.
+UNLIMITED = [
+    *("--creates-per-minute", "1000000"),
+    *("--waiting-per-client", "1000000"),
+    *("--joins-per-minute", "1000000"),
+]
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -74,7 +82,7 @@ def http(port: int, path: str, body: dict[str, Any] | None = None) -> Any:
 
 def start_server(port: int, db: str) -> subprocess.Popen[bytes]:
     process = subprocess.Popen(
-        [sys.executable, "-m", "cardtable", "serve", "--port", str(port), "--db", db],
+        [sys.executable, "-m", "cardtable", "serve", "--port", str(port), "--db", db, *UNLIMITED],
         env={**os.environ, "PYTHONPATH": str(ROOT)},
         stdout=subprocess.DEVNULL,
     )

@@ -19,6 +19,14 @@ DB_URL_HELP = (
 )
 # A game's analysis ties up a worker for about this many seconds per decision.
 MAX_ANALYSIS_BUDGET = 10.0
+PROXY_HELP = (
+    "address of a reverse proxy in front of this server (repeat for several): its"
+    " X-Forwarded-For names the client that the limits count"
+)
+PUBLIC_URL_HELP = (
+    "the address people open, e.g. https://cards.example.org, when a reverse proxy"
+    " serves this server: requests and WebSockets must come from its pages"
+)
 
 
 def default_db_url() -> str:
@@ -61,6 +69,30 @@ def serve(
             help="nominal seconds per decision when a finished game is analyzed",
         ),
     ] = 0.25,
+    max_tables: Annotated[
+        int, typer.Option(help="tables waiting or playing at once; past it creates get 503")
+    ] = 5000,
+    waiting_minutes: Annotated[
+        float, typer.Option(help="a waiting table nobody joins expires after this")
+    ] = 30.0,
+    abandoned_hours: Annotated[
+        float,
+        typer.Option(help="a game all its people left is finished by stand-ins after this"),
+    ] = 24.0,
+    creates_per_minute: Annotated[
+        int, typer.Option(help="tables one client may create per minute")
+    ] = 10,
+    waiting_per_client: Annotated[
+        int, typer.Option(help="tables of one client that may wait for players at once")
+    ] = 5,
+    joins_per_minute: Annotated[
+        int, typer.Option(help="seat requests one address may make per minute")
+    ] = 30,
+    token_attempts_per_minute: Annotated[
+        int, typer.Option(help="wrong seat tokens one address may send per minute")
+    ] = 20,
+    public_url: Annotated[str | None, typer.Option(help=PUBLIC_URL_HELP)] = None,
+    trusted_proxy: Annotated[list[str] | None, typer.Option(help=PROXY_HELP)] = None,
 ) -> None:
     """Play in the browser: start the server and print the address to open."""
     try:
@@ -68,6 +100,7 @@ def serve(
 
         from cardtable.server.app import create_app
         from cardtable.server.hub import Settings
+        from cardtable.server.limits import Limits
     except ModuleNotFoundError as exc:
         raise fail(
             f"cardtable serve needs the web extra ({exc.name} is missing): "
@@ -83,12 +116,39 @@ def serve(
             f"--analysis-budget {analysis_budget}: give seconds above 0, at most"
             f" {MAX_ANALYSIS_BUDGET:g}"
         )
+    for flag, count in (
+        ("--max-tables", max_tables),
+        ("--creates-per-minute", creates_per_minute),
+        ("--waiting-per-client", waiting_per_client),
+        ("--joins-per-minute", joins_per_minute),
+        ("--token-attempts-per-minute", token_attempts_per_minute),
+    ):
+        if count < 1:
+            raise fail(f"{flag} {count}: at least 1")
+    for flag, amount in (
+        ("--waiting-minutes", waiting_minutes),
+        ("--abandoned-hours", abandoned_hours),
+    ):
+        if not amount > 0:
+            raise fail(f"{flag} {amount:g}: give a time above 0")
     url = normalize_db_url(db) if db else default_db_url()
+    limits = Limits(
+        creates_per_minute=creates_per_minute,
+        waiting_per_client=waiting_per_client,
+        joins_per_minute=joins_per_minute,
+        token_attempts_per_minute=token_attempts_per_minute,
+        waiting_seconds=waiting_minutes * 60,
+        abandoned_seconds=abandoned_hours * 3600,
+        public_url=_public_url(public_url) if public_url else None,
+        trusted_proxies=frozenset(trusted_proxy or ()),
+    )
     settings = Settings(
         db_url=url,
         grace_seconds=grace_seconds,
         bot_workers=workers,
+        max_tables=max_tables,
         analysis_budget=analysis_budget,
+        limits=limits,
     )
     shown = "127.0.0.1" if host == "0.0.0.0" else host
     typer.echo(f"cardtable: open http://{shown}:{port}/  (database: {_safe(url)}; Ctrl-C stops)")
@@ -106,6 +166,16 @@ def serve(
     )
     with contextlib.suppress(KeyboardInterrupt):
         uvicorn.Server(config).run()
+
+
+def _public_url(url: str) -> str:
+    """``--public-url`` checked: an http(s) address with a host."""
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise fail(f"--public-url {url!r}: give the site's address, e.g. https://cards.example.org")
+    return url
 
 
 def _safe(url: str) -> str:

@@ -123,7 +123,9 @@ class OptionHelp:
     raising ``OptionError``) makes the option settable from a file:
     ``--<option> FILE`` on the command line. ``choices`` lists every value the
     option takes where they are few (the lobby offers them as a list); empty:
-    any value the game accepts.
+    any value the game accepts. ``maximum`` is the largest value of a numeric
+    option, as the game's own option check enforces it (every numeric option
+    has one, so a game stays finite; the conformance test checks they agree).
     """
 
     name: str
@@ -131,6 +133,7 @@ class OptionHelp:
     default: JSON | Derived | _Unstated = UNSTATED
     from_file: str | None = None
     choices: tuple[JSON, ...] = ()
+    maximum: int | None = None
 
     @property
     def has_default(self) -> bool:
@@ -151,6 +154,8 @@ class OptionHelp:
             out["default"] = self.default
         if self.choices:
             out["choices"] = list(self.choices)
+        if self.maximum is not None:
+            out["maximum"] = self.maximum
         return out
 
 

@@ -24,6 +24,8 @@ from cardtable.core.registry import game_names, manifest
 from cardtable.server.accounts import Accounts
 from cardtable.server.analyses import Analyses
 from cardtable.server.hub import Hub
+from cardtable.server.limits import TooMany, client_address
+from cardtable.server.listing import tables_page
 from cardtable.server.lobby import games_json, parse_create, title
 from cardtable.server.messages import table_info
 from cardtable.server.play import Play
@@ -40,6 +42,9 @@ GENERIC_BOARD = "/static/generic-board.js"
 
 
 def error_response(request: Request, exc: Exception) -> Response:
+    if isinstance(exc, TooMany):
+        headers = {"Retry-After": str(exc.retry_after)}
+        return JSONResponse({"error": str(exc)}, status_code=exc.status, headers=headers)
     if isinstance(exc, BadInput):
         return JSONResponse({"error": str(exc)}, status_code=exc.status)
     if isinstance(exc, HTTPException):
@@ -70,12 +75,15 @@ def routes(hub: Hub, play: Play, analyses: Analyses, static: Path) -> list[BaseR
         return JSONResponse([{**g, "board": g["board"] or GENERIC_BOARD} for g in games_json()])
 
     async def list_tables(request: Request) -> Response:
-        return JSONResponse(
-            [{**table_info(t), "title": title(t.facts.game)} for t in hub.public_tables()]
-        )
+        return JSONResponse(tables_page(hub.tables.values(), request.query_params))
 
     async def create_table(request: Request) -> Response:
-        table = await hub.create(parse_create(await read_json(request)))
+        client = client_address(request.scope, hub.settings.limits)
+        hub.gate.may_create(client)  # before any work
+        new = parse_create(await read_json(request))
+        if any(s.kind == "human" for s in new.seats):  # it will wait for people
+            hub.gate.may_wait(client, hub.waiting_of(client))
+        table = await hub.create(new, creator=client)
         play.changed(table)
         return JSONResponse({"id": table.id, "url": f"/t/{table.id}"}, status_code=201)
 
@@ -84,6 +92,7 @@ def routes(hub: Hub, play: Play, analyses: Analyses, static: Path) -> list[BaseR
         return JSONResponse({**table_info(table), "title": title(table.facts.game)})
 
     async def join(request: Request) -> Response:
+        hub.gate.may_join(client_address(request.scope, hub.settings.limits))
         table = await hub.get(request.path_params["table_id"])
         body = convert(await read_json(request), Join, "request")
         # A signed-in person sits under their account's name, and the seat becomes theirs.
@@ -127,7 +136,11 @@ def routes(hub: Hub, play: Play, analyses: Analyses, static: Path) -> list[BaseR
 
     async def rematch(request: Request) -> Response:
         token = convert(await read_json(request), Rematch, "request").token
+        client = client_address(request.scope, hub.settings.limits)
+        hub.gate.may_try_token(client)
         old = await hub.get(request.path_params["table_id"], keep=True)  # one rematch, not two
+        if old.seat_for_token(token) is None:
+            hub.gate.wrong_token(client)
         try:
             table = await hub.rematch(old, token)
         finally:

@@ -8,13 +8,16 @@ from pathlib import Path
 
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
 from starlette.routing import WebSocketRoute
 
 from cardtable.server import account_api, api, learn_api, pages, ws
 from cardtable.server.accounts import Accounts
 from cardtable.server.analyses import Analyses
 from cardtable.server.bots import BotPool
+from cardtable.server.guard import SameOrigin
 from cardtable.server.hub import Hub, Settings
+from cardtable.server.lifecycle import Lifecycle
 from cardtable.server.passwords import Passwords
 from cardtable.server.play import Play
 from cardtable.server.secret import data_folder, load_or_create_secret
@@ -33,15 +36,18 @@ def create_app(settings: Settings) -> Starlette:
     analyses = Analyses(hub, settings.analysis_budget)
     secret = load_or_create_secret(data_folder(settings.db_url, settings.data_dir))
     accounts = Accounts(storage.engine, secret, Passwords(fast=settings.fast_passwords))
+    lifecycle = Lifecycle(hub, play)
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         await storage.open()
         play.start(await hub.load_live())
         await analyses.start()
+        await lifecycle.start()
         try:
             yield
         finally:
+            await lifecycle.stop()
             await analyses.stop()
             await play.stop()
             pool.close()
@@ -57,9 +63,11 @@ def create_app(settings: Settings) -> Starlette:
         ],
         lifespan=lifespan,
         exception_handlers={BadInput: api.error_response, HTTPException: api.error_response},
+        middleware=[Middleware(SameOrigin, public_url=settings.limits.public_url)],
     )
     app.state.hub = hub
     app.state.play = play
     app.state.analyses = analyses
     app.state.accounts = accounts
+    app.state.lifecycle = lifecycle
     return app

@@ -39,3 +39,5 @@ class TableFacts:
     seats: list[SeatFacts]
     rematch_of: str | None = None
     rematch_id: str | None = None
+    creator: str | None = None  # the address of the client that made it
+    abandoned_ms: int | None = None  # when stand-ins were sent to finish it

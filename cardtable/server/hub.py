@@ -14,7 +14,7 @@ import logging
 import random
 import re
 import secrets
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from cardtable.core.errors import CardtableError
 from cardtable.core.registry import load
@@ -22,9 +22,10 @@ from cardtable.core.replay import load_record
 from cardtable.server.bots import BotPool
 from cardtable.server.facts import TableFacts
 from cardtable.server.journal import Journal, record_of
+from cardtable.server.limits import Gate, Limits
 from cardtable.server.lobby import NewTable
 from cardtable.server.storage import Storage, StoredTable
-from cardtable.server.table import Refused, Table, build_table, new_token, now_ms
+from cardtable.server.table import Refused, Table, build_table, new_token
 from cardtable.server.wire import BadInput
 
 log = logging.getLogger(__name__)
@@ -45,6 +46,7 @@ class Settings:
     # user data folder); see cardtable/server/secret.py.
     data_dir: str | None = None
     fast_passwords: bool = False  # cheap argon2 parameters: tests only
+    limits: Limits = field(default_factory=Limits)  # the lobby's limits and lifetimes
 
 
 class NotFound(BadInput):
@@ -60,6 +62,7 @@ class Hub:
         self.settings = settings
         self.pool = pool
         self.tables: dict[str, Table] = {}
+        self.gate = Gate(settings.limits)
 
     async def load_live(self) -> list[Table]:
         """Rebuild every waiting or playing table from the database."""
@@ -121,15 +124,20 @@ class Hub:
         return self.tables.setdefault(table_id, table) if keep else table
 
     def forget_if_idle(self, table: Table) -> None:
-        """Drop a finished table nobody looks at from memory (it stays on disk)."""
-        if table.status == "finished" and not table.clients:
+        """Drop a finished (or expired) table nobody looks at from memory (it stays on disk)."""
+        if table.status in ("finished", "expired") and not table.clients:
             self.tables.pop(table.id, None)
 
-    def public_tables(self) -> list[Table]:
-        return [t for t in self.tables.values() if not t.facts.private and t.status != "finished"]
+    def waiting_of(self, creator: str) -> int:
+        """Tables ``creator`` made that wait for players."""
+        return sum(
+            1 for t in self.tables.values() if t.status == "waiting" and t.facts.creator == creator
+        )
 
-    async def create(self, new: NewTable, rematch_of: str | None = None) -> Table:
-        live = sum(1 for t in self.tables.values() if t.status != "finished")
+    async def create(
+        self, new: NewTable, rematch_of: str | None = None, creator: str | None = None
+    ) -> Table:
+        live = sum(1 for t in self.tables.values() if t.status in ("waiting", "playing"))
         if live >= self.settings.max_tables:
             raise BadInput(f"this server holds {live} open tables, its limit; try again later", 503)
         state = new.game.new_game(random.Random(secrets.randbits(64)))
@@ -145,9 +153,10 @@ class Hub:
             bot_delay_ms=new.bot_delay_ms,
             stand_in=new.stand_in,
             status="waiting" if waiting else "playing",
-            created_ms=now_ms(),
+            created_ms=int(self.settings.limits.clock() * 1000),
             seats=new.seats,
             rematch_of=rematch_of,
+            creator=creator,
         )
         await self.storage.create(facts, deal)
         table = build_table(facts, new.game, state, journal)
@@ -159,6 +168,8 @@ class Hub:
         async with table.lock:
             if table.status == "finished":
                 raise Refused("the game is over; no seat can be taken")
+            if table.status == "expired":
+                raise Refused("this table expired before its seats were taken; make a new one")
             n = len(table.seats)
             if not 0 <= seat < n:
                 raise Refused(f"there is no seat {seat}: seats are 0 to {n - 1}")
@@ -196,7 +207,7 @@ class Hub:
                 old.facts.bot_delay_ms,
                 old.facts.stand_in,
             )
-            table = await self.create(new, rematch_of=old.id)
+            table = await self.create(new, rematch_of=old.id, creator=old.facts.creator)
             await self.storage.set_table(old.id, rematch_id=table.id)
             old.facts.rematch_id = table.id
             return table

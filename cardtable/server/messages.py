@@ -170,5 +170,7 @@ def table_info(table: Table) -> dict[str, Any]:
         "spectators": table.spectators,
         "rematch": facts.rematch_id,
         "rematch_of": facts.rematch_of,
+        # Its people all stayed away, so stand-ins were sent to finish it (lifecycle.py).
+        "finished_by_stand_ins": facts.abandoned_ms is not None,
         "url": f"/t/{table.id}",
     }

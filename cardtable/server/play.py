@@ -148,7 +148,10 @@ class Play:
 
     def review(self, table: Table) -> None:
         """Start (or stop) bots, stand-ins and timers; tells no client."""
-        if table.status != "playing" or (table.has_humans and not table.humans_present):
+        deserted = table.has_humans and not table.humans_present
+        # A deserted game waits for its people, unless stand-ins were sent to
+        # finish it (cardtable/server/lifecycle.py).
+        if table.status != "playing" or (deserted and table.facts.abandoned_ms is None):
             self._cancel_auto(table)
             self._stop_timer(table)
             return

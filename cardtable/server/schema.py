@@ -37,9 +37,13 @@ tables = Table(
     Column("bot_delay_ms", Integer, nullable=False),
     Column("stand_in", String(16), nullable=False),
     Column("status", String(16), nullable=False, index=True),
-    Column("created_ms", BigInteger, nullable=False),
+    Column("created_ms", BigInteger, nullable=False, index=True),
     Column("rematch_of", String(32), nullable=True),
     Column("rematch_id", String(32), nullable=True),
+    # The address of the client that made the table (its limits count it), if known.
+    Column("creator", String(64), nullable=True),
+    # When stand-ins were sent to finish the game, its people all gone too long.
+    Column("abandoned_ms", BigInteger, nullable=True),
 )
 
 seats = Table(

@@ -238,6 +238,17 @@ class Storage:
         """Every table still waiting or playing: what a restart brings back."""
         return await self._load(tables.c.status.in_(LIVE))
 
+    async def recent_creators(self, since_ms: int) -> list[tuple[str, int]]:
+        """(creator, created_ms) of every table made since ``since_ms``, oldest
+        first: the create limits' memory after a restart."""
+        query = (
+            select(tables.c.creator, tables.c.created_ms)
+            .where(tables.c.created_ms >= since_ms, tables.c.creator.is_not(None))
+            .order_by(tables.c.created_ms)
+        )
+        async with self.engine.connect() as conn:
+            return [(r[0], r[1]) for r in (await conn.execute(query)).all()]
+
     async def load_analyses(self, table_id: str) -> list[AnalysisRow]:
         """The analysis rows of one table, by seat."""
         return await self._analyses(analyses.c.table_id == table_id)
@@ -310,6 +321,8 @@ def _table_facts(r: Any) -> TableFacts:
         seats=[],
         rematch_of=r["rematch_of"],
         rematch_id=r["rematch_id"],
+        creator=r["creator"],
+        abandoned_ms=r["abandoned_ms"],
     )
 
 
@@ -342,6 +355,8 @@ async def _execute(conn: AsyncConnection, write: _Write) -> None:
                 created_ms=facts.created_ms,
                 rematch_of=facts.rematch_of,
                 rematch_id=facts.rematch_id,
+                creator=facts.creator,
+                abandoned_ms=facts.abandoned_ms,
             )
         )
         await conn.execute(

@@ -14,6 +14,7 @@ from collections.abc import Awaitable, Callable
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from cardtable.server.hub import Hub
+from cardtable.server.limits import TooMany, client_address
 from cardtable.server.messages import error
 from cardtable.server.play import Play
 from cardtable.server.table import Client
@@ -23,6 +24,7 @@ MAX_QUEUE = 256  # unsent messages before a client counts as gone
 CLOSE_UNKNOWN_TABLE = 4404
 CLOSE_BAD_TOKEN = 4403
 CLOSE_TOO_SLOW = 4408
+CLOSE_TOO_MANY = 4429
 
 
 async def _refuse(ws: WebSocket, message: str, code: int) -> None:
@@ -41,8 +43,15 @@ def endpoint(hub: Hub, play: Play) -> Callable[[WebSocket], Awaitable[None]]:
         token = ws.query_params.get("token")
         seat = None
         if token:
+            address = client_address(ws.scope, hub.settings.limits)
+            try:
+                hub.gate.may_try_token(address)
+            except TooMany as exc:
+                await _refuse(ws, str(exc), CLOSE_TOO_MANY)
+                return
             seat = table.seat_for_token(token)
             if seat is None:
+                hub.gate.wrong_token(address)
                 await _refuse(
                     ws, f"this token belongs to no seat of table {table.id}", CLOSE_BAD_TOKEN
                 )

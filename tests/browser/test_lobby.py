@@ -85,7 +85,7 @@ def test_play_against_bots_now_private_link_and_spectators(
     table_id = page.url.rsplit("/", 1)[1]
     assert page.locator("#board .mr-seat.is-me .seat-name").inner_text().startswith("Ann")
     assert page.locator("#turn-status").inner_text() == "Your turn"
-    assert all(t["id"] != table_id for t in api(server, "/api/tables"))  # private
+    assert all(t["id"] != table_id for t in api(server, "/api/tables")["tables"])  # private
 
     # The same browser reopening the link is back in its seat, with its hand.
     again = page.context.new_page()

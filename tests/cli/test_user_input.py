@@ -127,8 +127,8 @@ def test_myrummy_takes_its_players_from_a_hand_sizes_list() -> None:
     [
         ({"players": 1}, "option 'players': must be an integer from 2 to 5, got 1"),
         ({"players": True}, "option 'players': must be an integer from 2 to 5, got True"),
-        ({"target": 0}, "option 'target': must be a positive integer, got 0"),
-        ({"target": "10"}, "option 'target': must be a positive integer, got '10'"),
+        ({"target": 0}, "option 'target': must be an integer from 1 to 500, got 0"),
+        ({"target": "10"}, "option 'target': must be an integer from 1 to 500, got '10'"),
         ({"bogus": 1}, "option 'bogus': unknown option; options are players, "),
     ],
 )

@@ -22,6 +22,8 @@ from collections import Counter
 from importlib import resources
 from typing import Any
 
+import pytest
+
 import cardtable
 from cardtable.core.manifest import Derived
 from cardtable.core.registry import manifest
@@ -42,6 +44,18 @@ def test_stated_defaults_are_what_the_game_takes_without_options(name: str) -> N
     stated = {o.name: o.default for o in game_manifest.options if o.has_default}
     assert stated == {key: taken[key] for key in stated}
     assert taken["players"] == game_manifest.default_players
+
+
+def test_a_stated_maximum_is_the_largest_value_the_game_takes(name: str) -> None:
+    """``OptionHelp.maximum`` agrees with the game's own option check."""
+    for option in manifest(name).options:
+        if option.maximum is None:
+            continue
+        assert cardtable.load(name, **{option.name: option.maximum}).options_json[option.name] == (
+            option.maximum
+        )
+        with pytest.raises(cardtable.OptionError):
+            cardtable.load(name, **{option.name: option.maximum + 1})
 
 
 def test_rules_and_browser_drawing_are_files_of_the_package(name: str) -> None:

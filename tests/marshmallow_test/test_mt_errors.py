@@ -27,7 +27,7 @@ COLOURS = "one of red, yellow, green, blue, purple"
     [
         ({"players": 1}, "players", "must be an integer from 2 to 5, got 1"),
         ({"players": 6}, "players", "must be an integer from 2 to 5, got 6"),
-        ({"players": 4, "target": 0}, "target", "must be a positive integer, got 0"),
+        ({"players": 4, "target": 0}, "target", "must be an integer from 1 to 500, got 0"),
         (
             {"players": 4, "trump_after_ruff": "should"},
             "trump_after_ruff",

@@ -143,10 +143,14 @@ OPTION_ERRORS: list[tuple[dict[str, Any], str, str]] = [
         "hand_sizes",
         "seat 1: 15 is not an integer 12–14",
     ),
-    ({"players": 3, "target": 0}, "target", "must be a positive integer, got 0"),
-    ({"players": 3, "target": None}, "target", "must be a positive integer, got None"),
-    ({"players": 3, "rounds": 0}, "rounds", "must be a positive integer or null, got 0"),
-    ({"players": 3, "turn_limit": -1}, "turn_limit", "must be a positive integer or null, got -1"),
+    ({"players": 3, "target": 0}, "target", "must be an integer from 1 to 500, got 0"),
+    ({"players": 3, "target": None}, "target", "must be an integer from 1 to 500, got None"),
+    ({"players": 3, "rounds": 0}, "rounds", "must be an integer from 1 to 100 or null, got 0"),
+    (
+        {"players": 3, "turn_limit": -1},
+        "turn_limit",
+        "must be an integer from 1 to 5000 or null, got -1",
+    ),
     ({"players": 3, "symbols": 5}, "symbols", "must be a list of 110 integers 1–4, not int"),
     (
         {"players": 3, "symbols": [1] * 109},

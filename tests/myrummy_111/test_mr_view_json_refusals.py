@@ -206,7 +206,7 @@ REFUSED: list[tuple[str, Change, str, str]] = [
         "options.target",
         put("options", "target", value=0),
         "view.options.target",
-        "must be a positive integer, got 0",
+        "must be an integer from 1 to 500, got 0",
     ),
     (
         "options.players null",

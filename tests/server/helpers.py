@@ -20,6 +20,7 @@ import cardtable
 from cardtable.core.game import State
 from cardtable.server.app import create_app
 from cardtable.server.hub import Hub, Settings
+from cardtable.server.limits import Limits
 from cardtable.server.table import Table
 
 # Small games: every test plays whole games.
@@ -129,8 +130,20 @@ class Server:
             yield conn
 
 
+# Most tests play many tables from one test client: the limits per client
+# (tests/server/test_abuse_limits.py tests them) would stop them.
+UNLIMITED = Limits(
+    creates_per_minute=10**6,
+    waiting_per_client=10**6,
+    joins_per_minute=10**6,
+    token_attempts_per_minute=10**6,
+)
+
+
 @contextmanager
 def running(db_url: str, **settings: Any) -> Iterator[Server]:
+    """A server on ``db_url``; without ``limits`` in ``settings``, :data:`UNLIMITED`."""
+    settings.setdefault("limits", UNLIMITED)
     app = create_app(Settings(db_url=db_url, **settings))
     with TestClient(app) as client:
         yield Server(client)

@@ -74,7 +74,8 @@ def test_a_bad_table_is_refused_with_a_sentence_naming_the_fault(
 )
 def test_bad_request_bodies_are_refused(db_url: str, raw: bytes) -> None:
     with running(db_url) as server:
-        response = server.client.post("/api/tables", content=raw)
+        kind = {"Content-Type": "application/json"}
+        response = server.client.post("/api/tables", content=raw, headers=kind)
         assert response.status_code in (400, 413)
         assert response.json()["error"]
 
@@ -83,7 +84,7 @@ def test_the_lobby_lists_public_tables_only(db_url: str) -> None:
     with running(db_url) as server:
         public = server.create("myrummy-111", ["human", "easy"])
         server.create("myrummy-111", ["human", "easy"], private=True)
-        listed = server.client.get("/api/tables").json()
+        listed = server.client.get("/api/tables").json()["tables"]
         assert [t["id"] for t in listed] == [public]
         assert listed[0]["status"] == "waiting"
         assert [s["taken"] for s in listed[0]["seats"]] == [False, True]

@@ -199,7 +199,7 @@ def test_a_database_of_the_release_before_accounts_upgrades_without_losing_a_tab
     for name, count in before.items():
         assert after[name] == count, name  # every old table and row is still there
     assert {"ct_accounts", "ct_sessions", "ct_account_seats", "ct_login_limits"} <= set(after)
-    assert _version(any_db) == "v0003"
+    assert _version(any_db) == "v0004"  # the head: v0003 (accounts), then v0004 (the lobby)
 
 
 def _read(url: str, query: Callable[[Connection], T]) -> T:

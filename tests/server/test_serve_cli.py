@@ -41,9 +41,34 @@ def test_the_default_database_lives_in_the_user_data_directory(
         (["--bot-workers", "0"], "--bot-workers 0"),
         (["--analysis-budget", "0"], "--analysis-budget 0"),
         (["--analysis-budget", "11"], "at most 10"),
+        (["--max-tables", "0"], "--max-tables 0: at least 1"),
+        (["--creates-per-minute", "0"], "--creates-per-minute 0: at least 1"),
+        (["--waiting-per-client", "-1"], "--waiting-per-client -1: at least 1"),
+        (["--joins-per-minute", "0"], "--joins-per-minute 0"),
+        (["--token-attempts-per-minute", "0"], "--token-attempts-per-minute 0"),
+        (["--waiting-minutes", "0"], "--waiting-minutes 0: give a time above 0"),
+        (["--abandoned-hours", "-2"], "--abandoned-hours -2"),
+        (["--public-url", "cards.example.org"], "--public-url 'cards.example.org'"),
     ],
 )
 def test_bad_arguments_get_one_error_line(args: list[str], words: str) -> None:
     result = CliRunner().invoke(app, ["serve", *args])
     assert result.exit_code == 2
     assert words in result.output and "Traceback" not in result.output
+
+
+def test_every_lobby_limit_is_an_option_with_its_default() -> None:
+    result = CliRunner().invoke(app, ["serve", "--help"], env={"COLUMNS": "200"})
+    flat = " ".join(result.output.replace("│", " ").split())
+    for option, default in [
+        ("--max-tables", "5000"),
+        ("--waiting-minutes", "30.0"),
+        ("--abandoned-hours", "24.0"),
+        ("--creates-per-minute", "10"),
+        ("--waiting-per-client", "5"),
+        ("--joins-per-minute", "30"),
+        ("--token-attempts-per-minute", "20"),
+    ]:
+        assert option in flat, option
+        assert f"[default: {default}]" in flat.split(option, 1)[1].split("--", 1)[0], option
+    assert "--public-url" in flat and "--trusted-proxy" in flat

@@ -13,7 +13,7 @@ MANIFEST = GameManifest(
     summary="trick taking where you want to go out late, but not last (Reiner Knizia)",
     options=(
         OptionHelp("players", "2 to 5", default=4),
-        OptionHelp("target", "points that end the game", default=20),
+        OptionHelp("target", "points that end the game", default=20, maximum=500),
         OptionHelp(
             "trump_after_ruff",
             "may or must trump in after a ruff",

@@ -16,6 +16,11 @@ TRICKS_TO_GO_OUT = {2: 6, 3: 4, 4: 3, 5: 3}
 #: Players when none are asked for (the spec leaves it open; cardtable decides, MT-10).
 DEFAULT_PLAYERS = 4
 
+#: The largest ``target`` (a cardtable limit, MT-10 sets none): a game to a few
+#: hundred points ends in a few hundred deals, so a server, an arena run or a
+#: record never holds a game that plays for ever.
+MAX_TARGET = 500
+
 
 @dataclass(frozen=True, slots=True)
 class Options:
@@ -46,8 +51,8 @@ def make_options(**options: Any) -> Options:
     if not _is_int(players) or not 2 <= players <= 5:
         raise OptionError("players", f"must be an integer from 2 to 5, got {players!r}")
     target = options.get("target", 20)
-    if not _is_int(target) or target < 1:
-        raise OptionError("target", f"must be a positive integer, got {target!r}")
+    if not _is_int(target) or not 1 <= target <= MAX_TARGET:
+        raise OptionError("target", f"must be an integer from 1 to {MAX_TARGET}, got {target!r}")
     ruff = options.get("trump_after_ruff", "may")
     if not isinstance(ruff, str) or ruff not in TRUMP_AFTER_RUFF:
         raise OptionError("trump_after_ruff", f"must be 'may' or 'must', got {ruff!r}")

@@ -18,9 +18,19 @@ MANIFEST = GameManifest(
             "cards per seat, one number or a list",
             default=Derived("12 for each player, MR-9"),
         ),
-        OptionHelp("target", "points that end the game", default=60),
-        OptionHelp("rounds", "play exactly this many rounds (null: to the target)", default=None),
-        OptionHelp("turn_limit", "end a round after this many turns (null: never)", default=None),
+        OptionHelp("target", "points that end the game", default=60, maximum=500),
+        OptionHelp(
+            "rounds",
+            "play exactly this many rounds (null: to the target)",
+            default=None,
+            maximum=100,
+        ),
+        OptionHelp(
+            "turn_limit",
+            "end a round after this many turns (null: never)",
+            default=None,
+            maximum=5000,
+        ),
         OptionHelp(
             "symbols",
             "the joker symbols of each card 2…111, 110 numbers 1–4 (formats: docs/symbols.md)",

@@ -21,6 +21,10 @@ MIN_PLAYERS, MAX_PLAYERS = 2, 5
 MIN_HAND, MAX_HAND = 12, 14
 #: Players when none are asked for and ``hand_sizes`` does not say (a cardtable decision, MR-9).
 DEFAULT_PLAYERS = 3
+#: The largest value of each numeric option (cardtable limits, MR-9 sets none):
+#: they keep a game finite and small, so a server, an arena run or a record
+#: never holds a game that plays for ever.
+MAXIMA = {"target": 500, "rounds": 100, "turn_limit": 5000}
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,11 +54,13 @@ class Options:
 
 
 def _positive(name: str, value: object, allow_none: bool) -> int | None:
+    """``value`` checked: an integer from 1 to the option's maximum (:data:`MAXIMA`)."""
     if value is None and allow_none:
         return None
-    if type(value) is not int or value < 1:
+    top = MAXIMA[name]
+    if type(value) is not int or not 1 <= value <= top:
         extra = " or null" if allow_none else ""
-        raise OptionError(name, f"must be a positive integer{extra}, got {value!r}")
+        raise OptionError(name, f"must be an integer from 1 to {top}{extra}, got {value!r}")
     return value
 
 

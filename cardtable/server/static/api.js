@@ -13,10 +13,17 @@ export async function api(path, { method = "GET", body } = {}) {
   if (!response.ok) {
     const error = new Error(data?.error ?? `${response.status} ${response.statusText}`);
     error.status = response.status;
-    error.retryAfter = Number(response.headers.get("Retry-After") ?? 0);
+    error.retryAfter = Number(response.headers.get("Retry-After")) || null;
     throw error;
   }
   return data;
+}
+
+/** A refused request in the reader's language where its kind is known (one
+ * of the server's limits, HTTP 429), else the server's own sentence. */
+export function refusedWords(error, t) {
+  if (error.status === 429) return t("error.tooMany", { seconds: error.retryAfter ?? 60 });
+  return error.message;
 }
 
 // Seat tokens live in this browser only: reopening a table's link returns to the seat.

@@ -5,7 +5,7 @@
 // options are worded by the game's own catalog ("option.<name>…" keys of its
 // board's i18n files), falling back to the manifest's English help.
 
-import { api, joinSeat, saveName, savedName } from "./api.js";
+import { api, joinSeat, refusedWords, saveName, savedName } from "./api.js";
 import { GENERIC_BOARD } from "./board-host.js";
 import { h } from "./dom.js";
 import { loadCatalog, translator } from "./i18n.js";
@@ -33,6 +33,7 @@ export async function showLobby(main, env) {
     value: savedName(), placeholder: t("lobby.namePlaceholder"),
   });
   const tablesList = h("div", { class: "table-list", "aria-live": "polite" });
+  const filters = tableFilters(games, t);
   main.replaceChildren(
     h("h1", { class: "lobby-title" }, t("lobby.heading")),
     h("div", { class: "lobby" },
@@ -59,12 +60,14 @@ export async function showLobby(main, env) {
               ] : []))))),
         h("p", { class: "hint" }, t("lobby.quickHint"))),
       h("section", { class: "panel", "aria-labelledby": "open-heading" },
-        h("h2", { id: "open-heading" }, t("lobby.openHeading")), tablesList),
+        h("h2", { id: "open-heading" }, t("lobby.openHeading")), filters.element, tablesList),
       h("section", { class: "panel create", "aria-labelledby": "create-heading" },
         h("h2", { id: "create-heading" }, t("lobby.createHeading")),
         createForm(games, nameInput, t))));
   const byName = Object.fromEntries(games.map((g) => [g.name, g]));
-  const refresh = () => listTables(tablesList, byName, t).catch(() => {});
+  const lister = tableLister(tablesList, byName, filters, t);
+  const refresh = () => lister(false).catch(() => {});
+  filters.onchange(() => lister(true).catch(() => {}));
   await refresh();
   setInterval(refresh, REFRESH_MS);
 }
@@ -105,7 +108,7 @@ async function playAgainstBots(game, name, button, t) {
     location.assign(`/t/${encodeURIComponent(table.id)}`);
   } catch (error) {
     button.disabled = false;
-    button.after(h("p", { class: "error", role: "alert" }, error.message));
+    button.after(h("p", { class: "error", role: "alert" }, refusedWords(error, t)));
   }
 }
 
@@ -118,27 +121,77 @@ function quickBot(game) {
   return levels[0] ?? bots.find((name) => name !== "random") ?? "random";
 }
 
-async function listTables(list, games, t) {
-  const tables = await api("/api/tables");
-  if (!tables.length) {
-    list.replaceChildren(h("p", { class: "hint" }, t("lobby.noTables")));
-    return;
-  }
-  list.replaceChildren(h("ul", { class: "tables" }, tables.map((table) => {
-    const free = table.seats.filter((s) => s.kind === "human" && !s.taken).length;
-    return h("li", { class: "table-item" },
-      h("div", { class: "table-item-head" },
-        h("strong", {}, table.title ?? games[table.game]?.title ?? table.game),
-        h("span", { class: "badge" }, t(`status.${table.status}`))),
-      h("p", { class: "table-options" }, describeOptions(table.options, games[table.game], t)),
-      h("ul", { class: "seat-chips", "aria-label": t("lobby.seats") }, table.seats.map((s) => h("li", {
-        class: `chip ${s.kind === "bot" ? "chip-bot" : s.taken ? "chip-taken" : "chip-free"}`,
-      }, seatWords(s, t)))),
-      h("p", { class: "table-meta" },
-        t("lobby.freeSeats", { count: free }), " · ", t("lobby.spectators", { count: table.spectators ?? 0 })),
-      h("a", { class: "button", href: `/t/${encodeURIComponent(table.id)}` },
-        free ? t("lobby.joinTable") : t("lobby.watchTable")));
-  })));
+/** The lobby's filters of open tables (game, players): GET /api/tables takes them. */
+function tableFilters(games, t) {
+  const counts = [...new Set(games.flatMap((g) => g.players))].sort((a, b) => a - b);
+  const game = h("select", { id: "filter-game" },
+    h("option", { value: "" }, t("lobby.anyGame")),
+    games.map((g) => h("option", { value: g.name }, g.title)));
+  const players = h("select", { id: "filter-players" },
+    h("option", { value: "" }, t("lobby.anyPlayers")),
+    counts.map((n) => h("option", { value: String(n) }, t("lobby.playersCount", { count: n }))));
+  const element = h("div", { class: "table-filters" },
+    h("label", { for: "filter-game" }, t("lobby.filterGame")), game,
+    h("label", { for: "filter-players" }, t("lobby.filterPlayers")), players);
+  return {
+    element,
+    query: () => {
+      const query = new URLSearchParams();
+      if (game.value) query.set("game", game.value);
+      if (players.value) query.set("players", players.value);
+      return query;
+    },
+    onchange: (then) => { game.onchange = then; players.onchange = then; },
+  };
+}
+
+/**
+ * Open tables, newest first, at most 50 a page; "More tables" appends the next
+ * page. The lobby refreshes the first page every few seconds, except once more
+ * pages were fetched (a refresh would drop them) until the filters change.
+ */
+function tableLister(list, games, filters, t) {
+  let paged = false;
+  return async (fresh) => {
+    if (fresh) paged = false;
+    if (paged) return;
+    const query = filters.query();
+    const page = await api(`/api/tables?${query}`);
+    if (!page.tables.length) {
+      list.replaceChildren(h("p", { class: "hint" }, t("lobby.noTables")));
+      return;
+    }
+    const items = h("ul", { class: "tables" }, page.tables.map((table) => tableItem(table, games, t)));
+    list.replaceChildren(items);
+    let next = page.next;
+    const more = h("button", { type: "button", class: "more-tables" }, t("lobby.moreTables"));
+    more.onclick = async () => {
+      paged = true;
+      const after = new URLSearchParams(query);
+      after.set("cursor", next);
+      const further = await api(`/api/tables?${after}`);
+      items.append(...further.tables.map((table) => tableItem(table, games, t)));
+      next = further.next;
+      if (!next) more.remove();
+    };
+    if (next) list.append(more);
+  };
+}
+
+function tableItem(table, games, t) {
+  const free = table.seats.filter((s) => s.kind === "human" && !s.taken).length;
+  return h("li", { class: "table-item" },
+    h("div", { class: "table-item-head" },
+      h("strong", {}, table.title ?? games[table.game]?.title ?? table.game),
+      h("span", { class: "badge" }, t(`status.${table.status}`))),
+    h("p", { class: "table-options" }, describeOptions(table.options, games[table.game], t)),
+    h("ul", { class: "seat-chips", "aria-label": t("lobby.seats") }, table.seats.map((s) => h("li", {
+      class: `chip ${s.kind === "bot" ? "chip-bot" : s.taken ? "chip-taken" : "chip-free"}`,
+    }, seatWords(s, t)))),
+    h("p", { class: "table-meta" },
+      t("lobby.freeSeats", { count: free }), " · ", t("lobby.spectators", { count: table.spectators ?? 0 })),
+    h("a", { class: "button", href: `/t/${encodeURIComponent(table.id)}` },
+      free ? t("lobby.joinTable") : t("lobby.watchTable")));
 }
 
 // Seats are numbered from 1 for people (the engine and the wire count from 0).
@@ -294,7 +347,8 @@ function createForm(games, nameInput, t) {
       return h("div", { class: "field" },
         h("label", { for: id }, label),
         input, file,
-        h("small", { id: `${id}-help`, class: "hint" }, withRuleLinks(optionHelp(option, gt), game.name)));
+        h("small", { id: `${id}-help`, class: "hint" }, withRuleLinks(optionHelp(option, gt), game.name),
+          option.maximum === undefined ? null : ` (${t("lobby.optionMaximum", { max: option.maximum })})`));
     }));
     drawSeats();
   }
@@ -356,7 +410,7 @@ function createForm(games, nameInput, t) {
       if (mySeat.value !== "watch") await joinSeat(table.id, Number(mySeat.value), playerName(nameInput.value, t));
       location.assign(`/t/${encodeURIComponent(table.id)}`);
     } catch (error) {
-      errorBox.textContent = error.message;
+      errorBox.textContent = refusedWords(error, t);
       submit.disabled = false;
     }
   });

@@ -3,7 +3,7 @@
 // board itself is drawn by the game's own module, or by the generic board for
 // a game that has none (board-host.js).
 
-import { api, forgetSeat, joinSeat, saveSeat, savedName, savedSeat } from "./api.js";
+import { api, forgetSeat, joinSeat, refusedWords, saveSeat, savedName, savedSeat } from "./api.js";
 import { avatar } from "./avatars.js";
 import { GENERIC_BOARD, drawBoard, loadBoard } from "./board-host.js";
 import { announce, h } from "./dom.js";
@@ -276,6 +276,7 @@ class TablePage {
     const names = this.names();
     let text;
     if (msg.finished) text = t("table.finished");
+    else if (msg.status === "expired") text = t("table.expired");
     else if (msg.status === "waiting") text = t("table.waitingForPeople");
     else if (msg.to_move === null || msg.to_move === undefined) text = t("table.waiting");
     else if (msg.seat !== null && msg.to_move === msg.seat) text = t("table.yourTurn");
@@ -350,7 +351,7 @@ class TablePage {
             this.joinPanel.hidden = true;
             this.socket.reopen();
           } catch (err) {
-            error.textContent = err.message;
+            error.textContent = refusedWords(err, t);
             event.currentTarget.disabled = false;
           }
         },
@@ -405,7 +406,7 @@ class TablePage {
       saveSeat(next.id, saved.seat, saved.token);
       location.assign(`/t/${encodeURIComponent(next.id)}`);
     } catch (err) {
-      error.textContent = err.message;
+      error.textContent = refusedWords(err, this.t);
       button.disabled = false;
     }
   }

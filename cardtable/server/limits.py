@@ -1,0 +1,186 @@
+"""Limits against abuse: how many tables a client makes, joins it asks for and
+tokens it tries, and which address counts as the client.
+
+Each limit is a setting of ``cardtable serve`` (:class:`Limits`, docs/server.md).
+A request over a limit is refused with :class:`TooMany` (HTTP 429, a
+``Retry-After`` header and one sentence). Counting is in memory, per address,
+in sliding one-minute windows; what must survive a restart is rebuilt from the
+database at start (:meth:`Gate.remember_creates`: each table stores its
+creator and creation time; waiting tables come back with their creator).
+Joins and token attempts are not stored: a client cannot restart the server,
+so a restart only forgets at most one minute of them.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import math
+import time
+from collections import deque
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from cardtable.server.wire import BadInput
+
+WINDOW = 60.0  # seconds: every rate here is per minute
+#: Addresses a window remembers at once; past this the one first seen longest
+#: ago is forgotten, so a flood from many addresses cannot fill the memory.
+MAX_KEYS = 100_000
+
+
+@dataclass(frozen=True)
+class Limits:
+    """The lobby's limits and lifetimes (``cardtable serve`` options, docs/server.md)."""
+
+    creates_per_minute: int = 10  # tables one client makes per minute
+    waiting_per_client: int = 5  # tables of one client waiting for players at once
+    joins_per_minute: int = 30  # seat requests from one address per minute
+    token_attempts_per_minute: int = 20  # wrong seat tokens from one address per minute
+    waiting_seconds: float = 30 * 60  # a waiting table nobody joins expires after this
+    abandoned_seconds: float = 24 * 3600  # a game all its people left: stand-ins finish it
+    public_url: str | None = None  # the site's address behind a reverse proxy
+    trusted_proxies: frozenset[str] = frozenset()  # proxies whose X-Forwarded-For counts
+    clock: Callable[[], float] = field(default=time.time, compare=False)  # seconds (tests)
+
+
+class TooMany(BadInput):
+    """A request over a limit: HTTP 429; ``retry_after`` seconds until it would pass."""
+
+    def __init__(self, message: str, retry_after: float) -> None:
+        self.retry_after = max(1, math.ceil(retry_after))
+        super().__init__(f"{message}; try again in {self.retry_after} s", 429)
+
+
+class Window:
+    """Events per key within the last :data:`WINDOW` seconds."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self._times: dict[str, deque[float]] = {}
+
+    def wait(self, key: str, now: float) -> float:
+        """Seconds until ``key`` may act again; 0 when it may now."""
+        times = self._times.get(key)
+        if times is None:
+            return 0.0
+        while times and times[0] <= now - WINDOW:
+            times.popleft()
+        if not times:
+            del self._times[key]
+            return 0.0
+        return times[0] + WINDOW - now if len(times) >= self.limit else 0.0
+
+    def drop_last(self, key: str) -> None:
+        """Take back the latest event of ``key``."""
+        times = self._times.get(key)
+        if times:
+            times.pop()
+
+    def add(self, key: str, at: float) -> None:
+        if key not in self._times and len(self._times) >= MAX_KEYS:
+            # Forget the key first seen longest ago (dicts keep insertion order): O(1).
+            del self._times[next(iter(self._times))]
+        self._times.setdefault(key, deque()).append(at)
+
+
+class Gate:
+    """The limits of one server process, counted per client address."""
+
+    def __init__(self, limits: Limits) -> None:
+        self.limits = limits
+        self.creates = Window(limits.creates_per_minute)
+        self.joins = Window(limits.joins_per_minute)
+        self.tokens = Window(limits.token_attempts_per_minute)
+
+    def now(self) -> float:
+        return self.limits.clock()
+
+    def remember_creates(self, made: Iterable[tuple[str, int]]) -> None:
+        """Count tables made before a restart: (creator, created_ms) pairs."""
+        for creator, created_ms in made:
+            self.creates.add(creator, created_ms / 1000)
+
+    def may_create(self, client: str) -> None:
+        """Count a create by ``client``; refuse it past the rate. It is counted
+        before the table is made (no wait in between), so parallel requests
+        cannot slip past; a create refused later (bad input) still counts."""
+        now = self.now()
+        self._refuse_if_full(
+            self.creates,
+            client,
+            now,
+            f"you created {self.limits.creates_per_minute} tables in the last minute",
+        )
+        self.creates.add(client, now)
+
+    def may_wait(self, client: str, waiting: int) -> None:
+        """Refuse a new waiting table of ``client``, who has ``waiting`` already.
+        The refused create is taken off the rate's count (it made nothing),
+        so a client at this limit can still make a table of bots only."""
+        if waiting >= self.limits.waiting_per_client:
+            self.creates.drop_last(client)
+            raise TooMany(
+                f"you have {waiting} tables waiting for players, this server's limit:"
+                " start one of them or let it expire",
+                self.limits.waiting_seconds,
+            )
+
+    def may_join(self, client: str) -> None:
+        """Count a seat request; refuse it past the rate."""
+        now = self.now()
+        self._refuse_if_full(
+            self.joins,
+            client,
+            now,
+            f"{self.limits.joins_per_minute} seat requests in the last minute from your address",
+        )
+        self.joins.add(client, now)
+
+    def may_try_token(self, client: str) -> None:
+        """Refuse any token from an address that sent too many wrong ones."""
+        self._refuse_if_full(
+            self.tokens,
+            client,
+            self.now(),
+            f"{self.limits.token_attempts_per_minute} wrong seat tokens in the last minute"
+            " from your address",
+        )
+
+    def wrong_token(self, client: str) -> None:
+        self.tokens.add(client, self.now())
+
+    @staticmethod
+    def _refuse_if_full(window: Window, client: str, now: float, what: str) -> None:
+        wait = window.wait(client, now)
+        if wait:
+            raise TooMany(f"{what}, this server's limit", wait)
+
+
+def client_address(scope: Mapping[str, Any], limits: Limits) -> str:
+    """The address that counts as the client: the peer's, or, when the peer is
+    a trusted proxy, the last address in ``X-Forwarded-For`` that is not one
+    (the proxy appends the address it saw; earlier entries are the client's to
+    forge)."""
+    peer = scope.get("client")
+    address = _normal(str(peer[0])) if peer else "unknown"
+    if address not in limits.trusted_proxies:
+        return address
+    forwarded = ""
+    for name, value in scope.get("headers", ()):
+        if name == b"x-forwarded-for":
+            forwarded = f"{forwarded},{value.decode('latin-1')}"
+    for hop in reversed([h.strip() for h in forwarded.split(",") if h.strip()]):
+        if hop not in limits.trusted_proxies:
+            return _normal(hop)
+    return address
+
+
+def _normal(address: str) -> str:
+    """An address as one spelling (``::ffff:1.2.3.4`` and friends), at most 64 characters."""
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return address[:64]
+    mapped = ip.ipv4_mapped if isinstance(ip, ipaddress.IPv6Address) else None
+    return str(mapped or ip)

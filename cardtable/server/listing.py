@@ -1,0 +1,84 @@
+"""``GET /api/tables``: the open tables one can join or watch moving, newest
+first, filtered by game and player count, a page at a time.
+
+A table is listed while it waits for players, or while it plays and moves:
+its people (some of them) are connected, it has none (bots only), or
+stand-ins are finishing it. A game whose people all left is paused and not
+listed. Pages follow a cursor (the last table's creation time and id), so a
+table made between two requests neither repeats nor hides an older one.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from cardtable.core.registry import game_names
+from cardtable.server.lobby import title
+from cardtable.server.messages import table_info
+from cardtable.server.table import Table
+from cardtable.server.wire import BadInput
+
+PAGE = 50  # tables per page, at most
+CURSOR = re.compile(r"(\d{1,15})\.([A-Za-z0-9_-]{1,32})")
+
+
+def listed(table: Table) -> bool:
+    """Whether the lobby shows ``table``: joinable, or playing and moving."""
+    if table.facts.private:
+        return False
+    if table.status == "waiting":
+        return True
+    if table.status != "playing":
+        return False
+    return not table.has_humans or table.humans_present or table.facts.abandoned_ms is not None
+
+
+def _key(table: Table) -> tuple[int, str]:
+    return table.facts.created_ms, table.id
+
+
+def tables_page(tables: Iterable[Table], query: Mapping[str, str]) -> dict[str, Any]:
+    """One page of listed tables and the cursor of the next (``None``: the last page)."""
+    for name in query:
+        if name not in ("game", "players", "cursor", "limit"):
+            raise BadInput(f"there is no filter {name[:40]!r}; filters are game and players")
+    game = query.get("game")
+    if game is not None and game not in game_names():
+        raise BadInput(f"game must be one of {', '.join(game_names())}")
+    players = _whole(query.get("players"), "players", 1, 99)
+    limit = _whole(query.get("limit"), "limit", 1, PAGE) or PAGE
+    after: tuple[int, str] | None = None
+    cursor = query.get("cursor")
+    if cursor is not None:
+        found = CURSOR.fullmatch(cursor)
+        if found is None:
+            raise BadInput("cursor must be the 'next' value of an earlier page")
+        after = int(found[1]), found[2]
+    chosen = sorted(
+        (
+            t
+            for t in tables
+            if listed(t)
+            and (game is None or t.facts.game == game)
+            and (players is None or len(t.seats) == players)
+            and (after is None or _key(t) < after)
+        ),
+        key=_key,
+        reverse=True,
+    )
+    page = chosen[:limit]
+    more = len(chosen) > limit
+    return {
+        "tables": [{**table_info(t), "title": title(t.facts.game)} for t in page],
+        "next": f"{page[-1].facts.created_ms}.{page[-1].id}" if more else None,
+    }
+
+
+def _whole(text: str | None, name: str, low: int, high: int) -> int | None:
+    if text is None:
+        return None
+    if not text.isdigit() or not low <= int(text[:3]) <= high or len(text) > 3:
+        raise BadInput(f"{name} must be a whole number from {low} to {high}, got {text[:20]!r}")
+    return int(text)

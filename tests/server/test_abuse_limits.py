@@ -1,0 +1,152 @@
+"""Limits against abuse (issue 17, item 6): creates per client per minute,
+waiting tables per client, joins and token attempts per address, each a 429
+with ``Retry-After`` and a sentence; they hold across a restart. Option
+maxima are refused by the API in the engine's own words."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from starlette.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
+
+from cardtable.server.limits import Limits
+from tests.server.helpers import running
+from tests.server.test_lobby_lifecycle import Clock, sweep
+
+# The test client's own address is the trusted proxy: X-Forwarded-For names the client.
+PROXY = frozenset({"testclient"})
+BOTS: dict[str, Any] = {
+    "game": "marshmallow-test",
+    "options": {"target": 4},
+    "seats": [{"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "random"}],
+    "bot_delay_ms": 10_000,  # slow bots: the test's tables stay cheap
+}
+WAITING: dict[str, Any] = {**BOTS, "seats": [{"kind": "human"}, {"kind": "bot", "bot": "random"}]}
+
+
+def post(client: TestClient, who: str, path: str, body: Any) -> Any:
+    return client.post(path, json=body, headers={"X-Forwarded-For": who})
+
+
+def limits(clock: Clock, **values: Any) -> Limits:
+    return Limits(clock=clock, trusted_proxies=PROXY, **values)
+
+
+def assert_limited(response: Any, words: str) -> None:
+    assert response.status_code == 429, response.text
+    assert int(response.headers["Retry-After"]) >= 1
+    message = response.json()["error"]
+    assert words in message and "\n" not in message
+
+
+def test_5000_creates_from_one_client_are_limited_early_and_another_still_creates(
+    db_url: str,
+) -> None:
+    clock = Clock()
+    with running(db_url, limits=limits(clock)) as server:
+        codes = [
+            post(server.client, "10.0.0.1", "/api/tables", BOTS).status_code for _ in range(5000)
+        ]
+        assert codes[:10] == [201] * 10 and set(codes[10:]) == {429}
+        assert len(server.hub.tables) == 10
+        refused = post(server.client, "10.0.0.1", "/api/tables", BOTS)
+        assert_limited(refused, "you created 10 tables in the last minute")
+        assert refused.headers["Retry-After"] == "60"
+        assert post(server.client, "10.0.0.2", "/api/tables", BOTS).status_code == 201
+        clock.now += 60
+        assert post(server.client, "10.0.0.1", "/api/tables", BOTS).status_code == 201
+
+
+def test_waiting_tables_per_client_are_limited_until_one_expires(any_db: str) -> None:
+    clock = Clock()
+    with running(any_db, limits=limits(clock)) as server:
+        for _ in range(5):
+            assert post(server.client, "10.0.0.1", "/api/tables", WAITING).status_code == 201
+        assert_limited(
+            post(server.client, "10.0.0.1", "/api/tables", WAITING),
+            "you have 5 tables waiting for players",
+        )
+        assert post(server.client, "10.0.0.2", "/api/tables", WAITING).status_code == 201
+        for _ in range(20):  # refused for waiting tables: these do not use up the rate
+            assert post(server.client, "10.0.0.1", "/api/tables", WAITING).status_code == 429
+        assert post(server.client, "10.0.0.1", "/api/tables", BOTS).status_code == 201
+        clock.now += 30 * 60
+        sweep(server)  # they expire
+        assert post(server.client, "10.0.0.1", "/api/tables", WAITING).status_code == 201
+
+
+def test_the_create_limits_hold_across_a_restart(any_db: str) -> None:
+    clock = Clock()
+    with running(any_db, limits=limits(clock)) as server:
+        for body in [WAITING] * 5 + [BOTS] * 5:
+            assert post(server.client, "10.0.0.1", "/api/tables", body).status_code == 201
+    clock.now += 30
+    with running(any_db, limits=limits(clock)) as server:
+        assert_limited(
+            post(server.client, "10.0.0.1", "/api/tables", BOTS), "tables in the last minute"
+        )
+        assert post(server.client, "10.0.0.2", "/api/tables", BOTS).status_code == 201
+    clock.now += 31
+    with running(any_db, limits=limits(clock)) as server:  # the minute is over; 5 still wait
+        assert_limited(post(server.client, "10.0.0.1", "/api/tables", WAITING), "5 tables waiting")
+        assert post(server.client, "10.0.0.1", "/api/tables", BOTS).status_code == 201
+
+
+def test_joins_per_address_are_limited(db_url: str) -> None:
+    clock = Clock()
+    with running(db_url, limits=limits(clock, joins_per_minute=3)) as server:
+        table = server.create("marshmallow-test", ["human", "human"])
+        join = f"/api/tables/{table}/join"
+        answers = [
+            post(server.client, "10.0.0.1", join, {"seat": 9, "name": "A"}) for _ in range(3)
+        ]
+        assert {a.status_code for a in answers} == {409}  # no seat 9: refused, and counted
+        assert_limited(
+            post(server.client, "10.0.0.1", join, {"seat": 0, "name": "A"}),
+            "3 seat requests in the last minute",
+        )
+        assert post(server.client, "10.0.0.2", join, {"seat": 0, "name": "B"}).status_code == 200
+
+
+def test_wrong_tokens_per_address_are_limited(db_url: str) -> None:
+    clock = Clock()
+    with running(db_url, limits=limits(clock, token_attempts_per_minute=2)) as server:
+        table = server.create("marshmallow-test", ["human", "human"])
+        token = server.join(table, 0, "Ann")
+        guess = {"X-Forwarded-For": "10.0.0.9"}
+        for _ in range(2):
+            with server.client.websocket_connect(f"/ws/{table}?token=wrong", headers=guess) as ws:
+                assert "belongs to no seat" in ws.receive_json()["message"]
+                with pytest.raises(WebSocketDisconnect) as closed:
+                    ws.receive_json()
+                assert closed.value.code == 4403
+        with server.client.websocket_connect(f"/ws/{table}?token={token}", headers=guess) as ws:
+            assert "2 wrong seat tokens in the last minute" in ws.receive_json()["message"]
+            with pytest.raises(WebSocketDisconnect) as closed:
+                ws.receive_json()
+            assert closed.value.code == 4429
+        with server.connect(table, token) as conn:  # another address is not held up
+            assert conn.seat == 0
+        rematch = post(server.client, "10.0.0.9", f"/api/tables/{table}/rematch", {"token": token})
+        assert_limited(rematch, "wrong seat tokens")
+
+
+@pytest.mark.parametrize(
+    ("options", "words"),
+    [
+        ({"target": 999999999}, "target': must be an integer from 1 to 500, got 999999999"),
+        ({"turn_limit": 10**6}, "turn_limit': must be an integer from 1 to 5000 or null"),
+    ],
+)
+def test_options_over_their_maxima_are_refused_in_the_engines_words(
+    db_url: str, options: dict[str, Any], words: str
+) -> None:
+    game = "marshmallow-test" if "target" in options else "myrummy-111"
+    with running(db_url) as server:
+        body = {**BOTS, "game": game, "options": options}
+        response = server.client.post("/api/tables", json=body)
+        assert response.status_code == 400
+        assert words in response.json()["error"]
+        assert server.hub.tables == {}

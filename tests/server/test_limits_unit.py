@@ -1,0 +1,56 @@
+"""The pieces of the limits (cardtable/server/limits.py): which address is the
+client behind a trusted proxy, and a window's count over one minute."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from cardtable.server import limits as limits_module
+from cardtable.server.limits import Limits, Window, client_address
+
+PROXY = Limits(trusted_proxies=frozenset({"10.0.0.1", "10.0.0.2"}))
+
+
+def scope(peer: str, *forwarded: str) -> dict[str, Any]:
+    headers = [(b"x-forwarded-for", f.encode()) for f in forwarded]
+    return {"client": (peer, 5000), "headers": headers}
+
+
+@pytest.mark.parametrize(
+    ("given", "client"),
+    [
+        (scope("203.0.113.7"), "203.0.113.7"),  # no proxy: the peer
+        (scope("203.0.113.7", "1.2.3.4"), "203.0.113.7"),  # an untrusted peer's header is ignored
+        (scope("10.0.0.1", "198.51.100.5"), "198.51.100.5"),
+        (scope("10.0.0.1", "6.6.6.6, 198.51.100.5"), "198.51.100.5"),  # the forged first entry
+        (scope("10.0.0.1", "198.51.100.5, 10.0.0.2"), "198.51.100.5"),  # two proxies
+        (scope("10.0.0.1", "6.6.6.6", "198.51.100.5"), "198.51.100.5"),  # two header lines
+        (scope("10.0.0.1", "::ffff:198.51.100.5"), "198.51.100.5"),  # one spelling
+        (scope("10.0.0.1", "2001:DB8::1"), "2001:db8::1"),
+        (scope("10.0.0.1"), "10.0.0.1"),  # the proxy sent no header
+    ],
+)
+def test_the_client_is_the_last_address_before_the_trusted_proxies(
+    given: dict[str, Any], client: str
+) -> None:
+    assert client_address(given, PROXY) == client
+
+
+def test_a_window_counts_one_minute_and_says_how_long_to_wait() -> None:
+    window = Window(limit=2)
+    window.add("a", 100.0)
+    window.add("a", 130.0)
+    assert window.wait("a", 130.0) == 30.0  # until the first leaves the minute
+    assert window.wait("b", 130.0) == 0.0
+    assert window.wait("a", 160.0) == 0.0  # the first left the minute
+
+
+def test_a_flood_of_addresses_is_forgotten_oldest_first(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(limits_module, "MAX_KEYS", 3)
+    window = Window(limit=1)
+    for key in "abcd":
+        window.add(key, 0.0)
+    assert window.wait("a", 1.0) == 0.0  # forgotten
+    assert all(window.wait(k, 1.0) == 59.0 for k in "bcd")

@@ -1,0 +1,94 @@
+"""Requests from other sites are refused (issue 17, item 6): a state-changing
+request must be JSON, and a request or WebSocket handshake that names an
+``Origin`` must name this server's own (or ``--public-url``'s)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from starlette.websockets import WebSocketDisconnect
+
+from cardtable.server.guard import origin_of
+from cardtable.server.limits import Limits
+from tests.server.helpers import running
+
+BODY: dict[str, Any] = {
+    "game": "marshmallow-test",
+    "options": {"target": 4},
+    "seats": [{"kind": "human"}, {"kind": "bot", "bot": "random"}],
+}
+EVIL = "http://evil.example"
+OWN = "http://testserver"  # the test client's Host
+
+
+@pytest.mark.parametrize(
+    ("headers", "status", "words"),
+    [
+        ({"Content-Type": "text/plain", "Origin": EVIL}, 403, "'http://evil.example' are refused"),
+        ({"Content-Type": "application/json", "Origin": EVIL}, 403, "are refused"),
+        ({"Content-Type": "text/plain"}, 415, "Content-Type: application/json"),
+        ({"Content-Type": "application/x-www-form-urlencoded", "Origin": OWN}, 415, "JSON"),
+        ({"Content-Type": "application/json", "Origin": "null"}, 403, "are refused"),
+    ],
+)
+def test_a_create_from_another_site_or_not_json_is_refused(
+    db_url: str, headers: dict[str, str], status: int, words: str
+) -> None:
+    with running(db_url) as server:
+        response = server.client.post("/api/tables", content=json.dumps(BODY), headers=headers)
+        assert response.status_code == status, response.text
+        assert words in response.json()["error"]
+        assert server.hub.tables == {}
+
+
+@pytest.mark.parametrize(
+    "headers",
+    [
+        {"Origin": OWN},
+        {"Origin": "HTTP://TESTSERVER:80"},  # the same origin, spelled otherwise
+        {},  # a program, not a page: no Origin
+    ],
+)
+def test_json_from_this_site_or_from_a_program_is_accepted(
+    db_url: str, headers: dict[str, str]
+) -> None:
+    with running(db_url) as server:
+        assert server.client.post("/api/tables", json=BODY, headers=headers).status_code == 201
+
+
+def test_a_websocket_from_another_site_is_refused(db_url: str) -> None:
+    with running(db_url) as server:
+        table = server.create("marshmallow-test", ["human", "easy"])
+        with pytest.raises(WebSocketDisconnect) as refused:
+            server.client.websocket_connect(f"/ws/{table}", headers={"Origin": EVIL}).__enter__()
+        assert refused.value.code == 1008
+        with server.client.websocket_connect(f"/ws/{table}", headers={"Origin": OWN}) as ws:
+            assert ws.receive_json()["type"] == "state"
+
+
+def test_behind_a_proxy_the_public_url_is_the_only_origin(db_url: str) -> None:
+    public = Limits(public_url="https://cards.example.org/")
+    with running(db_url, limits=public) as server:
+        ok = {"Origin": "https://cards.example.org"}
+        assert server.client.post("/api/tables", json=BODY, headers=ok).status_code == 201
+        own_host = server.client.post("/api/tables", json=BODY, headers={"Origin": OWN})
+        assert own_host.status_code == 403
+        table = server.create("marshmallow-test", ["human", "easy"])
+        with pytest.raises(WebSocketDisconnect):
+            server.client.websocket_connect(f"/ws/{table}", headers={"Origin": OWN}).__enter__()
+        with server.client.websocket_connect(f"/ws/{table}", headers=ok) as ws:
+            assert ws.receive_json()["type"] == "state"
+
+
+@pytest.mark.parametrize(
+    ("url", "origin"),
+    [
+        ("https://Cards.Example.org:443/lobby", "https://cards.example.org"),
+        ("http://127.0.0.1:8000", "http://127.0.0.1:8000"),
+        ("http://[::1]:80/", "http://[::1]"),
+    ],
+)
+def test_origins_compare_in_one_spelling(url: str, origin: str) -> None:
+    assert origin_of(url) == origin
