@@ -18,6 +18,7 @@ from cardtable.server.accounts import DELETED_NAME, Account, Accounts, TooSoon
 from cardtable.server.api import read_json
 from cardtable.server.history import my_games, profile
 from cardtable.server.hub import Hub
+from cardtable.server.limits import client_address
 from cardtable.server.passwords import new_password
 from cardtable.server.session_cookie import COOKIE, signed_in, signed_out, with_session
 from cardtable.server.wire import BadInput, convert, display_name
@@ -87,6 +88,9 @@ def routes(hub: Hub, accounts: Accounts, static: Path) -> list[BaseRoute]:
         """Make the guest seats this browser holds (by their tokens) the account's."""
         account = await need_account(request)
         body = convert(await read_json(request), Claim, "request")
+        # Seat tokens are secrets: guessing them here is limited as on a socket.
+        client = client_address(request.scope, hub.settings.limits)
+        hub.gate.may_try_token(client)
         proven = []
         for guest in body.seats:
             try:
@@ -94,7 +98,9 @@ def routes(hub: Hub, accounts: Accounts, static: Path) -> list[BaseRoute]:
             except BadInput:
                 continue  # a table gone from this server: nothing to claim
             seat = table.seat_for_token(guest.token)
-            if seat is not None:
+            if seat is None:
+                hub.gate.wrong_token(client)
+            else:
                 proven.append((table.id, seat))
         linked = await accounts.link_seats(account, proven)
         rename(account.name, linked)
