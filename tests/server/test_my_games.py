@@ -18,6 +18,7 @@ from sqlalchemy.ext.asyncio import create_async_engine
 
 import cardtable
 from cardtable.core.registry import manifest
+from cardtable.server.limits import Limits
 from tests.server.accounts_helpers import AccountServer, account_server
 from tests.server.helpers import play_out
 
@@ -231,3 +232,18 @@ def _version(url: str) -> str:
         return str(conn.execute(text("SELECT version_num FROM ct_alembic_version")).scalar_one())
 
     return _read(url, version)
+
+
+def test_claiming_seats_by_guessed_tokens_is_limited_per_address(db_url: str) -> None:
+    with account_server(db_url, limits=Limits(token_attempts_per_minute=2)) as server:
+        table = server.create("marshmallow-test", ["human", "random"])
+        token = server.join(table, 0, "guest Ann")
+        server.sign_up("Mallory")
+        guesses = {"seats": [{"table": table, "token": f"guess-{i}"} for i in range(2)]}
+        assert server.post("/api/account/claim", guesses) == {"claimed": 0}
+        refused = server.client.post(
+            "/api/account/claim", json={"seats": [{"table": table, "token": token}]}
+        )
+        assert refused.status_code == 429, refused.text
+        assert "2 wrong seat tokens in the last minute" in refused.json()["error"]
+        assert server.client.get(f"/api/tables/{table}").json()["seats"][0]["name"] == "guest Ann"
