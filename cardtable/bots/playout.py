@@ -38,7 +38,7 @@ from cardtable.core.game import Game, Move, State, View
 from cardtable.core.manifest import resolve
 from cardtable.core.registry import manifest
 
-__all__ = ["MAX_MOVES", "BotPlayouts", "Playouts", "play_out", "playouts_for"]
+__all__ = ["MAX_MOVES", "BotPlayouts", "Playouts", "has_policy", "play_out", "playouts_for"]
 
 Policy = Callable[[State], Move]
 SeatBot = Callable[[int, Game, random.Random], Bot]  # a BotFactory, called without a budget
@@ -108,6 +108,12 @@ def playouts_for(game: Game) -> Playouts:
     heuristic = found.bots.get("heuristic")
     factory: SeatBot = RandomBot if heuristic is None else resolve(heuristic.target)
     return BotPlayouts(game, factory)
+
+
+def has_policy(playouts: Playouts) -> bool:
+    """Whether the playouts follow a policy worth playing for its own sake
+    (an evaluator's, or a heuristic's): random moves are none."""
+    return not (isinstance(playouts, BotPlayouts) and playouts.factory is RandomBot)
 
 
 def _no_win_model(scores: Sequence[int], seat: int, round_ended: int) -> None:
