@@ -3,11 +3,13 @@ game, and on each built-in game beside its tuned ``pimc``, both against the
 game's ``heuristic`` on the same duplicate deals.
 
     PYTHONPATH=. nice -n 10 python benchmarks/bench_generic_search.py [--budget-ms 50] \\
-        [--jobs 2] [--only GROUP] [--json]
+        [--jobs 2] [--only GROUP] [--bot NAME] [--games N] [--json]
 
 GROUP is ``fixture``, ``marshmallow-test``, ``myrummy-111`` or
 ``myrummy-111-hard`` (500 ms a move); each group runs in under ten minutes
-on two shared cores.
+on two shared cores. ``--bot`` keeps the rows whose first bot is NAME (say
+``search`` alone, the ``pimc`` rows being unchanged by it); ``--games`` caps
+each row's games (same seed, so the first N deals of the full row).
 
 Every row is one arena run (:func:`cardtable.arena.run_arena`: duplicate
 deals, each dealt once per seat rotation; a shared win counts ``1/k``) with
@@ -83,13 +85,13 @@ class Result:
         )
 
 
-def run_row(row: Row, budget_ms: float, jobs: int) -> Result:
+def run_row(row: Row, budget_ms: float, jobs: int, games: int | None) -> Result:
     ms = budget_ms if row.budget_ms is None else row.budget_ms
     start = time.perf_counter()
     run = run_arena(
         row.game,
         list(row.bots),
-        games=row.games,
+        games=row.games if games is None else min(games, row.games),
         seed=row.seed,
         options={"players": len(row.bots)},
         budget=Budget(seconds=ms / 1000),
@@ -107,6 +109,8 @@ def main() -> None:
     parser.add_argument("--budget-ms", type=float, default=50.0)
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--only", choices=sorted({row.group for row in ROWS}))
+    parser.add_argument("--bot", help="only the rows whose first bot is this one")
+    parser.add_argument("--games", type=int, help="at most this many games a row")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     results = []
@@ -114,7 +118,9 @@ def main() -> None:
         for row in ROWS:
             if args.only is not None and row.group != args.only:
                 continue
-            result = run_row(row, args.budget_ms, args.jobs)
+            if args.bot is not None and row.bots[0] != args.bot:
+                continue
+            result = run_row(row, args.budget_ms, args.jobs, args.games)
             results.append(result)
             if not args.json:
                 print(result.table_row(), flush=True)

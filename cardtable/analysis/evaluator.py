@@ -20,8 +20,8 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Protocol
 
-from cardtable.analysis.seeds import derive_seed
 from cardtable.bots import Bot, bot_entries, make_bot
+from cardtable.bots.playout import BotPlayouts
 from cardtable.core.game import Game, Move, State, View
 from cardtable.core.registry import manifest
 
@@ -94,35 +94,19 @@ def singletons(legal: Sequence[Move]) -> list[list[int]]:
     return [[i] for i in range(len(legal))]
 
 
-class BotEvaluator:
-    """Playouts with one of the game's bots in every seat, each seeing its own view."""
+class BotEvaluator(BotPlayouts):
+    """Playouts with one of the game's bots in every seat, each seeing its own
+    view: the search bot's :class:`~cardtable.bots.playout.BotPlayouts`, the
+    bot named (a level too) instead of given as a factory."""
 
     moves_per_second = BOT_MOVES_PER_SECOND
-    cutoff = None
 
     def __init__(self, game: Game, bot: str | None = None) -> None:
-        self.game = game
         self.bot = bot if bot is not None else _default_bot(game.name)
+        super().__init__(game, self._seat_bot)
 
-    def policy(self, rng: random.Random) -> PlayoutPolicy:
-        base = rng.getrandbits(64)
-        bots: dict[int, Bot] = {}
-
-        def choose(state: State) -> Move:
-            seat = state.to_move
-            assert seat is not None, "a playout state always has a seat to move"
-            bot = bots.get(seat)
-            if bot is None:
-                # One generator per seat, so a seat's chance does not depend on
-                # the order in which seats first move (paired playouts stay paired).
-                bot = make_bot(self.bot, self.game, seat, random.Random(derive_seed(base, seat)))
-                bots[seat] = bot
-            return bot.choose(state.view(seat), state.legal_moves())
-
-        return choose
-
-    def groups(self, view: View, legal: Sequence[Move]) -> Sequence[Sequence[int]]:
-        return singletons(legal)
+    def _seat_bot(self, seat: int, game: Game, rng: random.Random) -> Bot:
+        return make_bot(self.bot, game, seat, rng)
 
 
 def _default_bot(game_name: str) -> str:

@@ -6,7 +6,8 @@ one (``evaluator``, a factory ``(game) ->`` an object with ``policy(rng)``,
 ``groups(view, legal)`` and ``cutoff``: the protocol written down in
 ``cardtable.analysis.evaluator``, read here by its attributes only, since
 bots may not import analysis); else the game's ``heuristic`` bot in every
-seat, each deciding from its own ``view(seat)``; else random moves.
+seat, each deciding from its own ``view(seat)`` (:class:`BotPlayouts`, which
+analysis's ``BotEvaluator`` reuses); else random moves.
 
 A playout ends with the round of the decision (or the game), and is worth
 the deciding seat's score margin then: its total minus the best other total
@@ -37,8 +38,9 @@ from cardtable.bots.base import Bot, RandomBot
 from cardtable.core.game import Game, Move, State, View
 from cardtable.core.manifest import resolve
 from cardtable.core.registry import manifest
+from cardtable.core.seeds import derive_seed
 
-__all__ = ["MAX_MOVES", "BotPlayouts", "Playouts", "play_out", "playouts_for"]
+__all__ = ["MAX_MOVES", "BotPlayouts", "Playouts", "has_policy", "play_out", "playouts_for"]
 
 Policy = Callable[[State], Move]
 SeatBot = Callable[[int, Game, random.Random], Bot]  # a BotFactory, called without a budget
@@ -79,10 +81,7 @@ class BotPlayouts:
         self.factory = factory
 
     def policy(self, rng: random.Random) -> Policy:
-        # One generator per seat, drawn up front, so a seat's chance does not
-        # depend on the order seats first move: every candidate move of a
-        # decision is played out against the same opponents' luck.
-        rngs = [random.Random(rng.getrandbits(64)) for _ in range(self.game.num_players)]
+        base = rng.getrandbits(64)
         bots: dict[int, Bot] = {}
 
         def choose(state: State) -> Move:
@@ -90,7 +89,11 @@ class BotPlayouts:
             assert seat is not None, "a playout state always has a seat to move"
             bot = bots.get(seat)
             if bot is None:
-                bot = bots[seat] = self.factory(seat, self.game, rngs[seat])
+                # One generator per seat, derived from the playout's, so a
+                # seat's chance does not depend on the order seats first move:
+                # every candidate move is played out against the same luck.
+                seat_rng = random.Random(derive_seed(base, seat))
+                bot = bots[seat] = self.factory(seat, self.game, seat_rng)
             return bot.choose(state.view(seat), state.legal_moves())
 
         return choose
@@ -108,6 +111,12 @@ def playouts_for(game: Game) -> Playouts:
     heuristic = found.bots.get("heuristic")
     factory: SeatBot = RandomBot if heuristic is None else resolve(heuristic.target)
     return BotPlayouts(game, factory)
+
+
+def has_policy(playouts: Playouts) -> bool:
+    """Whether the playouts follow a policy worth playing for its own sake
+    (an evaluator's, or a heuristic's): random moves are none."""
+    return not (isinstance(playouts, BotPlayouts) and playouts.factory is RandomBot)
 
 
 def _no_win_model(scores: Sequence[int], seat: int, round_ended: int) -> None:

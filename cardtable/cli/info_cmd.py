@@ -3,7 +3,7 @@ what the registry knows, printed one line per thing so scripts can read it."""
 
 from __future__ import annotations
 
-from cardtable.bots import LEVELS, bot_entries, bot_names
+from cardtable.bots import LEVELS, bot_entries, bot_names, level_for
 from cardtable.cli.common import fail
 from cardtable.cli.game_options import default_text, file_options, players_range
 from cardtable.core.errors import CardtableError
@@ -54,11 +54,11 @@ def bots_text(game_name: str) -> str:
     lines = [f"Bots for {manifest(game_name).title} (seat them with --bots NAME):"]
     lines += [f"  {name:<{width}}{_describe(entry)}" for name, entry in entries.items()]
     lines.append("Levels:")
-    for name in bot_names(game_name):
-        level = LEVELS.get(name)
-        if level is None:
+    for name in LEVELS:
+        seated = level_for(name, game_name)  # the bot it seats here, and how long it thinks
+        if seated is None:
             continue
-        bot = level.bot or manifest(game_name).search_bot
+        bot, level = seated
         mark = " (the default)" if name == default else ""
         lines.append(f"  {name:<{width}}{bot}: {level.summary}{mark}")
     return "\n".join(lines) + "\n"

@@ -25,9 +25,9 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any, TypeVar
 
-from cardtable.bots import LEVELS, bot_entries, make_bot
+from cardtable.bots import LEVELS, bot_entries, level_for, make_bot
 from cardtable.core.game import Game
-from cardtable.core.registry import load, manifest
+from cardtable.core.registry import load
 
 J = TypeVar("J")
 R = TypeVar("R")
@@ -69,8 +69,10 @@ def runs_inline(game: str, bot: str) -> bool:
     """Whether ``bot`` answers fast enough for the event loop: not a search
     bot (nor a level seating one) and needing no extra."""
     if bot in LEVELS:
-        level = LEVELS[bot].bot
-        bot = level if level is not None else (manifest(game).search_bot or "")
+        seated = level_for(bot, game)
+        if seated is None:
+            return False
+        bot = seated[0]
     entry = bot_entries(game).get(bot)
     return entry is not None and not entry.search and entry.extra is None
 

@@ -11,7 +11,7 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from cardtable.bots import LEVELS, bot_entries, bot_names, make_bot
+from cardtable.bots import LEVELS, bot_entries, bot_names, level_for, make_bot
 from cardtable.core.errors import CardtableError
 from cardtable.core.game import Game
 from cardtable.core.registry import game_names, load, manifest, manifests
@@ -37,7 +37,8 @@ def games_json() -> list[dict[str, Any]]:
     out = []
     for name, m in manifests().items():
         bots = bot_entries(name)
-        levels = [n for n in bot_names(name) if n in LEVELS]
+        # Each level as it plays this game (easy searches where there is no heuristic).
+        levels = [(n, seated[1]) for n in LEVELS if (seated := level_for(n, name)) is not None]
         out.append(
             {
                 "name": name,
@@ -47,7 +48,7 @@ def games_json() -> list[dict[str, Any]]:
                 "default_players": m.default_players,
                 "options": [o.to_json() for o in m.options],
                 "bots": [{"name": n, "summary": b.summary} for n, b in bots.items()],
-                "levels": [{"name": n, "summary": LEVELS[n].summary} for n in levels],
+                "levels": [{"name": n, "summary": level.summary} for n, level in levels],
                 "board": f"/games/{name}/board.js" if m.has("web_client") else None,
                 "tutorial": m.has("tutorial"),
             }

@@ -251,3 +251,39 @@ def test_mr_6_2_with_the_evaluators_cutoff_it_does_not_declare_an_unsorted_hand(
     assert any("declare" in str(move) for move in legal)
     bot = SearchBot(seat, game, random.Random(1), Budget(iterations=200))
     assert "declare" not in str(bot.choose(state.view(seat), legal))
+
+
+def test_with_one_playout_per_candidate_it_plays_its_policys_move(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """One round of playouts cannot tell the policy's move from a luckier
+    one: the bot keeps the policy's move where the best single playout
+    lies elsewhere, and with a real budget it still leaves it sometimes."""
+    game = cardtable.load(NAME, players=3)
+    lowest: Any = resolve(manifest(NAME).bots["lowest"].target)  # deterministic: a policy
+    values: dict[int, float] = {}
+
+    def recorded(state: State, seat: int, move: Move, *rest: object) -> float:
+        values[move.index] = play_out(state, seat, move, *rest)  # type: ignore[arg-type]
+        return values[move.index]
+
+    monkeypatch.setattr("cardtable.bots.search.play_out", recorded)
+    luckier = left = 0
+    for seed in range(40):
+        state = game.new_game(random.Random(seed))
+        seat = state.to_move
+        assert seat is not None
+        view, legal = state.view(seat), state.legal_moves()
+        if len(legal) < 2:
+            continue
+        policy_move = lowest(seat, game, random.Random(0)).choose(view, legal)
+        one_round = SearchBot(seat, game, random.Random(seed), Budget(iterations=1))
+        one_round.playouts = BotPlayouts(game, lowest)
+        values.clear()
+        assert one_round.choose(view, legal) == policy_move
+        best = max(legal, key=lambda move: values[move.index])
+        luckier += values[best.index] > values[policy_move.index]
+        searching = SearchBot(seat, game, random.Random(seed), Budget(iterations=400))
+        searching.playouts = BotPlayouts(game, lowest)
+        left += searching.choose(view, legal) != policy_move
+    assert luckier > 0 and left > 0

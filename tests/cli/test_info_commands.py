@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from cardtable.bots import LEVELS, bot_entries
+from cardtable.bots import EASY_SEARCH, LEVELS, bot_entries
 from cardtable.cli import info_cmd
 from cardtable.cli.main import app
 from cardtable.core.registry import manifest, manifests
@@ -68,6 +68,27 @@ def test_bots_gives_one_line_per_bot_with_strength_time_and_extra(name: str) -> 
         assert (f"needs the {entry.extra} extra" in line) == (entry.extra is not None)
     for level in LEVELS:
         assert any(x.split()[:1] == [level] for x in lines)
+
+
+def test_a_plugin_games_levels_name_the_bot_they_really_seat() -> None:
+    """The resampling fixture has no heuristic and no search bot of its own:
+    every level seats the generic ``search``, easy at a fifth of medium."""
+    from tests.bots.plugin import NAME, registered
+
+    with registered():
+        result = runner.invoke(app, ["bots", NAME])
+    assert result.exit_code == 0, result.output
+    levels = {
+        x.split()[0]: x.split(None, 1)[1]
+        for x in result.stdout.split("Levels:")[1].splitlines()
+        if x
+    }
+    assert levels == {
+        "easy": f"search: {EASY_SEARCH.summary}",
+        "medium": f"search: {LEVELS['medium'].summary} (the default)",
+        "hard": f"search: {LEVELS['hard'].summary}",
+    }
+    assert EASY_SEARCH.summary.startswith("searches 0.02 s a move")
 
 
 @pytest.mark.parametrize("installed", [True, False])

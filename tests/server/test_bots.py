@@ -7,6 +7,7 @@ import random
 
 import pytest
 
+from cardtable.bots import LEVELS, level_for
 from cardtable.core.registry import manifest
 from cardtable.server.bots import BotJob, runs_inline, think
 from tests.server.helpers import play_moves, play_out, running
@@ -22,6 +23,20 @@ def test_only_quick_bots_run_on_the_event_loop(game: str) -> None:
     assert search is not None
     for slow in ("medium", "hard", search, "openspiel-ismcts"):
         assert not runs_inline(game, slow)
+
+
+def test_a_plugin_games_levels_all_search_so_none_runs_on_the_event_loop() -> None:
+    """The resampling fixture's levels seat the generic search, even easy
+    (no heuristic there); its own instant bots still run inline."""
+    from tests.bots.plugin import NAME, registered
+
+    with registered():
+        for level in LEVELS:
+            seated = level_for(level, NAME)
+            assert seated is not None and seated[0] == "search", level
+        for slow in (*LEVELS, "search"):
+            assert not runs_inline(NAME, slow), slow
+        assert runs_inline(NAME, "lowest") and runs_inline(NAME, "random")
 
 
 def test_a_bot_job_holds_a_view_and_answers_a_legal_move() -> None:

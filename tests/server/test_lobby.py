@@ -183,6 +183,24 @@ def test_a_game_without_a_board_of_its_own_is_given_the_generic_board(db_url: st
         assert "generic board /static/generic-board.js" in missing.json()["error"]
 
 
+def test_a_plugin_games_levels_are_summarised_as_they_play_there(db_url: str) -> None:
+    """The resampling fixture has no heuristic: its easy searches, and the
+    lobby says so instead of promising rules of thumb."""
+    from tests.bots.plugin import NAME, registered
+
+    with registered(), running(db_url) as server:
+        games = {g["name"]: g for g in server.client.get("/api/games").json()}
+    summaries = {lv["name"]: lv["summary"] for lv in games[NAME]["levels"]}
+    assert summaries == {
+        "easy": cardtable.bots.EASY_SEARCH.summary,
+        "medium": cardtable.bots.LEVELS["medium"].summary,
+        "hard": cardtable.bots.LEVELS["hard"].summary,
+    }
+    assert summaries["easy"] != cardtable.bots.LEVELS["easy"].summary
+    builtin = {lv["name"]: lv["summary"] for lv in games["marshmallow-test"]["levels"]}
+    assert builtin["easy"] == cardtable.bots.LEVELS["easy"].summary  # its heuristic
+
+
 def test_the_lobby_and_every_table_link_open_the_browser_shell(db_url: str) -> None:
     with running(db_url) as server:
         table = server.create("myrummy-111", ["human", "easy"])
