@@ -91,7 +91,8 @@ function guest(t) {
 
 function signedIn(account, t) {
   const done = h("p", { class: "account-done", role: "status" });
-  const out = (path) => async () => { await api(path, { method: "POST" }); location.assign("/"); };
+  // A body, so the request says it is JSON (the server refuses any other POST).
+  const out = (path) => async () => { await api(path, { method: "POST", body: {} }); location.assign("/"); };
   return h("div", { class: "account" },
     h("section", { class: "panel account-summary", "aria-labelledby": "me-heading" },
       h("h2", { id: "me-heading" }, t("account.signedInAs", { name: account.name })),
