@@ -18,23 +18,9 @@ from rich.console import Console
 from cardtable.arena import ArenaError, run_arena
 from cardtable.arena.pool import RayError
 from cardtable.arena.report import print_tables, results_json, write_chart
+from cardtable.cli import selfplay
 from cardtable.cli.common import fail, game_option_flag, parse_options
 from cardtable.cli.game_options import read_file_options
-from cardtable.cli.selfplay import (
-    GameArgument,
-    Iterations,
-    Jobs,
-    JsonOutput,
-    Quiet,
-    RayAddress,
-    Seed,
-    installed,
-    note,
-    progress_bar,
-    run_errors,
-    search_budget,
-    write_failed,
-)
 from cardtable.core.extras import install_command
 
 ARENA_EXTRA = f"the arena needs openskill and matplotlib: {install_command('arena')}"
@@ -43,7 +29,7 @@ RAY_EXTRA = f"--ray needs ray: {install_command('ray')}"
 
 def arena(
     ctx: typer.Context,
-    game_name: GameArgument,
+    game_name: selfplay.GameArgument,
     bots: Annotated[
         str,
         typer.Option("--bots", "-b", help="one bot per seat, comma-separated: heuristic,random"),
@@ -52,21 +38,21 @@ def arena(
     players: Annotated[
         int | None, typer.Option("--players", "-p", help="seats (default: the number of bots)")
     ] = None,
-    seed: Seed = None,
-    jobs: Jobs = 1,
-    ray: RayAddress = None,
+    seed: selfplay.Seed = None,
+    jobs: selfplay.Jobs = 1,
+    ray: selfplay.RayAddress = None,
     option: Annotated[list[str] | None, game_option_flag()] = None,
     budget_ms: Annotated[
         float | None, typer.Option("--budget-ms", help="thinking time per decision, milliseconds")
     ] = None,
-    iterations: Iterations = None,
-    json_output: JsonOutput = False,
+    iterations: selfplay.Iterations = None,
+    json_output: selfplay.JsonOutput = False,
     save: Annotated[
         Path | None,
         typer.Option(metavar="DIR", help="write every game's record, results.json and results.png"),
     ] = None,
     chart: Annotated[Path | None, typer.Option(metavar="FILE", help="write the PNG chart")] = None,
-    quiet: Quiet = False,
+    quiet: selfplay.Quiet = False,
 ) -> None:
     """Play bots against each other with duplicate deals and rotated seats."""
 
@@ -76,15 +62,15 @@ def arena(
     if players is not None:
         options["players"] = players
     options.setdefault("players", len(names))
-    budget = search_budget(budget_ms, iterations)
-    if not installed("openskill", "matplotlib"):
+    budget = selfplay.search_budget(budget_ms, iterations)
+    if not selfplay.installed("openskill", "matplotlib"):
         raise fail(ARENA_EXTRA)
-    if ray is not None and not installed("ray"):
+    if ray is not None and not selfplay.installed("ray"):
         raise fail(RAY_EXTRA)
 
     with (
-        run_errors((ArenaError, RayError), "stopped before the end; nothing counted"),
-        progress_bar(Console(stderr=True), games, quiet) as advance,
+        selfplay.run_errors((ArenaError, RayError), "stopped before the end; nothing counted"),
+        selfplay.progress_bar(Console(stderr=True), games, quiet) as advance,
     ):
         run = run_arena(
             game_name,
@@ -108,9 +94,9 @@ def arena(
         if chart is not None:
             write_chart(chart, run.info, run.stats)
     except OSError as exc:
-        raise write_failed(exc) from None
+        raise selfplay.write_failed(exc) from None
     if run.info.games % run.info.seats and not quiet:
-        note(
+        selfplay.note(
             f"note: {run.info.games} games for {run.info.seats} seats: the last deal was not "
             "played in every rotation; use a multiple of the seats for fully duplicate deals"
         )
@@ -120,7 +106,7 @@ def arena(
         print_tables(Console(highlight=False), run.info, run.stats)
     written = _written(save, chart, run.info.games)
     if written:
-        note(written)
+        selfplay.note(written)
 
 
 def _written(save: Path | None, chart: Path | None, games: int) -> str:

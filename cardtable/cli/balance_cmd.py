@@ -21,29 +21,15 @@ from cardtable.balance import BalanceError, parse_sweep, plan_run, run_balance
 from cardtable.balance.html import report_html
 from cardtable.balance.report import print_report
 from cardtable.balance.run import MAX_DECISIONS
+from cardtable.cli import selfplay
 from cardtable.cli.common import fail, game_option_flag, parse_options
 from cardtable.cli.game_options import read_file_options
-from cardtable.cli.selfplay import (
-    GameArgument,
-    Iterations,
-    Jobs,
-    JsonOutput,
-    Quiet,
-    RayAddress,
-    Seed,
-    installed,
-    note,
-    progress_bar,
-    run_errors,
-    search_budget,
-    write_failed,
-)
 from cardtable.core.extras import install_command
 
 
 def balance(
     ctx: typer.Context,
-    game_name: GameArgument,
+    game_name: selfplay.GameArgument,
     players: Annotated[
         list[int] | None,
         typer.Option("--players", "-p", help="a player count, repeatable (default: the game's)"),
@@ -75,9 +61,9 @@ def balance(
         ),
     ] = False,
     games: Annotated[int, typer.Option("--games", "-n", help="games per configuration")] = 200,
-    seed: Seed = None,
-    jobs: Jobs = 1,
-    ray: RayAddress = None,
+    seed: selfplay.Seed = None,
+    jobs: selfplay.Jobs = 1,
+    ray: selfplay.RayAddress = None,
     save: Annotated[
         Path | None,
         typer.Option(
@@ -88,21 +74,21 @@ def balance(
     budget_ms: Annotated[
         float | None, typer.Option("--budget-ms", help="search bots' time per decision, ms")
     ] = None,
-    iterations: Iterations = None,
+    iterations: selfplay.Iterations = None,
     max_decisions: Annotated[
         int,
         typer.Option(help="a game still running after this many decisions is a rule hole"),
     ] = MAX_DECISIONS,
-    json_output: JsonOutput = False,
-    quiet: Quiet = False,
+    json_output: selfplay.JsonOutput = False,
+    quiet: selfplay.Quiet = False,
 ) -> None:
     """Self-play to measure a game's balance: seats, length, drama, choice, skill, rule holes."""
     options = parse_options(option or [])
     options.update(read_file_options(ctx, game_name))
-    budget = search_budget(budget_ms, iterations)
-    if save is not None and not installed("matplotlib"):
+    budget = selfplay.search_budget(budget_ms, iterations)
+    if save is not None and not selfplay.installed("matplotlib"):
         raise fail(f"--save writes charts with matplotlib: {install_command('arena')}")
-    if ray is not None and not installed("ray"):
+    if ray is not None and not selfplay.installed("ray"):
         raise fail(f"--ray needs ray: {install_command('ray')}")
     names = None if bots is None else [name.strip() for name in bots.split(",")]
     if save is not None:
@@ -112,7 +98,7 @@ def balance(
         )
     else:
         stopped = "stopped before the end; nothing counted (--save DIR keeps a run)"
-    with run_errors((BalanceError, RayError), stopped):
+    with selfplay.run_errors((BalanceError, RayError), stopped):
         sweeps = [parse_sweep(text) for text in sweep or []]
         spec = plan_run(
             game_name,
@@ -127,7 +113,7 @@ def balance(
             fixed_seats=fixed_seats,
         )
         total = games * len(spec.configs)
-        with progress_bar(Console(stderr=True), total, quiet) as advance:
+        with selfplay.progress_bar(Console(stderr=True), total, quiet) as advance:
             run = run_balance(
                 spec,
                 games=games,
@@ -148,11 +134,11 @@ def balance(
             )
             (save / "report.html").write_text(report_html(run.results, command), encoding="utf-8")
         except OSError as exc:
-            raise write_failed(exc) from None
+            raise selfplay.write_failed(exc) from None
     if json_output:
         sys.stdout.write(json.dumps(run.results) + "\n")
     else:
         print_report(Console(highlight=False), run.results)
     if save is not None:
         resumed = f" ({run.resumed} games read back from the earlier run)" if run.resumed else ""
-        note(f"wrote balance.json and report.html to {save}{resumed}")
+        selfplay.note(f"wrote balance.json and report.html to {save}{resumed}")
