@@ -18,6 +18,7 @@ import shlex
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -115,42 +116,79 @@ def seats_table(rows: list[tuple[str, dict[str, Any], float]]) -> None:
         )
 
 
-def handicap_table(rows: list[tuple[str, dict[str, Any], float]]) -> None:
+def per_config_tables(
+    rows: list[tuple[str, dict[str, Any], float]],
+    columns: list[str],
+    cells: Callable[[dict[str, Any]], list[str]],
+) -> None:
+    """For each row (a run with a sweep), its command, then a Markdown table
+    with one line per configuration: ``cells`` gives that line's columns."""
     for command, results, _ in rows:
         print(f"`{command}`\n")
-        print(
-            "| hand_sizes (heuristic, pimc) | games | heuristic wins % [95% CI] | p (fair 50%) |"
-            " heuristic points/game | pimc points/game | rounds |"
-        )
-        print("|---|---|---|---|---|---|---|")
+        print(_markdown_line(columns))
+        print("|" + "---|" * len(columns))
         for c in results["configs"]:
-            weak = next(r for r in c["skill"]["levels"] if r["bot"] == "heuristic")
-            seat0, seat1 = c["seats"]["rows"]
-            print(
-                f"| {json.dumps(c['varied']['hand_sizes'])} | {c['games']} | {ci(weak)} |"
-                f" {p_text(weak['p_fair'])} | {seat0['points_per_game']:.1f} |"
-                f" {seat1['points_per_game']:.1f} | {ci(c['length']['rounds'], 2, 1)} |"
-            )
+            print(_markdown_line(cells(c)))
+
+
+def _markdown_line(cells: list[str]) -> str:
+    return "| " + " | ".join(cells) + " |"
+
+
+def handicap_table(rows: list[tuple[str, dict[str, Any], float]]) -> None:
+    def cells(c: dict[str, Any]) -> list[str]:
+        weak = next(r for r in c["skill"]["levels"] if r["bot"] == "heuristic")
+        seat0, seat1 = c["seats"]["rows"]
+        return [
+            json.dumps(c["varied"]["hand_sizes"]),
+            str(c["games"]),
+            ci(weak),
+            p_text(weak["p_fair"]),
+            f"{seat0['points_per_game']:.1f}",
+            f"{seat1['points_per_game']:.1f}",
+            ci(c["length"]["rounds"], 2, 1),
+        ]
+
+    columns = [
+        "hand_sizes (heuristic, pimc)",
+        "games",
+        "heuristic wins % [95% CI]",
+        "p (fair 50%)",
+        "heuristic points/game",
+        "pimc points/game",
+        "rounds",
+    ]
+    per_config_tables(rows, columns, cells)
 
 
 def target_table(rows: list[tuple[str, dict[str, Any], float]]) -> None:
-    for command, results, _ in rows:
-        print(f"`{command}`\n")
-        print(
-            "| target | trump_after_ruff | games | rounds | decisions | heuristic wins %"
-            " per seat [CI] | random wins % per seat [CI] | heuristic ahead of random % [CI] |"
-            " winner trailed % [CI] |"
-        )
-        print("|---|---|---|---|---|---|---|---|---|")
-        for c in results["configs"]:
-            levels = {r["bot"]: r for r in c["skill"]["levels"]}
-            ahead = next(a for a in c["skill"]["ahead"] if a["bot"] == "heuristic")
-            print(
-                f"| {c['varied']['target']} | {c['varied']['trump_after_ruff']} | {c['games']} |"
-                f" {ci(c['length']['rounds'], 2, 1)} | {ci(c['length']['decisions'], 0, 1)} |"
-                f" {ci(levels['heuristic'])} | {ci(levels['random'])} | {ci(ahead)} |"
-                f" {ci(c['decisiveness']['winner_trailed'])} |"
-            )
+    def cells(c: dict[str, Any]) -> list[str]:
+        levels = {r["bot"]: r for r in c["skill"]["levels"]}
+        ahead = next(a for a in c["skill"]["ahead"] if a["bot"] == "heuristic")
+        return [
+            str(c["varied"]["target"]),
+            str(c["varied"]["trump_after_ruff"]),
+            str(c["games"]),
+            ci(c["length"]["rounds"], 2, 1),
+            ci(c["length"]["decisions"], 0, 1),
+            ci(levels["heuristic"]),
+            ci(levels["random"]),
+            ci(ahead),
+            ci(c["decisiveness"]["winner_trailed"]),
+        ]
+
+    columns = [
+        "target",
+        "trump_after_ruff",
+        "games",
+        "rounds",
+        "decisions",
+        "heuristic wins % per seat [CI]",
+        "random wins % per seat [CI]",
+        "heuristic ahead of random % [CI]",
+        "winner trailed % [CI]",
+    ]
+    per_config_tables(rows, columns, cells)
 
 
 def main() -> None:

@@ -134,20 +134,14 @@ def charts(results: dict[str, Any]) -> list[tuple[str, str]]:
         for axis, key in ((axes[0], "rounds"), (axes[1], "decisions")):
             figure = [c["length"][key] for c in configs]
             _errorbar(axis, xs, [(f["mean"], f["ci95"]) for f in figure], label="mean")
-            axis.scatter(
-                xs,
-                [f["percentiles"]["5"] for f in figure],
-                marker="v",
-                color="grey",
-                label="5th percentile",
-            )
-            axis.scatter(
-                xs,
-                [f["percentiles"]["95"] for f in figure],
-                marker="^",
-                color="grey",
-                label="95th percentile",
-            )
+            for percentile, marker in (("5", "v"), ("95", "^")):
+                axis.scatter(
+                    xs,
+                    [f["percentiles"][percentile] for f in figure],
+                    marker=marker,
+                    color="grey",
+                    label=f"{percentile}th percentile",
+                )
             axis.set_title(f"{key} per game")
             axis.legend(fontsize=7)
         shares = [c["length"]["turn_limit"] for c in configs]

@@ -7,9 +7,7 @@ and exit 2, worded as ``play`` and ``arena`` word them.
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import math
 import shlex
 import sys
 from pathlib import Path
@@ -23,31 +21,21 @@ from cardtable.balance import BalanceError, parse_sweep, plan_run, run_balance
 from cardtable.balance.html import report_html
 from cardtable.balance.report import print_report
 from cardtable.balance.run import MAX_DECISIONS
-from cardtable.bots import Budget
-from cardtable.cli.arena_cmd import progress_bar
-from cardtable.cli.common import fail, parse_options
+from cardtable.cli import selfplay
+from cardtable.cli.common import fail, game_option_flag, parse_options
 from cardtable.cli.game_options import read_file_options
-from cardtable.core.errors import CardtableError
 from cardtable.core.extras import install_command
 
 
 def balance(
     ctx: typer.Context,
-    game_name: Annotated[
-        str, typer.Argument(metavar="GAME", help="the game (`cardtable games` lists them)")
-    ],
+    game_name: selfplay.GameArgument,
     players: Annotated[
         list[int] | None,
         typer.Option("--players", "-p", help="a player count, repeatable (default: the game's)"),
     ] = None,
     option: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--option",
-            "-o",
-            metavar="KEY=VALUE",
-            help="a game option fixed for every configuration",
-        ),
+        list[str] | None, game_option_flag("a game option fixed for every configuration")
     ] = None,
     sweep: Annotated[
         list[str] | None,
@@ -73,14 +61,9 @@ def balance(
         ),
     ] = False,
     games: Annotated[int, typer.Option("--games", "-n", help="games per configuration")] = 200,
-    seed: Annotated[
-        int | None, typer.Option(help="seed for every deal and bot: a run replays exactly")
-    ] = None,
-    jobs: Annotated[int, typer.Option("--jobs", "-j", help="local worker processes")] = 1,
-    ray: Annotated[
-        str | None,
-        typer.Option("--ray", metavar="ADDRESS", help="run on a Ray cluster ('local' starts one)"),
-    ] = None,
+    seed: selfplay.Seed = None,
+    jobs: selfplay.Jobs = 1,
+    ray: selfplay.RayAddress = None,
     save: Annotated[
         Path | None,
         typer.Option(
@@ -91,30 +74,31 @@ def balance(
     budget_ms: Annotated[
         float | None, typer.Option("--budget-ms", help="search bots' time per decision, ms")
     ] = None,
-    iterations: Annotated[int | None, typer.Option(help="search iterations per decision")] = None,
+    iterations: selfplay.Iterations = None,
     max_decisions: Annotated[
         int,
         typer.Option(help="a game still running after this many decisions is a rule hole"),
     ] = MAX_DECISIONS,
-    json_output: Annotated[bool, typer.Option("--json", help="print one JSON object")] = False,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="no progress bar")] = False,
+    json_output: selfplay.JsonOutput = False,
+    quiet: selfplay.Quiet = False,
 ) -> None:
     """Self-play to measure a game's balance: seats, length, drama, choice, skill, rule holes."""
     options = parse_options(option or [])
     options.update(read_file_options(ctx, game_name))
-    if budget_ms is not None and not 0 < budget_ms < math.inf:
-        raise fail(f"--budget-ms {budget_ms:g}: give a positive time")
-    if iterations is not None and iterations < 1:
-        raise fail(f"--iterations {iterations}: give at least 1")
-    budget = None
-    if budget_ms is not None or iterations is not None:
-        budget = Budget(None if budget_ms is None else budget_ms / 1000, iterations)
-    if save is not None and importlib.util.find_spec("matplotlib") is None:
+    budget = selfplay.search_budget(budget_ms, iterations)
+    if save is not None and not selfplay.installed("matplotlib"):
         raise fail(f"--save writes charts with matplotlib: {install_command('arena')}")
-    if ray is not None and importlib.util.find_spec("ray") is None:
+    if ray is not None and not selfplay.installed("ray"):
         raise fail(f"--ray needs ray: {install_command('ray')}")
     names = None if bots is None else [name.strip() for name in bots.split(",")]
-    try:
+    if save is not None:
+        stopped = (
+            f"stopped before the end; the finished chunks are kept in {save}:"
+            " run the same command again to resume"
+        )
+    else:
+        stopped = "stopped before the end; nothing counted (--save DIR keeps a run)"
+    with selfplay.run_errors((BalanceError, RayError), stopped):
         sweeps = [parse_sweep(text) for text in sweep or []]
         spec = plan_run(
             game_name,
@@ -129,7 +113,7 @@ def balance(
             fixed_seats=fixed_seats,
         )
         total = games * len(spec.configs)
-        with progress_bar(Console(stderr=True), total, quiet) as advance:
+        with selfplay.progress_bar(Console(stderr=True), total, quiet) as advance:
             run = run_balance(
                 spec,
                 games=games,
@@ -139,20 +123,6 @@ def balance(
                 save_dir=save,
                 on_progress=advance,
             )
-    except (BalanceError, RayError) as exc:
-        raise fail(str(exc)) from None
-    except CardtableError as exc:  # a game or bot broke outside a game: not the user's fault
-        raise fail(str(exc), code=1) from None
-    except KeyboardInterrupt:
-        if save is not None:
-            raise fail(
-                f"stopped before the end; the finished chunks are kept in {save}:"
-                " run the same command again to resume",
-                code=130,
-            ) from None
-        raise fail(
-            "stopped before the end; nothing counted (--save DIR keeps a run)", code=130
-        ) from None
 
     if save is not None:
         # The command as typed, for the report; not shown when called in-process.
@@ -164,14 +134,11 @@ def balance(
             )
             (save / "report.html").write_text(report_html(run.results, command), encoding="utf-8")
         except OSError as exc:
-            raise fail(f"cannot write {exc.filename}: {exc.strerror}", code=1) from None
+            raise selfplay.write_failed(exc) from None
     if json_output:
         sys.stdout.write(json.dumps(run.results) + "\n")
     else:
         print_report(Console(highlight=False), run.results)
     if save is not None:
         resumed = f" ({run.resumed} games read back from the earlier run)" if run.resumed else ""
-        # On stderr, like the progress bar, so that --json output stays one object.
-        Console(stderr=True, highlight=False, soft_wrap=True).print(
-            f"wrote balance.json and report.html to {save}{resumed}"
-        )
+        selfplay.note(f"wrote balance.json and report.html to {save}{resumed}")

@@ -21,6 +21,13 @@ def fail(message: str, code: int = 2) -> typer.Exit:
     return typer.Exit(code)
 
 
+def game_option_flag(help: str = "a game option, repeatable (`cardtable games` lists them)") -> Any:
+    """The ``--option/-o KEY=VALUE`` declaration, for ``Annotated[list[str] | None, …]``;
+    one place, so that every command spells the flag alike (``help`` says what it is for
+    in that command). The values are read by :func:`parse_options`."""
+    return typer.Option("--option", "-o", metavar="KEY=VALUE", help=help)
+
+
 def parse_options(pairs: list[str]) -> dict[str, Any]:
     """``-o key=value`` pairs; values are JSON where they parse as JSON (``[12,13]``).
 

@@ -22,7 +22,7 @@ from cardtable.cli.analyze_cmd import analyze
 from cardtable.cli.arena_cmd import arena
 from cardtable.cli.balance_cmd import balance
 from cardtable.cli.commands import Command, Group
-from cardtable.cli.common import fail, parse_options
+from cardtable.cli.common import fail, game_option_flag, parse_options
 from cardtable.cli.game_options import GameCommand, PlayCommand, read_file_options
 from cardtable.cli.info_cmd import bots_text, default_bots, games_text, rules_text
 from cardtable.cli.learn_cmd import learn
@@ -104,15 +104,7 @@ def play(
         Path | None, typer.Option(help="write the game's record here when it ends")
     ] = None,
     name: Annotated[str, typer.Option(help="your name at the table")] = "You",
-    option: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--option",
-            "-o",
-            metavar="KEY=VALUE",
-            help="a game option, repeatable (`cardtable games` lists them)",
-        ),
-    ] = None,
+    option: Annotated[list[str] | None, game_option_flag()] = None,
     watch: Annotated[bool, typer.Option(help="watch bots play every seat")] = False,
     pace: Annotated[
         float | None,

@@ -19,7 +19,7 @@ from rich.markup import escape
 from rich.text import Text
 
 from cardtable.cli.commands import Command, Group
-from cardtable.cli.common import fail, parse_options
+from cardtable.cli.common import fail, game_option_flag, parse_options
 from cardtable.cli.ui import QuitGame, ReadLine, console_reader, make_ui, with_rules
 from cardtable.core.errors import CardtableError
 from cardtable.core.game import Game, Move
@@ -143,9 +143,7 @@ def build(
     add: Annotated[
         bool, typer.Option(help="add to the set already there instead of replacing it")
     ] = False,
-    option: Annotated[
-        list[str] | None, typer.Option("--option", "-o", metavar="KEY=VALUE", help="a game option")
-    ] = None,
+    option: Annotated[list[str] | None, game_option_flag("a game option")] = None,
 ) -> None:
     """Keep the clearest decisions of GAME as puzzles: from games bots of mixed levels
     play, and from people's records (--record)."""

@@ -96,6 +96,17 @@ class Person:
             "() => Number(document.querySelector('#board')?.dataset.seq ?? -1) >= 0"
         )
 
+    def play_against_bots(self, server: Server, title: str) -> str:
+        """The lobby's one click: a new table of ``title`` against bots, with
+        this person seated and connected; the table's id."""
+        page = self.page
+        page.goto(server.url + "/")
+        page.get_by_label("Your name").fill(self.name)
+        page.get_by_role("button", name=f"Play {title} against bots").click()
+        page.wait_for_url("**/t/*")
+        self.wait_connected()
+        return str(page.url.rsplit("/", 1)[1])
+
     def join(self, seat: int) -> None:
         """Take ``seat`` from the table page's join panel."""
         self.page.get_by_label("Your name").fill(self.name)

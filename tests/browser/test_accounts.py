@@ -26,12 +26,7 @@ def test_a_guest_signs_up_keeps_the_seat_and_finds_it_in_my_games(
 ) -> None:
     ann = Person.open(browser, "Ann")
     page = ann.page
-    page.goto(server.url + "/")
-    page.get_by_label("Your name").fill("Ann")
-    page.get_by_role("button", name="Play Marshmallow Test against bots").click()
-    page.wait_for_url("**/t/*")
-    ann.wait_connected()
-    table_id = page.url.rsplit("/", 1)[1]
+    table_id = ann.play_against_bots(server, "Marshmallow Test")
     # Leave when the bots have played up to her: her turn stays hers while she is away
     # (for the grace period before a stand-in plays for her).
     page.wait_for_selector("#turn-status[data-mine='true']")

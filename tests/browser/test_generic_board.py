@@ -55,14 +55,10 @@ def record_of(server: Server, page: Any) -> dict[str, Any]:
     return record
 
 
-def play_against_bots(person: Person, server: Server) -> None:
+def play_on_the_generic_board(person: Person, server: Server) -> None:
     """The lobby's one click, for a game without a board of its own."""
     page = person.page
-    page.goto(server.url + "/")
-    page.get_by_label("Your name").fill(person.name)
-    page.get_by_role("button", name=f"Play {TITLE} against bots").click()
-    page.wait_for_url("**/t/*")
-    person.wait_connected()
+    person.play_against_bots(server, TITLE)
     assert page.locator("#board .gb-table").count() == 1  # the generic board draws it
     assert page.locator("#board .gb-seat.is-me .seat-name").inner_text().startswith(person.name)
 
@@ -87,7 +83,7 @@ def test_a_game_without_a_board_is_played_by_keys_alone_through_the_generic_boar
     browser: Any, plugin_server: Server, axe_source: str, screenshots: Path
 ) -> None:
     ann = Person.open(browser, "Ann", viewport={"width": 1280, "height": 800})
-    play_against_bots(ann, plugin_server)
+    play_on_the_generic_board(ann, plugin_server)
     page = ann.page
     pages: list[tuple[int, int, str]] = []
     notes = {"refusals": 0}
@@ -130,7 +126,7 @@ def test_a_game_without_a_board_is_played_on_a_phone_by_taps(
     bob = Person.open(
         browser, "Bob", viewport=PHONE, is_mobile=True, has_touch=True, color_scheme="dark"
     )
-    play_against_bots(bob, plugin_server)
+    play_on_the_generic_board(bob, plugin_server)
     page = bob.page
     pages: list[tuple[int, int, str]] = []
     notes = {"refusals": 0}

@@ -6,11 +6,11 @@ shows the answer with every choice's value."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from cardtable.learn.puzzles import load_puzzles
-from cardtable.learn.tutorial import load_tutorial
+from cardtable.learn.tutorial import Step, load_tutorial
 from tests.browser.helpers import Person, Server, run_axe
 
 
@@ -19,6 +19,23 @@ def click_move(page: Any, move: Mapping[str, Any]) -> None:
         page.locator(f".mt-trump-choice button[data-key='trump-{move['trump']}']").click()
     else:
         page.locator(f".mt-hand button[data-card='{move['play']}']").click(force=True)
+
+
+def told_wrong(page: Any, step: Step) -> None:
+    """The step's feedback: a legal move that missed the idea, in the step's words."""
+    page.wait_for_selector("#step-feedback[data-verdict='wrong']")
+    assert step.words["wrong"] in page.locator("#step-feedback").inner_text()
+
+
+def play_the_right_move(
+    page: Any, step: Step, play: Callable[[Any, Mapping[str, Any]], None]
+) -> None:
+    """Play the step's expected move on its board (``play``); the feedback says
+    right, in the step's words, and the learner goes on to the next step."""
+    play(page, step.expect[0].to_json())
+    page.wait_for_selector("#step-feedback[data-verdict='right']")
+    assert page.locator("#step-feedback").inner_text() == step.words["right"]
+    page.locator("#step-next").click()
 
 
 def test_a_learner_finishes_the_lesson_in_german_and_plays_on(
@@ -42,12 +59,8 @@ def test_a_learner_finishes_the_lesson_in_german_and_plays_on(
                 assert f"({rule})" in reason or step.id == "trump", reason
                 assert page.locator("#step-feedback").get_attribute("data-verdict") is None
             else:
-                page.wait_for_selector("#step-feedback[data-verdict='wrong']")
-                assert step.words["wrong"] in page.locator("#step-feedback").inner_text()
-        click_move(page, step.expect[0].to_json())
-        page.wait_for_selector("#step-feedback[data-verdict='right']")
-        assert page.locator("#step-feedback").inner_text() == step.words["right"]
-        page.locator("#step-next").click()
+                told_wrong(page, step)
+        play_the_right_move(page, step, click_move)
     finale = page.locator("#lesson-finale").inner_text()
     assert tutorial.words.finale in finale and "Lektion geschafft" in finale
     page.locator("#first-game").click()
@@ -97,12 +110,8 @@ def test_a_learner_finishes_the_myrummy_lesson_in_french(browser: Any, server: S
                 assert not offered(page, move.to_json()), (step.id, move)
                 continue
             make_move(page, move.to_json())
-            page.wait_for_selector("#step-feedback[data-verdict='wrong']")
-            assert step.words["wrong"] in page.locator("#step-feedback").inner_text()
-        make_move(page, step.expect[0].to_json())
-        page.wait_for_selector("#step-feedback[data-verdict='right']")
-        assert page.locator("#step-feedback").inner_text() == step.words["right"]
-        page.locator("#step-next").click()
+            told_wrong(page, step)
+        play_the_right_move(page, step, make_move)
     assert "Vous avez terminé la leçon." in page.locator("#lesson-finale").inner_text()
     assert not person.errors, person.errors
 

@@ -77,12 +77,7 @@ def test_play_against_bots_now_private_link_and_spectators(
 ) -> None:
     ann = Person.open(browser, "Ann", viewport=PHONE, is_mobile=True, has_touch=True)
     page = ann.page
-    page.goto(server.url + "/")
-    page.get_by_label("Your name").fill("Ann")
-    page.get_by_role("button", name="Play MyRummy 111 against bots").click()
-    page.wait_for_url("**/t/*")
-    ann.wait_connected()
-    table_id = page.url.rsplit("/", 1)[1]
+    table_id = ann.play_against_bots(server, "MyRummy 111")
     assert page.locator("#board .mr-seat.is-me .seat-name").inner_text().startswith("Ann")
     assert page.locator("#turn-status").inner_text() == "Your turn"
     assert all(t["id"] != table_id for t in api(server, "/api/tables")["tables"])  # private

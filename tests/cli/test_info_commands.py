@@ -206,6 +206,7 @@ CLI_FILES = [
     "play.py",
     "replay_cmd.py",
     "arena_cmd.py",
+    "selfplay.py",
 ]  # the terminal UIs are moving into their games' packages
 
 

@@ -21,8 +21,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from cardtable.core.engine import NO_CHANCE, Engine, Refusal
 from cardtable.core.errors import IllegalMoveError, OptionError
-from cardtable.core.records import make_record
+from cardtable.core.game import Applied
 
 MODES = ("seat0", "coin", "skill", "endless", "stuck", "crash")
 
@@ -36,6 +37,16 @@ class Choice:
 
 
 CHOICES = (Choice(0), Choice(1))
+
+
+@dataclass(frozen=True, slots=True)
+class Coin:
+    """RT-2: a round's deal, the seat its coin names."""
+
+    seat: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {"coin": self.seat}
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,9 +107,16 @@ class RiggedGame:
         return RiggedView(obj["seat"], obj["to_move"], tuple(obj["scores"]))
 
 
-class RiggedState:
+class RiggedState(Engine[RiggedView]):
+    """Builds on :class:`cardtable.core.engine.Engine`, as a plugin's state may:
+    the base checks seats and assembles the record."""
+
+    turn_rule = "RT-1"
+
     def __init__(self, game: RiggedGame, rng: random.Random) -> None:
         self.game = game
+        # The options read without casts: the base types ``self.game`` as any Game.
+        self._mode, self._first, self._last_round = game.mode, game.first, game.rounds
         self._rng = rng
         self._n = game.num_players
         self._scores = [0] * self._n
@@ -110,12 +128,13 @@ class RiggedState:
         self._to_move: int | None = game.first
         self.deal()
 
-    def deal(self, deal: Any = None) -> None:
+    def deal(self, deal: Any = None) -> Coin:
         # RT-2: the round's coin is drawn when it is dealt, from the deal's generator.
-        coin = self._rng.randrange(self._n)
-        self._rounds.append({"deal": {"coin": coin}, "moves": []})
+        coin = Coin(self._rng.randrange(self._n))
+        self._rounds.append({"deal": coin.to_json(), "moves": []})
         self._round_scores.append([0] * self._n)
         self._chosen = []
+        return coin
 
     @property
     def finished(self) -> bool:
@@ -150,50 +169,49 @@ class RiggedState:
         return False
 
     def legal_moves(self) -> tuple[Choice, ...]:
-        if self.finished or (self.game.mode == "stuck" and self._decisions >= 1):
+        if self.finished or (self._mode == "stuck" and self._decisions >= 1):
             return ()  # RT-5
         return CHOICES
 
-    def apply_as(self, seat: int, move: Choice, **chance: Any) -> None:
-        if seat != self._to_move:
-            raise IllegalMoveError(f"it is seat {self._to_move}'s turn", "RT-1")
-        self.apply(move)
+    def _move_refusal(self, move: Choice) -> Refusal | None:
+        return None if move in self.legal_moves() else (f"{move} is not legal now", "RT-1")
 
-    def apply(self, move: Choice, **chance: Any) -> None:
-        if move not in self.legal_moves():
-            raise IllegalMoveError(f"{move} is not legal now", "RT-1")
+    def apply(self, move: Choice, **chance: Any) -> Applied:
+        refused = self._move_refusal(move)
+        if refused is not None:
+            raise IllegalMoveError(*refused)
         self._decisions += 1
-        if self.game.mode == "crash" and self._decisions == 3:
+        if self._mode == "crash" and self._decisions == 3:
             raise RuntimeError("RT-6: the engine fails on purpose")
         seat = self._to_move
         assert seat is not None
         self._rounds[-1]["moves"].append({"seat": seat, **move.to_json()})
         self._chosen.append(move.index)
         self._to_move = (seat + 1) % self._n
-        if len(self._chosen) < self._n or self.game.mode == "endless":  # RT-4
+        if len(self._chosen) < self._n or self._mode == "endless":  # RT-4
             if len(self._chosen) == self._n:
                 self._chosen = []
-            return
+            return Applied(seat, move, NO_CHANCE)
         winner = self._round_winner()
         self._scores[winner] += 1
         self._round_scores[-1][winner] += 1
-        if len(self._rounds) == self.game.rounds:
+        if len(self._rounds) == self._last_round:
             top = max(self._scores)
             self._winners = tuple(s for s in range(self._n) if self._scores[s] == top)
-        else:
-            self.deal()
+            return Applied(seat, move, NO_CHANCE)
+        return Applied(seat, move, NO_CHANCE, self.deal())
 
     def _round_winner(self) -> int:
         coin: int = self._rounds[-1]["deal"]["coin"]
-        if self.game.mode == "seat0":
+        if self._mode == "seat0":
             return 0  # RT-1
-        if self.game.mode == "skill":  # RT-3
-            order = [(self.game.first + k) % self._n for k in range(self._n)]
+        if self._mode == "skill":  # RT-3
+            order = [(self._first + k) % self._n for k in range(self._n)]
             chose_a = [s for s, c in zip(order, self._chosen, strict=True) if c == 0] or order
             return chose_a[coin % len(chose_a)]
         return coin  # RT-2
 
-    def view(self, seat: int | None) -> RiggedView:
+    def _view(self, seat: int | None) -> RiggedView:
         return RiggedView(seat, self.to_move, self.scores)
 
     def clone(self, rng: random.Random | None = None) -> RiggedState:
@@ -202,14 +220,8 @@ class RiggedState:
             new._rng = rng
         return new
 
-    def record(self, players: Sequence[str] | None = None) -> dict[str, Any]:
-        result = {
-            "finished": self.finished,
-            "scores": list(self._scores),
-            "round_scores": self.round_scores,
-            "winners": list(self._winners),
-        }
-        return make_record(self.game, copy.deepcopy(self._rounds), result, players)  # type: ignore[arg-type]
+    def _rounds_json(self) -> list[dict[str, Any]]:
+        return copy.deepcopy(self._rounds)
 
 
 class FirstBot:
