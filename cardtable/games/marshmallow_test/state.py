@@ -55,6 +55,12 @@ _T = tuple(_colour_table(c) for c in range(5))
 _T0, _T1, _T2, _T3, _T4 = _T
 # ``_APPLIED[seat][move.index]``: what ``apply`` returns for a move without a deal after it.
 _APPLIED = applied_by_seat(max(TRICKS_TO_GO_OUT), MOVES)
+# The same for card plays by the stored play code ``seat << 6 | card`` (one
+# subscript on the hot path; cards are below 64).
+_APPLIED_PLAY = tuple(
+    _APPLIED[code >> 6][code & 63] if code & 63 < NUM_CARDS else None
+    for code in range(max(TRICKS_TO_GO_OUT) << 6)
+)
 
 
 def _not_held(seat: int, card: int) -> Refusal:
@@ -309,7 +315,8 @@ class MarshmallowState(Engine[MarshmallowView]):
                 self._best_seat = seat
         self._hands[seat] = hand ^ (1 << card)
         cur = self._cur
-        cur.append(seat << 6 | card)
+        code = seat << 6 | card
+        cur.append(code)
         if len(cur) == self._num_in:
             deal = self._deal
             self._end_trick()
@@ -318,7 +325,7 @@ class MarshmallowState(Engine[MarshmallowView]):
                 return Applied(seat, move, NO_CHANCE, self._deal)
         else:
             self._to_move = self._next[seat]  # MT-5.1: clockwise among those still in
-        return _APPLIED[seat][card]
+        return _APPLIED_PLAY[code]  # type: ignore[return-value]  # a card's entry is set
 
     def _refuse(self, card: int) -> None:
         """Raise the error for a card play the bit tests of :meth:`apply`
