@@ -7,12 +7,14 @@ secrecy tests can check all of them afterwards.
 
 from __future__ import annotations
 
+import asyncio
 import random
-from collections.abc import Iterator
+from collections.abc import Coroutine, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from starlette.testclient import TestClient, WebSocketTestSession
 
@@ -221,3 +223,14 @@ def states_by_seq(record: dict[str, Any]) -> list[State]:
             state.apply_as(seat, move, **chance)
     out.append(state.clone())
     return out
+
+
+T = TypeVar("T")
+
+
+def run_coroutine(coroutine: Coroutine[Any, Any, T]) -> T:
+    """``asyncio.run`` in a thread of its own: in a whole-suite run the browser
+    tests' Playwright (its sync API) keeps an event loop running in the main
+    thread, where ``asyncio.run`` refuses to start another."""
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(asyncio.run, coroutine).result()

@@ -23,9 +23,9 @@ def test_sign_up_in_out_and_out_everywhere(any_db: str, tmp_path: Path) -> None:
         assert server.sign_up("Ann") == {"account": {"name": "Ann"}}
         assert server.who() == "Ann"
         cookie = server.client.cookies.get("ct_session")
-        assert cookie and "ct_session" in server.client.post("/api/account/signout").headers.get(
-            "set-cookie", ""
-        )
+        assert cookie and "ct_session" in server.client.post(
+            "/api/account/signout", json={}
+        ).headers.get("set-cookie", "")
         assert server.who() is None
         server.client.cookies.set("ct_session", cookie)  # the old cookie no longer signs in
         assert server.who() is None

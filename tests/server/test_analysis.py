@@ -133,7 +133,7 @@ def test_refused_requests_change_nothing(db_url: str) -> None:
             watcher.until_state(lambda m: m["finished"])
         post = server.client.post
         kind = {"Content-Type": "application/json"}
-        analysis = f"/api/tables/{table}/analysis"
+        analysis_url = f"/api/tables/{table}/analysis"
         refusals: list[tuple[Any, int, str]] = [
             (post(f"/api/tables/{waiting}/analysis", json={}), 409, "once the game is over"),
             (server.client.get(f"/api/tables/{waiting}/analysis"), 409, "once the game is over"),
@@ -145,7 +145,7 @@ def test_refused_requests_change_nothing(db_url: str) -> None:
             (post(f"/api/tables/{table}/analysis", json={"seat": "0"}), 400, "whole number"),
             (post(f"/api/tables/{table}/analysis", json={"seats": 0}), 400, "unknown field"),
             (post(f"/api/tables/{table}/analysis", json=[0]), 400, "JSON object"),
-            (post(analysis, content=b"{", headers=kind), 400, "not valid JSON"),
+            (post(analysis_url, content=b"{", headers=kind), 400, "not valid JSON"),
             (post(f"/api/tables/{plugin}/analysis", json={}), 409, "cannot be analyzed"),
         ]
         for response, status, words in refusals:

@@ -3,7 +3,6 @@ database of the release before it without losing a table."""
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Callable
 from typing import Any
 
@@ -12,6 +11,7 @@ from alembic.config import Config
 from sqlalchemy import Connection, text
 
 from cardtable.server.storage import Storage
+from tests.server.helpers import run_coroutine
 
 
 def _upgrade_to(revision: str) -> Callable[[Connection], None]:
@@ -48,6 +48,6 @@ async def _old_database_then_open(url: str) -> tuple[Any, list[tuple[str, int]]]
 
 
 def test_a_table_of_the_release_before_survives_the_upgrade(any_db: str) -> None:
-    table, recent = asyncio.run(_old_database_then_open(any_db))
+    table, recent = run_coroutine(_old_database_then_open(any_db))
     assert table == ("old1", None, None)
     assert recent == []  # no creator known: not counted as anyone's

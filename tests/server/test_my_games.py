@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import json
 import os
 import random
@@ -20,7 +19,7 @@ import cardtable
 from cardtable.core.registry import manifest
 from cardtable.server.limits import Limits
 from tests.server.accounts_helpers import AccountServer, account_server
-from tests.server.helpers import play_out
+from tests.server.helpers import play_out, run_coroutine
 
 pytestmark = pytest.mark.timeout(300, method="thread")
 
@@ -212,7 +211,7 @@ def _read(url: str, query: Callable[[Connection], T]) -> T:
         finally:
             await engine.dispose()
 
-    return asyncio.run(read())
+    return run_coroutine(read())
 
 
 def _rows(url: str) -> dict[str, int]:
