@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 import time
 import weakref
-from collections.abc import Iterable
+from collections.abc import Sequence
 from typing import Any
 
 from cardtable.core.engine import explain
@@ -69,32 +69,54 @@ def _cached_part(table: Table, seat: int | None) -> dict[str, Any]:
     return part
 
 
-def ended_rounds(game: Game, events: Iterable[tuple[str, Any]]) -> list[State]:
-    """The state at the end of each completed round of a game's stored events:
-    the moment after a round's last move, before the next deal (and the final
-    state, once the game is over). Summaries are drawn from their views."""
-    state = game.new_state()
-    ended: list[State] = []
-    moved = False
-    for kind, data in events:
-        if kind == "deal":
-            if moved:
-                ended.append(state.clone())
-            state.deal(game.deal_from_json(data, "deal"))
-            moved = False
-            continue
-        mover, move, chance = game.move_from_json(data, "move")
-        state.apply_as(mover, move, **chance)
-        moved = True
-    if state.finished and moved:
-        ended.append(state)
-    return ended
+class RoundEnds:
+    """The states at the end of each completed round of a game's stored
+    events: the moment after a round's last move, before the next deal (and
+    the final state, once the game is over). Summaries are drawn from their
+    views.
+
+    It walks the events as they grow: a table's next message costs one step
+    per new event, however long the game (replaying every event for every
+    message would grow with the game again)."""
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        self.state = game.new_state()
+        self.walked = 0  # events applied so far
+        self.moved = False  # a move since the last deal
+        self.ended: list[State] = []
+        self.views: dict[int | None, dict[str, Any]] = {}  # of ended[-1], by seat
+
+    def advance(self, events: Sequence[tuple[str, Any]]) -> None:
+        game, state = self.game, self.state
+        for kind, data in events[self.walked :]:
+            if kind == "deal":
+                if self.moved:
+                    self._ended(state.clone())
+                state.deal(game.deal_from_json(data, "deal"))
+                self.moved = False
+                continue
+            mover, move, chance = game.move_from_json(data, "move")
+            state.apply_as(mover, move, **chance)
+            self.moved = True
+        self.walked = len(events)
+        if state.finished and self.moved and not (self.ended and self.ended[-1] is state):
+            self._ended(state)
+
+    def _ended(self, state: State) -> None:
+        self.ended.append(state)
+        self.views = {}
 
 
-# table -> (events walked, the state at the end of its latest completed round)
-_ROUND_ENDS: weakref.WeakKeyDictionary[Table, tuple[int, State | None]] = (
-    weakref.WeakKeyDictionary()
-)
+def ended_rounds(game: Game, events: Sequence[tuple[str, Any]]) -> list[State]:
+    """:attr:`RoundEnds.ended` of a whole list of events."""
+    walk = RoundEnds(game)
+    walk.advance(events)
+    return walk.ended
+
+
+# table -> its round ends, walked as far as its journal was when last asked
+_ROUND_ENDS: weakref.WeakKeyDictionary[Table, RoundEnds] = weakref.WeakKeyDictionary()
 
 
 def round_end(table: Table, seat: int | None) -> dict[str, Any] | None:
@@ -103,13 +125,16 @@ def round_end(table: Table, seat: int | None) -> dict[str, Any] | None:
     the declarer's hand, each best run). Built through ``view`` like the rest of
     the message: it holds only what the seat saw when the round ended."""
     events = table.journal.events
-    cached = _ROUND_ENDS.get(table)
-    if cached is None or cached[0] != len(events):
-        ended = ended_rounds(table.game, events)
-        cached = (len(events), ended[-1] if ended else None)
-        _ROUND_ENDS[table] = cached
-    state = cached[1]
-    return None if state is None else state.view(seat).to_json()
+    walk = _ROUND_ENDS.get(table)
+    if walk is None or walk.walked > len(events):
+        walk = _ROUND_ENDS[table] = RoundEnds(table.game)
+    walk.advance(events)
+    if not walk.ended:
+        return None
+    view = walk.views.get(seat)
+    if view is None:
+        view = walk.views[seat] = walk.ended[-1].view(seat).to_json()
+    return view
 
 
 def seats_json(table: Table) -> list[dict[str, Any]]:
