@@ -27,18 +27,25 @@ function watchTurns(t) {
   const here = location.pathname.match(/^\/t\/([^/]+)\/?$/)?.[1];
   const icon = document.querySelector('link[rel="icon"]');
   const plainIcon = icon?.getAttribute("href");
-  let plainTitle = null;
+  const prefix = t("turn.prefix");
+  let waiting = false;
+  // Pages set their own title when they have loaded, which may be after the first
+  // check: whenever the title changes without the notice, put the notice back.
+  const showNotice = () => {
+    const plain = document.title.startsWith(prefix) ? document.title.slice(prefix.length + 1) : document.title;
+    const wanted = waiting ? `${prefix} ${plain}` : plain;
+    if (document.title !== wanted) document.title = wanted;
+  };
+  const titleElement = document.querySelector("title");
+  if (titleElement) new MutationObserver(showNotice).observe(titleElement, { childList: true, characterData: true, subtree: true });
   const check = async () => {
-    let waiting = [];
     try {
       const games = await api("/api/me/games");
-      waiting = games.in_progress.filter((g) => g.your_turn && g.id !== here);
+      waiting = games.in_progress.some((g) => g.your_turn && g.id !== here);
     } catch { return; }
-    // The page may set its own title after loading: remember it while no notice is shown.
-    if (!document.title.startsWith(t("turn.prefix"))) plainTitle = document.title;
-    document.title = waiting.length ? `${t("turn.prefix")} ${plainTitle}` : plainTitle;
-    icon?.setAttribute("href", waiting.length ? TURN_ICON : plainIcon);
-    document.body.dataset.yourTurn = waiting.length ? "yes" : "no";
+    showNotice();
+    icon?.setAttribute("href", waiting ? TURN_ICON : plainIcon);
+    document.body.dataset.yourTurn = waiting ? "yes" : "no";
   };
   check();
   setInterval(check, POLL_MS);
