@@ -44,6 +44,9 @@ from cardtable.core.game import Game, Move, View
 
 DEFAULT_SIMULATIONS = 200
 _CALIBRATION_SIMULATIONS = 8
+# OpenSpiel's ISMCTS fails an assertion with a single simulation (that one only
+# creates the root), so however small the budget, it gets two.
+MIN_SIMULATIONS = 2
 
 
 class EngineRolloutEvaluator:
@@ -102,7 +105,7 @@ class OpenSpielISMCTSBot:
             per = self._seconds_per_sim
             fit = _CALIBRATION_SIMULATIONS if per is None else int(budget.seconds / per)
             sims = min(sims, fit)
-        return max(1, sims)
+        return max(MIN_SIMULATIONS, sims)
 
     def choose(self, view: View, legal: Sequence[Move]) -> Move:
         if len(legal) == 1:

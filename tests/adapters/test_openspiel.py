@@ -410,6 +410,25 @@ def test_arena_bot_completes_games(name: str, options: dict[str, Any]) -> None:
     assert bots[1]._seconds_per_sim is not None
 
 
+@pytest.mark.parametrize(
+    "budget", [Budget(iterations=1), Budget(seconds=1e-9)], ids=["one-iteration", "no-time"]
+)
+def test_the_smallest_budget_still_searches(budget: Budget) -> None:
+    # A loaded machine leaves a time budget room for one simulation or none;
+    # OpenSpiel's ISMCTS asserts on a single one, so the bot must run at least two.
+    game = cardtable.load("marshmallow-test", players=2, target=5)
+    state = game.new_game(random.Random(3))
+    bot = OpenSpielISMCTSBot(0, game, random.Random(4), budget)
+    bot._seconds_per_sim = 1.0  # as if the last decision was slow: the time fits no simulation
+    for _ in range(3):
+        while state.to_move != 0:
+            state.apply(state.legal_moves()[0])
+        legal = state.legal_moves()
+        move = bot.choose(state.view(0), legal)
+        assert move in legal
+        state.apply(move)
+
+
 # ---------------------------------------------------------------- the example
 def test_example_script_runs(capsys: pytest.CaptureFixture[str], monkeypatch: Any) -> None:
     monkeypatch.setattr(sys, "argv", ["openspiel_random.py", "3"])
