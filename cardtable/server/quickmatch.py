@@ -46,7 +46,7 @@ from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from cardtable.bots import bot_names
+from cardtable.bots import LEVELS, level_for
 from cardtable.core.registry import game_names, manifest
 from cardtable.server.accounts import Account, Accounts
 from cardtable.server.hub import Hub
@@ -163,15 +163,16 @@ def check_request(game: str, players: int, bots: str | None) -> None:
     if players not in offered:
         counts = ", ".join(str(n) for n in offered)
         raise BadInput(f"request.players must be one of {counts} for {game}")
-    if bots is not None and bots not in bot_names(game):
-        names = ", ".join(bot_names(game))
+    levels = [n for n in LEVELS if level_for(n, game) is not None]
+    if bots is not None and bots not in levels:
+        names = ", ".join(levels)
         raise BadInput(f"request.bots must be one of {names}, or null to wait for people only")
 
 
 class NoTicket(BadInput):
     def __init__(self, ticket: str) -> None:
         super().__init__(
-            f"there is no quick-match ticket {ticket[:16]!r}…: it was cancelled, its seat was"
+            f"there is no quick-match ticket {ticket[:16]!r}: it was cancelled, its seat was"
             f" fetched over {SEATED_KEEP_SECONDS:g} s ago, or its page was closed",
             404,
         )
@@ -340,15 +341,15 @@ class QuickMatch:
             "private": False,
             "bot_delay_ms": BOT_DELAY_MS,
         }
-        new = parse_create(body)
-        tokens = {}
-        for i, entry in people.items():
-            token, digest = new_token()
-            new.seats[i].name, new.seats[i].token_hash = entry.name, digest
-            tokens[i] = token
         try:
+            new = parse_create(body)
+            tokens = {}
+            for i, entry in people.items():
+                token, digest = new_token()
+                new.seats[i].name, new.seats[i].token_hash = entry.name, digest
+                tokens[i] = token
             table = await self.hub.create(new)
-        except BadInput as exc:  # the server holds its most tables
+        except BadInput as exc:  # the server holds its most tables; a level's extra is missing
             log.warning("quick match: no table for %d people: %s", len(group), exc)
             return False
         for i, entry in people.items():
