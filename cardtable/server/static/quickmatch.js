@@ -45,8 +45,11 @@ export function quickMatch(game, level, name, t) {
   const badge = h("span", { class: "badge quick-count", dataset: { waitingFor: game.name }, hidden: true });
   const button = h("button", { class: "play-now", type: "button", dataset: { playNow: game.name } },
     t("lobby.playNow"), h("span", { class: "visually-hidden" }, ` ${game.title}`));
-  const error = h("p", { class: "error", role: "alert" });
-  const field = (select, label) => h("div", { class: "quick-field" }, h("label", { for: select.id }, label), select);
+  // Not class "error": the lobby's own error line (one-click play) is found by it.
+  const error = h("p", { class: "quick-error", role: "alert" });
+  // Each label names its game for screen readers (the lobby's form has a "Players" too).
+  const field = (select, label) => h("div", { class: "quick-field" },
+    h("label", { for: select.id }, label, h("span", { class: "visually-hidden" }, ` (${game.title})`)), select);
   const form = h("div", { class: "quick-match" },
     h("div", { class: "quick-match-row" },
       field(players, t("lobby.quickPlayers")), field(wait, t("lobby.quickWait")), field(then, t("lobby.quickThen")),
