@@ -39,6 +39,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import math
 import random
 import re
 import secrets
@@ -65,7 +66,8 @@ RANGE_START = 100.0  # rating points either way a new arrival accepts
 RANGE_GROWTH = 10.0  # more points for every second waited (after 60 s: 700)
 STALE_SECONDS = 15.0  # an entry nobody asked about for this long is dropped (page closed)
 SEATED_KEEP_SECONDS = 60.0  # a seat's answer waits this long for its person to fetch it
-MAX_ENTRIES = 10_000  # people waiting on the whole server at once
+MAX_ENTRIES = 2_000  # people waiting on the whole server at once (a match is quadratic in a queue)
+MATCH_EVERY = 1.0  # seconds: with nobody come or gone, matched again at most this often
 BOT_DELAY_MS = 700  # the bots' pacing, as the lobby's one-click play has it
 TICKET = re.compile(r"[A-Za-z0-9_-]{1,64}")
 
@@ -191,6 +193,8 @@ class QuickMatch:
         self.entries: dict[str, Entry] = {}  # by ticket, in the order they joined
         self._lock = asyncio.Lock()  # one match at a time: a person is seated once
         self._rng = random.Random(secrets.randbits(64))  # who sits where
+        self._dirty = True  # someone came or went since the last match
+        self._matched_at = -math.inf  # clock time of the last match
 
     def now(self) -> float:
         return self.hub.settings.limits.clock()
@@ -199,7 +203,8 @@ class QuickMatch:
         """Put a person in the queue (refused past the limits) and match it."""
         check_request(request.game, request.players, request.bots)
         if account is not None:  # at most one queue: the account's new entry replaces the old
-            for old in [e for e in self.entries.values() if e.account == account]:
+            mine = [e for e in self.entries.values() if e.account and e.account.id == account.id]
+            for old in mine:
                 self._drop(old)
         self.prune()
         waiting = sum(1 for e in self.entries.values() if e.client == client and not e.seated)
@@ -230,6 +235,7 @@ class QuickMatch:
             seen=now,
         )
         self.entries[entry.ticket] = entry
+        self._dirty = True
         await self.match()
         return entry
 
@@ -307,12 +313,19 @@ class QuickMatch:
 
     def _drop(self, entry: Entry) -> None:
         self.entries.pop(entry.ticket, None)
+        self._dirty = True
         entry.changed.set()  # a long poll of it returns now
 
     async def match(self) -> None:
-        """Seat every group that can be seated now (see the module)."""
+        """Seat every group that can be seated now (see the module). Every
+        long poll asks each second; the queues are walked again only when
+        someone came or went, or ranges and waits may have grown since."""
         async with self._lock:
             self.prune()
+            now = self.now()
+            if not self._dirty and now - self._matched_at < MATCH_EVERY:
+                return
+            self._dirty, self._matched_at = False, now
             queues: dict[tuple[str, int], list[Entry]] = {}
             for e in self.entries.values():
                 if e.seated is None:

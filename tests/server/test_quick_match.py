@@ -6,6 +6,8 @@ behind; bad input is refused in one sentence; the limits hold."""
 
 from __future__ import annotations
 
+import time
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from cardtable.server.limits import Limits
@@ -260,3 +262,20 @@ def test_an_account_is_in_one_queue_and_its_seat_becomes_its_own(db_url: str) ->
         assert {s["name"] for s in info["seats"]} == {"Ann", "Bea"}
         mine = server.client.get("/api/me/games").json()["in_progress"]
         assert [(g["id"], g["seat"]) for g in mine] == [(table, ann["seat"])]
+
+
+def test_a_long_poll_answers_when_the_person_is_seated(db_url: str) -> None:
+    with running(db_url) as server:
+        ann = play_now(server, "Ann")
+        quiet = server.client.get(f"/api/quick/{ann['ticket']}?wait=1")
+        assert quiet.json()["status"] == "waiting"  # nobody came within the poll's wait
+        with ThreadPoolExecutor(max_workers=1) as pool:
+            # Ann's page asks, waiting up to 25 s; Bea's arrival answers it.
+            asked = pool.submit(server.client.get, f"/api/quick/{ann['ticket']}?wait=25")
+            for _ in range(2000):  # until Ann's long poll is in flight (a bound, not a timing)
+                if quick(server).entries[ann["ticket"]].watching:
+                    break
+                time.sleep(0.01)
+            bea = play_now(server, "Bea")
+            answer = asked.result().json()
+        assert_seated_together(server, [answer, bea])
