@@ -17,8 +17,7 @@ from starlette.routing import BaseRoute, Route
 from cardtable.server.accounts import Accounts
 from cardtable.server.api import read_json
 from cardtable.server.limits import client_address
-from cardtable.server.quickmatch import QuickMatch
-from cardtable.server.quickmatch import Request as QuickRequest
+from cardtable.server.quickmatch import PlayNow, QuickMatch
 from cardtable.server.schemas import QuickJoin
 from cardtable.server.session_cookie import signed_in
 from cardtable.server.wire import BadInput, convert, display_name
@@ -41,7 +40,7 @@ def routes(quick: QuickMatch, accounts: Accounts) -> list[BaseRoute]:
         body = convert(await read_json(request), QuickJoin, "request")
         account = await signed_in(accounts, request)
         name = account.name if account else display_name(body.name, "request.name")
-        asked = QuickRequest(body.game, body.players, name, body.wait_seconds, body.bots)
+        asked = PlayNow(body.game, body.players, name, body.wait_seconds, body.bots)
         entry = await quick.join(asked, account, client)
         return JSONResponse(quick.answer(entry), status_code=201)
 

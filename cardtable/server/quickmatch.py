@@ -147,8 +147,8 @@ def _gather(anchor: Entry, candidates: Iterable[Entry], now: float) -> list[Entr
 
 
 @dataclass(frozen=True)
-class Request:
-    """A checked ``POST /api/quick``."""
+class PlayNow:
+    """What a person asked for with ``POST /api/quick`` (its shape checked)."""
 
     game: str
     players: int
@@ -172,10 +172,12 @@ def check_request(game: str, players: int, bots: str | None) -> None:
 
 
 class NoTicket(BadInput):
+    """An unknown ticket: HTTP 404."""
+
     def __init__(self, ticket: str) -> None:
         super().__init__(
-            f"there is no quick-match ticket {ticket[:16]!r}: it was cancelled, its seat was"
-            f" fetched over {SEATED_KEEP_SECONDS:g} s ago, or its page was closed",
+            f"there is no quick-match ticket {ticket[:16]!r}: it was cancelled, seated over"
+            f" {SEATED_KEEP_SECONDS:g} s ago, or its page was closed",
             404,
         )
 
@@ -199,7 +201,7 @@ class QuickMatch:
     def now(self) -> float:
         return self.hub.settings.limits.clock()
 
-    async def join(self, request: Request, account: Account | None, client: str) -> Entry:
+    async def join(self, request: PlayNow, account: Account | None, client: str) -> Entry:
         """Put a person in the queue (refused past the limits) and match it."""
         check_request(request.game, request.players, request.bots)
         if account is not None:  # at most one queue: the account's new entry replaces the old
