@@ -80,9 +80,11 @@ def http(port: int, path: str, body: dict[str, Any] | None = None) -> Any:
         return json.load(response)
 
 
-def start_server(port: int, db: str) -> subprocess.Popen[bytes]:
+def start_server(port: int, db: str, *extra: str) -> subprocess.Popen[bytes]:
+    """``cardtable serve`` on ``port`` without the per-client limits (and ``extra`` options)."""
+    command = ["serve", "--port", str(port), "--db", db, *UNLIMITED, *extra]
     process = subprocess.Popen(
-        [sys.executable, "-m", "cardtable", "serve", "--port", str(port), "--db", db, *UNLIMITED],
+        [sys.executable, "-m", "cardtable", *command],
         env={**os.environ, "PYTHONPATH": str(ROOT)},
         stdout=subprocess.DEVNULL,
     )

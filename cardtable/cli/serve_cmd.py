@@ -91,6 +91,9 @@ def serve(
     token_attempts_per_minute: Annotated[
         int, typer.Option(help="wrong seat tokens one address may send per minute")
     ] = 20,
+    quick_per_client: Annotated[
+        int, typer.Option(help="people of one address waiting for a quick match at once")
+    ] = 4,
     public_url: Annotated[str | None, typer.Option(help=PUBLIC_URL_HELP)] = None,
     trusted_proxy: Annotated[list[str] | None, typer.Option(help=PROXY_HELP)] = None,
 ) -> None:
@@ -122,6 +125,7 @@ def serve(
         ("--waiting-per-client", waiting_per_client),
         ("--joins-per-minute", joins_per_minute),
         ("--token-attempts-per-minute", token_attempts_per_minute),
+        ("--quick-per-client", quick_per_client),
     ):
         if count < 1:
             raise fail(f"{flag} {count}: at least 1")
@@ -137,6 +141,7 @@ def serve(
         waiting_per_client=waiting_per_client,
         joins_per_minute=joins_per_minute,
         token_attempts_per_minute=token_attempts_per_minute,
+        quick_per_client=quick_per_client,
         waiting_seconds=waiting_minutes * 60,
         abandoned_seconds=abandoned_hours * 3600,
         public_url=_public_url(public_url) if public_url else None,

@@ -37,6 +37,7 @@ class Limits:
     waiting_per_client: int = 5  # tables of one client waiting for players at once
     joins_per_minute: int = 30  # seat requests from one address per minute
     token_attempts_per_minute: int = 20  # wrong seat tokens from one address per minute
+    quick_per_client: int = 4  # people of one address waiting for a quick match at once
     waiting_seconds: float = 30 * 60  # a waiting table nobody joins expires after this
     abandoned_seconds: float = 24 * 3600  # a game all its people left: stand-ins finish it
     public_url: str | None = None  # the site's address behind a reverse proxy

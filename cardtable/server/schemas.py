@@ -23,6 +23,7 @@ __all__ = [
     "Join",
     "MoveMessage",
     "PingMessage",
+    "QuickJoin",
     "Rematch",
     "SeatRequest",
 ]
@@ -65,6 +66,18 @@ class Join(Closed):
 
     seat: SeatNumber
     name: str
+
+
+class QuickJoin(Closed):
+    """``POST /api/quick``: play now, seated with people as they arrive."""
+
+    game: str
+    players: Annotated[int, Meta(ge=1, le=99)]
+    name: str = ""  # a guest's name (an account plays under its own)
+    wait_seconds: Annotated[int, Meta(ge=5, le=600)] = 30
+    bots: Annotated[
+        str | None, Meta(description="must be a bot level, or null to wait for people only")
+    ] = None
 
 
 class Analyze(Closed):

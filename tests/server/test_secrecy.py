@@ -28,8 +28,10 @@ import cardtable
 from cardtable.core.game import State
 from cardtable.core.registry import manifest
 from cardtable.server.journal import Journal
+from cardtable.server.limits import Limits
 from cardtable.server.messages import ended_rounds, game_part
-from tests.server.helpers import Conn, play_out, running, states_by_seq
+from tests.server.helpers import Conn, play_moves, play_out, running, states_by_seq
+from tests.server.test_lobby_lifecycle import Clock
 
 pytestmark = pytest.mark.timeout(600, method="thread")
 
@@ -116,3 +118,57 @@ def test_no_message_carries_a_card_its_seat_may_not_see(db_url: str, name: str) 
             checked += sum(len(c.messages) for c in all_conns)
     assert checked > 50 * GAMES
     assert swapped > checked // 4  # the swaps really changed what others hold
+
+
+@pytest.mark.parametrize("name", ["marshmallow-test", "myrummy-111"])
+def test_quick_match_answers_hold_no_card_and_no_other_persons_token(
+    db_url: str, name: str
+) -> None:
+    """The quick-match queue's answers (the counts, each person's own ticket)
+    are the same after the unseen cards of a game it seated are swapped, name
+    no card, and give each person only their own token."""
+    clock = Clock()
+    with running(db_url, limits=Limits(clock=clock, joins_per_minute=100)) as server:
+
+        def join(who: str, players: int) -> str:
+            body = {"game": name, "players": players, "name": who, "bots": None}
+            response = server.client.post("/api/quick", json=body)
+            assert response.status_code == 201, response.text
+            ticket: str = response.json()["ticket"]
+            return ticket
+
+        tickets = {"Ann": join("Ann", 2), "Bea": join("Bea", 2), "Cy": join("Cy", 3)}
+
+        def answers() -> dict[str, Any]:
+            out: dict[str, Any] = {"counts": server.client.get("/api/quick").json()}
+            for who, ticket in tickets.items():
+                out[who] = server.client.get(f"/api/quick/{ticket}").json()
+            return out
+
+        before = answers()
+        table_id = before["Ann"]["table"]
+        table = server.table(table_id)
+        tokens = {who: before[who]["token"] for who in ("Ann", "Bea")}
+        ann_at, bea_at = (server.connect(table_id, tokens[w]) for w in ("Ann", "Bea"))
+        with ann_at as ann, bea_at as bea:
+            conns = {ann.seat: ann, bea.seat: bea}
+            for _ in range(3):  # a few moves: the game is under way
+                mover = conns[table.state.to_move]
+                play_moves(mover, 1, random.Random(1), wait_turn=False)
+        state = table.state
+        game = cardtable.load(name, **table.facts.options)
+        twin = manifest(name).part("determinize")(game, state.view(0), random.Random(2))
+        assert twin.view(1) != state.view(1)  # Bea's hidden hand really differs
+        table.state = twin
+        try:
+            assert answers() == before
+        finally:
+            table.state = state
+        text = json.dumps(before)
+        assert text.count(tokens["Ann"]) == 1 and text.count(tokens["Bea"]) == 1
+        assert tokens["Bea"] not in json.dumps(before["Ann"])
+        assert "token" not in before["Cy"] and "token" not in json.dumps(before["counts"])
+        if name == "marshmallow-test":
+            assert MT_CARD.findall(text) == []
+        seated = {"ticket", "game", "players", "wait_seconds", "bots", "status", "table"}
+        assert set(before["Ann"]) == seated | {"seat", "token", "url"}  # nothing of the game

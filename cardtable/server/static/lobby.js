@@ -9,6 +9,7 @@ import { api, joinSeat, refusedWords, saveName, savedName } from "./api.js";
 import { GENERIC_BOARD } from "./board-host.js";
 import { h } from "./dom.js";
 import { loadCatalog, translator } from "./i18n.js";
+import { quickMatch, waitingCounts } from "./quickmatch.js";
 import { ruleHref, withRuleLinks } from "./rules.js";
 
 const REFRESH_MS = 5000;
@@ -32,6 +33,8 @@ export async function showLobby(main, env) {
     id: "player-name", name: "name", autocomplete: "nickname", maxlength: 32,
     value: savedName(), placeholder: t("lobby.namePlaceholder"),
   });
+  const matches = Object.fromEntries(games.map((game) =>
+    [game.name, quickMatch(game, quickBot(game), () => playerName(nameInput.value, t), t)]));
   const tablesList = h("div", { class: "table-list", "aria-live": "polite" });
   const filters = tableFilters(games, t);
   main.replaceChildren(
@@ -47,6 +50,7 @@ export async function showLobby(main, env) {
               h("strong", { class: "quick-game-title" }, game.title),
               h("span", { class: "hint" }, summaryWords(game)),
               h("span", { class: "hint" }, t("lobby.playerRange", { min: Math.min(...game.players), max: Math.max(...game.players) }))),
+            matches[game.name].element,
             h("div", { class: "quick-game-actions" },
               h("button", {
                 class: "primary", type: "button", dataset: { game: game.name },
@@ -58,6 +62,7 @@ export async function showLobby(main, env) {
                 h("a", { class: "learn-link", href: `/learn/${encodeURIComponent(game.name)}`, dataset: { learn: game.name } }, t("lobby.learn", { game: game.title })),
                 h("a", { class: "learn-link", href: `/puzzles/${encodeURIComponent(game.name)}`, dataset: { puzzles: game.name } }, t("lobby.puzzles", { game: game.title })),
               ] : []))))),
+        h("p", { class: "hint" }, t("lobby.playNowHint")),
         h("p", { class: "hint" }, t("lobby.quickHint"))),
       h("section", { class: "panel", "aria-labelledby": "open-heading" },
         h("h2", { id: "open-heading" }, t("lobby.openHeading")), filters.element, tablesList),
@@ -66,7 +71,10 @@ export async function showLobby(main, env) {
         createForm(games, nameInput, t))));
   const byName = Object.fromEntries(games.map((g) => [g.name, g]));
   const lister = tableLister(tablesList, byName, filters, t);
-  const refresh = () => lister(false).catch(() => {});
+  const counted = () => waitingCounts().then((counts) => {
+    for (const game of games) matches[game.name].counts(counts[game.name] ?? {});
+  });
+  const refresh = () => Promise.all([lister(false), counted()]).catch(() => {});
   filters.onchange(() => lister(true).catch(() => {}));
   await refresh();
   setInterval(refresh, REFRESH_MS);

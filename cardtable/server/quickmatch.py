@@ -1,0 +1,378 @@
+"""Quick match: "Play now" seats people together as they arrive.
+
+One queue per (game, number of players). A person joins it with a name (or
+their account), how long they will wait for people and the bot level that
+fills the empty seats after that wait (or ``None``: people only, they keep
+waiting). Whenever the queue changes or someone asks how they stand, it is
+matched (:meth:`QuickMatch.match`):
+
+- the person waiting longest is seated with the people nearest their rating
+  as soon as there are enough of them; two people are *compatible* while
+  their ratings differ by at most the wider of their two ranges, each range
+  :data:`RANGE_START` points and :data:`RANGE_GROWTH` more every second that
+  person has waited (so a far-apart pair meets after a while);
+- once a person's own wait has run out and they allowed bots, they are seated
+  with whoever else is compatible now and allows bots too, and the empty
+  seats get bots of the level the first of them chose.
+
+A table is made as the lobby makes one (:func:`cardtable.server.lobby.parse_create`,
+then :meth:`cardtable.server.hub.Hub.create`): public, the game's default
+options, every person's seat already taken under their name with a fresh
+token, so no stranger can take it in between. Each person fetches their own
+seat and token with their secret ticket; the queue answers hold no cards and
+no other person's token.
+
+Nothing is left behind: a cancelled entry goes at once, one nobody asked
+about for :data:`STALE_SECONDS` (its page was closed) at the next match, a
+seat's answer :data:`SEATED_KEEP_SECONDS` after it was made. A person is in
+at most one queue (an account's new entry replaces its old one; a browser
+cancels its own before joining again), and one address holds at most
+``Limits.quick_per_client`` entries.
+
+Ratings come from an injected lookup (:data:`Rating`); without one everybody
+rates the same. All times are the settings' clock
+(:attr:`cardtable.server.limits.Limits.clock`), so tests move it by hand.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import math
+import random
+import re
+import secrets
+from collections.abc import Awaitable, Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from cardtable.bots import LEVELS, level_for
+from cardtable.core.registry import game_names, manifest
+from cardtable.server.accounts import Account, Accounts
+from cardtable.server.hub import Hub
+from cardtable.server.limits import TooMany
+from cardtable.server.lobby import parse_create
+from cardtable.server.play import Play
+from cardtable.server.table import new_token
+from cardtable.server.wire import BadInput
+
+log = logging.getLogger(__name__)
+
+#: A rating lookup: (account id or ``None`` for a guest, game, players) -> rating.
+Rating = Callable[[str | None, str, int], Awaitable[float]]
+
+RANGE_START = 100.0  # rating points either way a new arrival accepts
+RANGE_GROWTH = 10.0  # more points for every second waited (after 60 s: 700)
+STALE_SECONDS = 15.0  # an entry nobody asked about for this long is dropped (page closed)
+SEATED_KEEP_SECONDS = 60.0  # a seat's answer waits this long for its person to fetch it
+MAX_ENTRIES = 2_000  # people waiting on the whole server at once (a match is quadratic in a queue)
+MATCH_EVERY = 1.0  # seconds: with nobody come or gone, matched again at most this often
+BOT_DELAY_MS = 700  # the bots' pacing, as the lobby's one-click play has it
+TICKET = re.compile(r"[A-Za-z0-9_-]{1,64}")
+
+
+async def same_rating(account_id: str | None, game: str, players: int) -> float:
+    """The lookup without ratings: everybody rates the same."""
+    return 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class Seated:
+    """Where a person was seated: their table, seat and that seat's token."""
+
+    table: str
+    seat: int
+    token: str
+    at: float  # clock time it was made
+
+
+@dataclass(eq=False)
+class Entry:
+    """One person waiting in one queue."""
+
+    ticket: str  # the person's secret: only it asks for their seat and token
+    game: str
+    players: int
+    name: str
+    account: Account | None
+    client: str  # the address that asked (limits per address)
+    rating: float
+    joined: float  # clock times, seconds
+    wait: float  # seconds they wait for people before bots may fill the seats
+    bots: str | None  # the bot level for empty seats; None: people only
+    seen: float
+    seated: Seated | None = None
+    watching: int = 0  # long polls in flight: the page is open
+    changed: asyncio.Event = field(default_factory=asyncio.Event)
+
+    @property
+    def queue(self) -> tuple[str, int]:
+        return self.game, self.players
+
+    def range(self, now: float) -> float:
+        return RANGE_START + RANGE_GROWTH * max(0.0, now - self.joined)
+
+
+def compatible(a: Entry, b: Entry, now: float) -> bool:
+    """Whether ``a`` and ``b`` may sit together now (see the module)."""
+    return abs(a.rating - b.rating) <= max(a.range(now), b.range(now))
+
+
+def next_group(waiting: list[Entry], now: float) -> tuple[list[Entry], str | None] | None:
+    """The next people of one queue to seat and the bot level for the empty
+    seats (``None``: the table is full of people), or ``None`` when nobody
+    can be seated yet. ``waiting``: one queue's entries, oldest first."""
+    for anchor in waiting:
+        nearest = sorted(
+            (e for e in waiting if e is not anchor), key=lambda e: abs(e.rating - anchor.rating)
+        )
+        group = _gather(anchor, nearest, now)
+        if len(group) == anchor.players:
+            return group, None
+        if anchor.bots is not None and now - anchor.joined >= anchor.wait:
+            return _gather(anchor, [e for e in nearest if e.bots is not None], now), anchor.bots
+    return None
+
+
+def _gather(anchor: Entry, candidates: Iterable[Entry], now: float) -> list[Entry]:
+    """``anchor`` and, nearest first, each candidate compatible with everyone taken so far."""
+    group = [anchor]
+    for other in candidates:
+        if len(group) == anchor.players:
+            break
+        if all(compatible(other, g, now) for g in group):
+            group.append(other)
+    return group
+
+
+@dataclass(frozen=True)
+class PlayNow:
+    """What a person asked for with ``POST /api/quick`` (its shape checked)."""
+
+    game: str
+    players: int
+    name: str
+    wait: int
+    bots: str | None
+
+
+def check_request(game: str, players: int, bots: str | None) -> None:
+    """Refuse a game, player count or bot level the registry does not offer."""
+    if game not in game_names():
+        raise BadInput(f"request.game must be one of {', '.join(game_names())}")
+    offered = manifest(game).players
+    if players not in offered:
+        counts = ", ".join(str(n) for n in offered)
+        raise BadInput(f"request.players must be one of {counts} for {game}")
+    levels = [n for n in LEVELS if level_for(n, game) is not None]
+    if bots is not None and bots not in levels:
+        names = ", ".join(levels)
+        raise BadInput(f"request.bots must be one of {names}, or null to wait for people only")
+
+
+class NoTicket(BadInput):
+    """An unknown ticket: HTTP 404."""
+
+    def __init__(self, ticket: str) -> None:
+        super().__init__(
+            f"there is no quick-match ticket {ticket[:16]!r}: it was cancelled, seated over"
+            f" {SEATED_KEEP_SECONDS:g} s ago, or its page was closed",
+            404,
+        )
+
+
+class QuickMatch:
+    """Every quick-match queue of this server process."""
+
+    def __init__(
+        self, hub: Hub, play: Play, accounts: Accounts, rating: Rating = same_rating
+    ) -> None:
+        self.hub = hub
+        self.play = play
+        self.accounts = accounts
+        self.rating = rating
+        self.entries: dict[str, Entry] = {}  # by ticket, in the order they joined
+        self._lock = asyncio.Lock()  # one match at a time: a person is seated once
+        self._rng = random.Random(secrets.randbits(64))  # who sits where
+        self._dirty = True  # someone came or went since the last match
+        self._matched_at = -math.inf  # clock time of the last match
+
+    def now(self) -> float:
+        return self.hub.settings.limits.clock()
+
+    async def join(self, request: PlayNow, account: Account | None, client: str) -> Entry:
+        """Put a person in the queue (refused past the limits) and match it."""
+        check_request(request.game, request.players, request.bots)
+        if account is not None:  # at most one queue: the account's new entry replaces the old
+            mine = [e for e in self.entries.values() if e.account and e.account.id == account.id]
+            for old in mine:
+                self._drop(old)
+        self.prune()
+        waiting = sum(1 for e in self.entries.values() if e.client == client and not e.seated)
+        limit = self.hub.settings.limits.quick_per_client
+        if waiting >= limit:
+            raise TooMany(
+                f"your address has {waiting} people waiting for a quick match, this server's"
+                " limit: cancel one first",
+                STALE_SECONDS,
+            )
+        if len(self.entries) >= MAX_ENTRIES:
+            raise BadInput(
+                f"{MAX_ENTRIES} people wait for a quick match, the limit; try later", 503
+            )
+        rating = await self.rating(account.id if account else None, request.game, request.players)
+        now = self.now()
+        entry = Entry(
+            ticket=secrets.token_urlsafe(24),
+            game=request.game,
+            players=request.players,
+            name=account.name if account else request.name,
+            account=account,
+            client=client,
+            rating=rating,
+            joined=now,
+            wait=request.wait,
+            bots=request.bots,
+            seen=now,
+        )
+        self.entries[entry.ticket] = entry
+        self._dirty = True
+        await self.match()
+        return entry
+
+    def find(self, ticket: str) -> Entry:
+        entry = self.entries.get(ticket) if TICKET.fullmatch(ticket) else None
+        if entry is None:
+            raise NoTicket(ticket)
+        return entry
+
+    async def poll(self, ticket: str, wait: float = 0.0) -> Entry:
+        """The entry after a match, waiting up to ``wait`` real seconds for a
+        seat (a long poll; matched again every second, so a wait that runs out
+        meanwhile is seen)."""
+        entry = self.find(ticket)
+        entry.seen = self.now()
+        entry.watching += 1
+        try:
+            await self.match()
+            loop = asyncio.get_running_loop()
+            until = loop.time() + wait
+            while entry.seated is None and ticket in self.entries:
+                left = until - loop.time()
+                if left <= 0:
+                    break
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(entry.changed.wait(), min(left, 1.0))
+                await self.match()
+        finally:
+            entry.watching -= 1
+            entry.seen = self.now()
+        return self.find(ticket)
+
+    def cancel(self, ticket: str) -> None:
+        self._drop(self.find(ticket))
+
+    def counts(self) -> dict[tuple[str, int], int]:
+        """People waiting (not yet seated) per (game, players)."""
+        self.prune()
+        out: dict[tuple[str, int], int] = {}
+        for e in self.entries.values():
+            if e.seated is None:
+                out[e.queue] = out.get(e.queue, 0) + 1
+        return out
+
+    def answer(self, entry: Entry) -> dict[str, Any]:
+        """What ``entry``'s own person is told: their seat once seated, else
+        how long they waited and how many wait with them (nobody else's token)."""
+        base: dict[str, Any] = {
+            "ticket": entry.ticket,
+            "game": entry.game,
+            "players": entry.players,
+            "wait_seconds": entry.wait,
+            "bots": entry.bots,
+        }
+        if entry.seated is not None:
+            s = entry.seated
+            return {**base, "status": "seated", "table": s.table, "seat": s.seat,
+                    "token": s.token, "url": f"/t/{s.table}"}  # fmt: skip
+        return {
+            **base,
+            "status": "waiting",
+            "waited_seconds": int(self.now() - entry.joined),
+            "waiting": self.counts().get(entry.queue, 0),
+        }
+
+    def prune(self) -> None:
+        """Drop the entries of closed pages and seat answers kept long enough."""
+        now = self.now()
+        for e in list(self.entries.values()):
+            if e.seated is not None:
+                if now - e.seated.at >= SEATED_KEEP_SECONDS:
+                    self._drop(e)
+            elif not e.watching and now - e.seen >= STALE_SECONDS:
+                self._drop(e)
+
+    def _drop(self, entry: Entry) -> None:
+        self.entries.pop(entry.ticket, None)
+        self._dirty = True
+        entry.changed.set()  # a long poll of it returns now
+
+    async def match(self) -> None:
+        """Seat every group that can be seated now (see the module). Every
+        long poll asks each second; the queues are walked again only when
+        someone came or went, or ranges and waits may have grown since."""
+        async with self._lock:
+            self.prune()
+            now = self.now()
+            if not self._dirty and now - self._matched_at < MATCH_EVERY:
+                return
+            self._dirty, self._matched_at = False, now
+            queues: dict[tuple[str, int], list[Entry]] = {}
+            for e in self.entries.values():
+                if e.seated is None:
+                    queues.setdefault(e.queue, []).append(e)
+            for waiting in queues.values():
+                while (found := next_group(waiting, self.now())) is not None:
+                    group, bots = found
+                    if not await self._seat(group, bots):
+                        break  # the server is full: they keep waiting
+                    waiting = [e for e in waiting if e not in group]
+
+    async def _seat(self, group: list[Entry], bots: str | None) -> bool:
+        """Make the table of ``group`` (bots of level ``bots`` in the other seats)."""
+        first = group[0]
+        places = list(range(first.players))
+        self._rng.shuffle(places)  # who sits first is chance, as at a real table
+        people = dict(zip(places, group, strict=False))
+        seats = [
+            {"kind": "human"} if i in people else {"kind": "bot", "bot": bots}
+            for i in range(first.players)
+        ]
+        body = {
+            "game": first.game,
+            "options": {"players": first.players},
+            "seats": seats,
+            "private": False,
+            "bot_delay_ms": BOT_DELAY_MS,
+        }
+        try:
+            new = parse_create(body)
+            tokens = {}
+            for i, entry in people.items():
+                token, digest = new_token()
+                new.seats[i].name, new.seats[i].token_hash = entry.name, digest
+                tokens[i] = token
+            table = await self.hub.create(new)
+        except BadInput as exc:  # the server holds its most tables; a level's extra is missing
+            log.warning("quick match: no table for %d people: %s", len(group), exc)
+            return False
+        for i, entry in people.items():
+            if entry.account is not None:
+                await self.accounts.link_seats(entry.account, [(table.id, i)])
+        self.play.changed(table)
+        now = self.now()
+        for i, entry in people.items():
+            entry.seated = Seated(table.id, i, tokens[i], now)
+            entry.changed.set()
+        return True
