@@ -19,7 +19,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from cardtable.arena.stats import finishing_ranks
+from cardtable.bots.ratings import finishing_ranks
 from cardtable.balance.measure import HOLES, PHASES, GameMeasure
 from cardtable.balance.stats import (
     binomial_test,
