@@ -54,6 +54,8 @@ export async function showLobby(main, env) {
               }, t("lobby.quickPlay", { game: game.title })),
               h("a", { class: "how-to-play", href: ruleHref(game.name) },
                 t("rules.howToPlay"), h("span", { class: "visually-hidden" }, ` ${game.title}`)),
+              h("a", { class: "learn-link", href: `/leaderboard/${encodeURIComponent(game.name)}`, dataset: { leaderboard: game.name } },
+                t("lobby.leaderboard"), h("span", { class: "visually-hidden" }, ` ${game.title}`)),
               ...(game.tutorial ? [
                 h("a", { class: "learn-link", href: `/learn/${encodeURIComponent(game.name)}`, dataset: { learn: game.name } }, t("lobby.learn", { game: game.title })),
                 h("a", { class: "learn-link", href: `/puzzles/${encodeURIComponent(game.name)}`, dataset: { puzzles: game.name } }, t("lobby.puzzles", { game: game.title })),
