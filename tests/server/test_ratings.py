@@ -4,14 +4,11 @@ it), exactly once, and how they are shown (profiles, My games, leaderboards)."""
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
 from typing import Any
 
 import pytest
-from alembic import command
-from alembic.config import Config
 from openskill.models import PlackettLuce
-from sqlalchemy import Connection, insert, select, text
+from sqlalchemy import insert, select, text
 
 import cardtable
 from cardtable.bots.ratings import bot_skill
@@ -24,6 +21,7 @@ from cardtable.server.ratings import rate_table
 from cardtable.server.storage import Storage
 from tests.server.accounts_helpers import AccountServer, account_server
 from tests.server.helpers import UNLIMITED, Conn, play_out, run_coroutine
+from tests.server.test_migration_v0004 import upgrade_to
 
 pytestmark = pytest.mark.timeout(300, method="thread")
 
@@ -63,7 +61,8 @@ def stored(server: AccountServer) -> dict[str, Any]:
             )
             return {r[0]: tuple(r[1:]) for r in rows}
 
-    return _on_loop(server, read())
+    found: dict[str, Any] = _on_loop(server, read())
+    return found
 
 
 def _on_loop(server: AccountServer, coroutine: Any) -> Any:
@@ -248,7 +247,7 @@ def test_a_failed_rating_keeps_the_last_move_unstored_until_both_can_be(
             failures.append(outcome.table_id)
             raise RuntimeError("the ratings table is unwell")
 
-        real = storage_module.rate_table
+        real = rate_table
         monkeypatch.setattr(storage_module, "rate_table", broken)
         with server.connect(table, tokens[0]) as a, server.connect(table, tokens[1]) as b:
             conns = {0: a, 1: b}
@@ -364,20 +363,10 @@ def test_rating_for_gives_the_stored_rating_or_a_newcomers(db_url: str) -> None:
         assert _on_loop(server, lookup(ann.id, GAME, 3)) == (fresh.mu, fresh.sigma)
 
 
-def _upgrade_to(revision: str) -> Callable[[Connection], None]:
-    def run(connection: Connection) -> None:
-        config = Config()
-        config.set_main_option("script_location", "cardtable.server:migrations")
-        config.attributes["connection"] = connection
-        command.upgrade(config, revision)
-
-    return run
-
-
 async def _v0004_database_then_open(url: str) -> tuple[list[str], int, int]:
     old = Storage(url)
     async with old.engine.begin() as conn:
-        await conn.run_sync(_upgrade_to("v0004"))
+        await conn.run_sync(upgrade_to("v0004"))
         await conn.execute(
             text(
                 "INSERT INTO ct_tables (id, game, options, private, turn_seconds, bot_delay_ms,"
