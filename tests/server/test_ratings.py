@@ -399,3 +399,20 @@ def test_a_v0004_database_upgrades_to_ratings_without_losing_a_row(any_db: str) 
     tables, accounts, rated = run_coroutine(_v0004_database_then_open(any_db))
     assert tables == ["old1"] and accounts == 1
     assert rated == 0  # games of before are not rated after the fact
+
+
+def test_deleting_an_account_takes_its_ratings_and_leaves_the_others(db_url: str) -> None:
+    with account_server(db_url, limits=UNLIMITED) as server:
+        ann, bea = people(server, ["Ann", "Bea"])
+        table, tokens = seated([ann, bea], ["human", "human"])
+        finish(server, table, tokens, seed=9)
+        before = stored(server)
+        bea.post("/api/account/delete", {"password": "correct horse"})
+        assert stored(server) == {"Ann": before["Ann"]}
+
+        async def changes() -> list[str]:
+            async with server.hub.storage.engine.connect() as conn:
+                rows = await conn.execute(select(rating_changes.c.seat))
+                return [str(r.seat) for r in rows]
+
+        assert _on_loop(server, changes()) == ["0"]  # Ann's change at that table stays
