@@ -3,7 +3,9 @@ it), exactly once, and how they are shown (profiles, My games, leaderboards)."""
 
 from __future__ import annotations
 
+import json
 import random
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -11,14 +13,16 @@ from openskill.models import PlackettLuce
 from sqlalchemy import insert, select, text
 
 import cardtable
-from cardtable.bots.ratings import bot_skill
+from cardtable.bots.ratings import Skill, bot_skill, newcomer
 from cardtable.core.game import State
 from cardtable.server import storage as storage_module
 from cardtable.server.facts import RatingChange
-from cardtable.server.rating_rules import outcome_of
+from cardtable.server.rating_rules import Outcome, SeatOutcome, final_ranks, outcome_of
 from cardtable.server.rating_schema import rating_changes, ratings
 from cardtable.server.ratings import rate_table
 from cardtable.server.storage import Storage
+from tests.fixtures.plugin import NAME as PLUGIN
+from tests.fixtures.plugin import registered
 from tests.server.accounts_helpers import AccountServer, account_server
 from tests.server.helpers import UNLIMITED, Conn, play_out, run_coroutine
 from tests.server.test_migration_v0004 import upgrade_to
@@ -416,3 +420,24 @@ def test_deleting_an_account_takes_its_ratings_and_leaves_the_others(db_url: str
                 return [str(r.seat) for r in rows]
 
         assert _on_loop(server, changes()) == ["0"]  # Ann's change at that table stays
+
+
+def test_bots_play_at_their_published_rating_else_a_newcomers() -> None:
+    published = json.loads(
+        (Path(cardtable.__file__).parent / "games/marshmallow_test/bot_ratings.json").read_text()
+    )["ratings"]["2"]["medium"]
+    assert bot_skill(GAME, 2, "medium") == Skill(published["mu"], published["sigma"])
+    assert bot_skill(GAME, 4, "medium") == bot_skill(GAME, 2, "medium")  # 2 players' figure
+    assert bot_skill(GAME, 2, "openspiel-ismcts") == newcomer()  # a bot never measured
+    with registered():
+        assert bot_skill(PLUGIN, 2, "random") == newcomer()  # a game that ships none
+
+
+def test_final_ranks_put_every_seat_a_stand_in_finished_last_and_tie_them() -> None:
+    def outcome(scores: tuple[int, ...], winners: tuple[int, ...], left: str) -> Outcome:
+        seats = tuple(SeatOutcome("human", None, flag == "L") for flag in left)
+        return Outcome("t", GAME, scores, winners, seats, 0)
+
+    assert final_ranks(outcome((9, 3, 3, 1), (0,), "....")) == [1, 2, 2, 4]
+    assert final_ranks(outcome((9, 3, 5, 1), (0,), "L..L")) == [3, 2, 1, 3]  # winner left: last
+    assert final_ranks(outcome((2, 2), (0, 1), "LL")) == [1, 1]  # all left: level
