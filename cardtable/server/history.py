@@ -104,9 +104,14 @@ async def profile(
                 "title": title(game),
                 "played": count,
                 "ratings": rated.get(game, []),
-                "leaderboard": f"/leaderboard/{game}",
+                "leaderboard": _board_link(game, rated.get(game, [])),
             }
             for game, count in sorted(played.items())
         ],
         "recent": recent,
     }
+
+
+def _board_link(game: str, rated: list[dict[str, Any]]) -> str:
+    """The game's leaderboard, at the player count of the account's first rating if any."""
+    return f"/leaderboard/{game}" + (f"?players={rated[0]['players']}" if rated else "")

@@ -64,7 +64,7 @@ def test_a_rated_game_shows_its_change_at_the_end_in_my_games_and_on_the_profile
     shoot(page, screenshots, "rating-profile-desktop")
     assert run_axe(page, axe_source) == []
     page.get_by_role("link", name="Leaderboard").click()
-    page.wait_for_url(f"**/leaderboard/{GAME}")
+    page.wait_for_url(f"**/leaderboard/{GAME}?players=2")  # the count Ann is rated at
     page.wait_for_selector("#board-empty")  # one game each: provisional, not listed yet
 
     phone = bea.page.context.new_page()

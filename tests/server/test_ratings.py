@@ -160,7 +160,7 @@ def test_a_rated_game_updates_people_exactly_as_openskill_rates_it(any_db: str) 
         assert entry["ratings"] == [
             {"players": 3, "rating": shown(*want[1]), "provisional": True, "games": 1}
         ]
-        assert entry["leaderboard"] == f"/leaderboard/{GAME}"
+        assert entry["leaderboard"] == f"/leaderboard/{GAME}?players=3"
         assert profile["recent"][0]["rating"] == by_seat[1]
 
 
