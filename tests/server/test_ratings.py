@@ -115,6 +115,16 @@ def finish(server: AccountServer, table: str, tokens: dict[int, str], seed: int)
             manager.__exit__(None, None, None)
 
 
+def ann_and_bea_play(
+    server: AccountServer, seed: int
+) -> tuple[AccountServer, AccountServer, str, Any]:
+    """Ann and Bea sign up and play a two-seat table out: their browsers, the
+    table and its last state message."""
+    ann, bea = people(server, ["Ann", "Bea"])
+    table, tokens = seated([ann, bea], ["human", "human"])
+    return ann, bea, table, finish(server, table, tokens, seed)
+
+
 def final_state(server: AccountServer, table: str) -> State:
     replayed = cardtable.replay(server.record(table)).state
     assert replayed is not None
@@ -166,9 +176,7 @@ def test_a_rated_game_updates_people_exactly_as_openskill_rates_it(any_db: str) 
 
 def test_the_next_game_starts_from_the_stored_rating(db_url: str) -> None:
     with account_server(db_url, limits=UNLIMITED) as server:
-        ann, bea = people(server, ["Ann", "Bea"])
-        first, tokens = seated([ann, bea], ["human", "human"])
-        finish(server, first, tokens, seed=2)
+        ann, bea, _, _ = ann_and_bea_play(server, seed=2)
         after_one = stored(server)
         second, tokens = seated([bea, ann], ["human", "human"])  # seats swapped
         finish(server, second, tokens, seed=3)
@@ -218,9 +226,7 @@ def test_a_player_who_leaves_and_lets_a_stand_in_finish_is_rated_last(db_url: st
 
 def test_a_table_is_rated_once_and_a_restart_keeps_it(db_url: str) -> None:
     with account_server(db_url, limits=UNLIMITED) as server:
-        ann, bea = people(server, ["Ann", "Bea"])
-        table, tokens = seated([ann, bea], ["human", "human"])
-        final = finish(server, table, tokens, seed=7)
+        _, _, table, final = ann_and_bea_play(server, seed=7)
         before = stored(server)
     with account_server(db_url, limits=UNLIMITED) as server:
         assert stored(server) == before  # nothing rated again at start
@@ -407,9 +413,7 @@ def test_a_v0004_database_upgrades_to_ratings_without_losing_a_row(any_db: str) 
 
 def test_deleting_an_account_takes_its_ratings_and_leaves_the_others(db_url: str) -> None:
     with account_server(db_url, limits=UNLIMITED) as server:
-        ann, bea = people(server, ["Ann", "Bea"])
-        table, tokens = seated([ann, bea], ["human", "human"])
-        finish(server, table, tokens, seed=9)
+        _, bea, _, _ = ann_and_bea_play(server, seed=9)
         before = stored(server)
         bea.post("/api/account/delete", {"password": "correct horse"})
         assert stored(server) == {"Ann": before["Ann"]}
