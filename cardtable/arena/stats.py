@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from cardtable.arena.runner import GameResult, GameTask
+from cardtable.bots.ratings import finishing_ranks, rating_model
 
 Z95 = 1.959963984540054  # the two-sided 95% quantile of the normal distribution
 
@@ -57,18 +58,6 @@ def entry_labels(bots: Sequence[str]) -> list[str]:
             seen[name] = seen.get(name, 0) + 1
             labels.append(f"{name}#{seen[name]}")
     return labels
-
-
-def finishing_ranks(scores: Sequence[int], winners: Sequence[int]) -> list[int]:
-    """Rank per seat, 1 best: winners share rank 1, then by total score (ties share).
-
-    >>> finishing_ranks([20, 7, 7, 11], [0])
-    [1, 3, 3, 2]
-    >>> finishing_ranks([60, 60, 10], [1])
-    [2, 1, 3]
-    """
-    keys = [(seat in winners, score) for seat, score in enumerate(scores)]
-    return [1 + sum(other > key for other in keys) for key in keys]
 
 
 @dataclass(frozen=True, slots=True)
@@ -164,13 +153,9 @@ def aggregate(
 def rate_entries(
     entries: int, played: Sequence[tuple[GameTask, GameResult]]
 ) -> list[Rating | None]:
-    """OpenSkill Plackett-Luce ratings, each game rated by its finishing ranks.
-
-    Imported here so that the core and ``cardtable play`` never need openskill.
-    """
-    from openskill.models import PlackettLuce
-
-    model = PlackettLuce()
+    """OpenSkill ratings (the server's model, :func:`rating_model`), each game
+    rated by its finishing ranks."""
+    model = rating_model()
     current = [model.rating() for _ in range(entries)]
     for task, result in played:
         ranks = [float(rank) for rank in finishing_ranks(result.scores, result.winners)]

@@ -19,7 +19,6 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from cardtable.arena.stats import finishing_ranks
 from cardtable.balance.measure import HOLES, PHASES, GameMeasure
 from cardtable.balance.stats import (
     binomial_test,
@@ -33,6 +32,7 @@ from cardtable.balance.stats import (
     upper_gamma_q,
     wilson_interval,
 )
+from cardtable.bots.ratings import finishing_ranks
 from cardtable.core.game import JSON
 
 QUANTILES = (5, 25, 50, 75, 95)

@@ -20,11 +20,12 @@ from cardtable.server.history import my_games, profile
 from cardtable.server.hub import Hub
 from cardtable.server.limits import client_address
 from cardtable.server.passwords import new_password
+from cardtable.server.ratings import Ratings
 from cardtable.server.session_cookie import COOKIE, signed_in, signed_out, with_session
 from cardtable.server.wire import BadInput, convert, display_name
 
 
-def routes(hub: Hub, accounts: Accounts, static: Path) -> list[BaseRoute]:
+def routes(hub: Hub, accounts: Accounts, ratings: Ratings, static: Path) -> list[BaseRoute]:
     async def need_account(request: Request) -> Account:
         account = await signed_in(accounts, request)
         if account is None:
@@ -114,7 +115,7 @@ def routes(hub: Hub, accounts: Accounts, static: Path) -> list[BaseRoute]:
         found = await accounts.find(name)
         if found is None:
             raise BadInput(f"there is no player named {name[:40]!r}", 404)
-        return JSONResponse(await profile(hub, accounts, *found))
+        return JSONResponse(await profile(hub, accounts, ratings, *found))
 
     async def shell(request: Request) -> Response:
         return FileResponse(static / "index.html", media_type="text/html")

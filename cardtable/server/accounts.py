@@ -30,6 +30,7 @@ from cardtable.server import login_limits
 from cardtable.server.account_schema import account_seats, accounts, sessions
 from cardtable.server.account_schema import login_limits as limits
 from cardtable.server.passwords import Passwords
+from cardtable.server.rating_schema import rating_changes, ratings
 from cardtable.server.schema import seats, tables
 from cardtable.server.table import now_ms
 from cardtable.server.wire import BadInput
@@ -223,7 +224,7 @@ class Accounts:
             await conn.execute(delete(limits).where(limits.c.key == f"name:{name_key(name)}"))
 
     async def delete(self, account: Account, password: str) -> list[tuple[str, int]]:
-        """Delete the account: its games stay, its seats are renamed
+        """Delete the account and its ratings: its games stay, its seats are renamed
         :data:`DELETED_NAME`. The ``(table, seat)`` pairs it held."""
         async with self.engine.begin() as conn:
             await self._check_password(conn, account, password)
@@ -243,6 +244,11 @@ class Accounts:
                 )
             await conn.execute(
                 delete(account_seats).where(account_seats.c.account_id == account.id)
+            )
+            # Its ratings go too; the other players' changes at its tables stay.
+            await conn.execute(delete(ratings).where(ratings.c.account_id == account.id))
+            await conn.execute(
+                delete(rating_changes).where(rating_changes.c.account_id == account.id)
             )
             await conn.execute(delete(sessions).where(sessions.c.account_id == account.id))
             await conn.execute(delete(accounts).where(accounts.c.id == account.id))

@@ -11,7 +11,7 @@ from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.routing import WebSocketRoute
 
-from cardtable.server import account_api, api, learn_api, pages, quick_api, ws
+from cardtable.server import account_api, api, leaderboard_api, learn_api, pages, quick_api, ws
 from cardtable.server.accounts import Accounts
 from cardtable.server.analyses import Analyses
 from cardtable.server.bots import BotPool
@@ -21,6 +21,7 @@ from cardtable.server.lifecycle import Lifecycle
 from cardtable.server.passwords import Passwords
 from cardtable.server.play import Play
 from cardtable.server.quickmatch import QuickMatch
+from cardtable.server.ratings import Ratings
 from cardtable.server.secret import data_folder, load_or_create_secret
 from cardtable.server.storage import Storage
 from cardtable.server.wire import BadInput
@@ -38,9 +39,8 @@ def create_app(settings: Settings) -> Starlette:
     secret = load_or_create_secret(data_folder(settings.db_url, settings.data_dir))
     accounts = Accounts(storage.engine, secret, Passwords(fast=settings.fast_passwords))
     lifecycle = Lifecycle(hub, play)
-    # Quick match rates everybody the same until a rating lookup is passed here
-    # (QuickMatch(..., rating=...), cardtable/server/quickmatch.py's Rating).
-    quick = QuickMatch(hub, play, accounts)
+    ratings = Ratings(storage.engine)
+    quick = QuickMatch(hub, play, accounts, rating=ratings.shown_rating)
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -62,8 +62,9 @@ def create_app(settings: Settings) -> Starlette:
             *pages.routes(hub, STATIC),
             *api.routes(hub, play, analyses, STATIC),
             *learn_api.routes(STATIC),
-            *account_api.routes(hub, accounts, STATIC),
+            *account_api.routes(hub, accounts, ratings, STATIC),
             *quick_api.routes(quick, accounts),
+            *leaderboard_api.routes(ratings, STATIC),
             WebSocketRoute("/ws/{table_id}", ws.endpoint(hub, play)),
         ],
         lifespan=lifespan,
@@ -76,4 +77,5 @@ def create_app(settings: Settings) -> Starlette:
     app.state.accounts = accounts
     app.state.lifecycle = lifecycle
     app.state.quick = quick
+    app.state.ratings = ratings  # rating_for(account_id, game, players), for matching
     return app

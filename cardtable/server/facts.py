@@ -8,7 +8,7 @@ code import without SQLAlchemy or Alembic.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 
@@ -21,6 +21,20 @@ class SeatFacts:
     bot: str | None = None
     name: str | None = None
     token_hash: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class RatingChange:
+    """What a rated table did to one account's rating (``ct_rating_changes``)."""
+
+    seat: int
+    account_id: str
+    rank: int  # 1 best; a player who left and let a stand-in finish is last
+    mu_before: float
+    sigma_before: float
+    mu_after: float
+    sigma_after: float
+    games_after: int  # the account's rated games of this game and player count, this one included
 
 
 @dataclass(slots=True)
@@ -41,3 +55,5 @@ class TableFacts:
     rematch_id: str | None = None
     creator: str | None = None  # the address of the client that made it
     abandoned_ms: int | None = None  # when stand-ins were sent to finish it
+    # A finished table's rating changes, one per rated account (none: not rated).
+    ratings: list[RatingChange] = field(default_factory=list)

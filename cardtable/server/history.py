@@ -13,6 +13,8 @@ from typing import Any
 from cardtable.server.accounts import Account, Accounts, HeldSeat
 from cardtable.server.hub import Hub
 from cardtable.server.lobby import title
+from cardtable.server.rating_rules import seat_change
+from cardtable.server.ratings import Ratings
 from cardtable.server.table import Table
 
 MAX_LIVE = 100
@@ -46,6 +48,8 @@ def _finished(held: HeldSeat, table: Table) -> dict[str, Any]:
         **_entry(held, table),
         "result": result(table, held.seat),
         "scores": list(table.state.scores),
+        # What the game did to the account's rating (None: not rated).
+        "rating": seat_change(table.facts.ratings, held.seat),
         "record": f"/api/tables/{held.table_id}/record",
         "replay": f"/t/{held.table_id}#replay",
         "analysis": f"/t/{held.table_id}#analysis",
@@ -70,30 +74,44 @@ async def my_games(hub: Hub, accounts: Accounts, account: Account) -> dict[str, 
     return {"name": account.name, "in_progress": live, "finished": finished}
 
 
-async def profile(hub: Hub, accounts: Accounts, account: Account, since_ms: int) -> dict[str, Any]:
-    """What anyone may see of an account: games played per game and recent results.
-
-    Ratings (issue 17, item 3) join each ``games`` entry as a field of their
-    own when they exist; until then there is none, rather than a made-up number.
-    """
+async def profile(
+    hub: Hub, accounts: Accounts, ratings: Ratings, account: Account, since_ms: int
+) -> dict[str, Any]:
+    """What anyone may see of an account: games played per game, its ratings
+    there (per player count) and recent results with what each did to them."""
     played = await accounts.played_per_game(account)
-    recent = [
-        {
-            "id": held.table_id,
-            "game": held.game,
-            "title": title(held.game),
-            "created_ms": held.created_ms,
-            "result": result(await hub.get(held.table_id), held.seat),
-            "url": f"/t/{held.table_id}",
-        }
-        for held in await accounts.held_seats(account, finished=True, limit=RECENT)
-    ]
+    rated = await ratings.of_account(account.id)
+    recent = []
+    for held in await accounts.held_seats(account, finished=True, limit=RECENT):
+        table = await hub.get(held.table_id)
+        recent.append(
+            {
+                "id": held.table_id,
+                "game": held.game,
+                "title": title(held.game),
+                "created_ms": held.created_ms,
+                "result": result(table, held.seat),
+                "rating": seat_change(table.facts.ratings, held.seat),
+                "url": f"/t/{held.table_id}",
+            }
+        )
     return {
         "name": account.name,
         "since_ms": since_ms,
         "games": [
-            {"game": game, "title": title(game), "played": count}
+            {
+                "game": game,
+                "title": title(game),
+                "played": count,
+                "ratings": rated.get(game, []),
+                "leaderboard": _board_link(game, rated.get(game, [])),
+            }
             for game, count in sorted(played.items())
         ],
         "recent": recent,
     }
+
+
+def _board_link(game: str, rated: list[dict[str, Any]]) -> str:
+    """The game's leaderboard, at the player count of the account's first rating if any."""
+    return f"/leaderboard/{game}" + (f"?players={rated[0]['players']}" if rated else "")

@@ -47,8 +47,8 @@ def tables_page(tables: Iterable[Table], query: Mapping[str, str]) -> dict[str, 
     game = query.get("game")
     if game is not None and game not in game_names():
         raise BadInput(f"game must be one of {', '.join(game_names())}")
-    players = _whole(query.get("players"), "players", 1, 99)
-    limit = _whole(query.get("limit"), "limit", 1, PAGE) or PAGE
+    players = whole_number(query.get("players"), "players", 1, 99)
+    limit = whole_number(query.get("limit"), "limit", 1, PAGE) or PAGE
     after: tuple[int, str] | None = None
     cursor = query.get("cursor")
     if cursor is not None:
@@ -76,7 +76,8 @@ def tables_page(tables: Iterable[Table], query: Mapping[str, str]) -> dict[str, 
     }
 
 
-def _whole(text: str | None, name: str, low: int, high: int) -> int | None:
+def whole_number(text: str | None, name: str, low: int, high: int) -> int | None:
+    """A query parameter of at most three digits from ``low`` to ``high`` (``None``: absent)."""
     if text is None:
         return None
     if not text.isdigit() or not low <= int(text[:3]) <= high or len(text) > 3:

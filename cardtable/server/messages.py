@@ -20,6 +20,7 @@ from typing import Any
 
 from cardtable.core.engine import explain
 from cardtable.core.game import Game, State
+from cardtable.server.rating_rules import change_json
 from cardtable.server.table import Table
 
 
@@ -174,6 +175,8 @@ def state_message(table: Table, seat: int | None) -> str:
         },
         "log": list(table.log),
         "rematch": table.facts.rematch_id,
+        # Once a rated game is over: each rated seat's change (rating_rules.change_json).
+        "ratings": [change_json(c) for c in table.facts.ratings],
     }
     return dumps(message)
 

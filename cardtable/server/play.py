@@ -20,6 +20,7 @@ from cardtable.core.game import Move
 from cardtable.server.bots import BotJob
 from cardtable.server.hub import Hub
 from cardtable.server.messages import dumps, error, state_message
+from cardtable.server.rating_rules import outcome_of
 from cardtable.server.schemas import BackMessage, ClientMessage, MoveMessage
 from cardtable.server.table import Client, Refused, Table, Timer, now_ms
 from cardtable.server.wire import BadInput, convert, parse_json
@@ -123,13 +124,17 @@ class Play:
         """Store ``move`` and only then make it the table's (call under the lock)."""
         after, new = table.prepare(seat, move)
         status = "finished" if after.finished else None
+        # The game's end is rated with its last move, in one transaction (ratings.py).
+        outcome = outcome_of(table, after, now_ms()) if after.finished else None
         try:
-            await self.hub.storage.append(table.id, len(table.journal.events), new, status)
+            await self.hub.storage.append(table.id, len(table.journal.events), new, status, outcome)
         except Exception:
             log.exception("table %s: storing a move failed", table.id)
             await self.hub.resync(table)  # whatever the database holds is the truth
             raise Refused("the server could not store this move; try again") from None
         table.adopt(after, new)
+        if outcome is not None:
+            table.facts.ratings = outcome.changes
 
     # --- what happens next -------------------------------------------------------
     def changed(self, table: Table) -> None:

@@ -26,6 +26,8 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_en
 
 from cardtable.server.facts import SeatFacts, TableFacts
 from cardtable.server.journal import Event
+from cardtable.server.rating_rules import Outcome
+from cardtable.server.ratings import rate_table, table_changes
 from cardtable.server.schema import analyses, events, seats, tables
 
 log = logging.getLogger(__name__)
@@ -70,6 +72,7 @@ class _Append:
     first: int  # the number of the first new event
     new: Sequence[Event]
     status: str | None  # a new status written in the same transaction
+    outcome: Outcome | None  # the game's end: rated in the same transaction
 
 
 @dataclass(slots=True)
@@ -152,9 +155,16 @@ class Storage:
         await self._submit(_Create(facts, events))
 
     async def append(
-        self, table_id: str, first: int, new: Sequence[Event], status: str | None = None
+        self,
+        table_id: str,
+        first: int,
+        new: Sequence[Event],
+        status: str | None = None,
+        outcome: Outcome | None = None,
     ) -> None:
-        await self._submit(_Append(table_id, first, new, status))
+        """Store new events; with ``outcome`` (the last move) the table is
+        rated in the same transaction, its changes left in ``outcome.changes``."""
+        await self._submit(_Append(table_id, first, new, status, outcome))
 
     async def set_seat(
         self, table_id: str, seat: int, name: str, token_hash: str, status: str | None = None
@@ -224,6 +234,9 @@ class Storage:
                             .where(tables.c.id == write.table_id)
                             .values(status=write.status)
                         )
+                    if write.outcome is not None:
+                        await _flush(conn, event_rows)
+                        write.outcome.changes = await rate_table(conn, write.outcome)
                     continue
                 await _flush(conn, event_rows)
                 await _execute(conn, write)
@@ -298,6 +311,10 @@ class Storage:
                 )
             for e in event_rows:
                 by_id[e["table_id"]].events.append((e["kind"], json.loads(e["data"])))
+            finished = [r["id"] for r in found if r["status"] == "finished"]
+            if finished:
+                for table_id, changes in (await table_changes(conn, finished)).items():
+                    by_id[table_id].facts.ratings = changes
         return list(by_id.values())
 
 

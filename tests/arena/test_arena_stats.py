@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from cardtable.arena.runner import GameResult, GameTask
-from cardtable.arena.stats import aggregate, entry_labels, finishing_ranks, wilson_interval
+from cardtable.arena.stats import aggregate, entry_labels, wilson_interval
+from cardtable.bots.ratings import finishing_ranks
 
 
 def game(

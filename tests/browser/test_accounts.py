@@ -127,7 +127,12 @@ def test_a_finished_game_is_listed_with_its_result_replay_and_record(
     assert run_axe(page, axe_source) == []
     page.goto(server.url + "/players/Cleo")
     page.wait_for_selector("#played")
-    assert page.locator("#played li").inner_text().split() == ["Marshmallow", "Test", "1", "game"]
+    assert page.locator("#played li .game-item-text").inner_text().split() == [
+        "Marshmallow",
+        "Test",
+        "1",
+        "game",
+    ]
     assert page.locator("#recent .badge").inner_text() == result
     shoot(page, screenshots, "profile-played-desktop")
     page.goto(server.url + "/me")

@@ -14,7 +14,7 @@ from cardtable.server.storage import Storage
 from tests.server.helpers import run_coroutine
 
 
-def _upgrade_to(revision: str) -> Callable[[Connection], None]:
+def upgrade_to(revision: str) -> Callable[[Connection], None]:
     def run(connection: Connection) -> None:
         config = Config()
         config.set_main_option("script_location", "cardtable.server:migrations")
@@ -27,7 +27,7 @@ def _upgrade_to(revision: str) -> Callable[[Connection], None]:
 async def _old_database_then_open(url: str) -> tuple[Any, list[tuple[str, int]]]:
     old = Storage(url)
     async with old.engine.begin() as conn:
-        await conn.run_sync(_upgrade_to("v0002"))
+        await conn.run_sync(upgrade_to("v0002"))
         await conn.execute(
             text(
                 "INSERT INTO ct_tables (id, game, options, private, turn_seconds, bot_delay_ms,"

@@ -1,6 +1,7 @@
 // The page's entry: load the interface text, put the language switch in the
 // header, then draw the lobby (/), a game's rules (/rules/{game}), a table (/t/{id}),
-// the account (/account), My games (/me) or a profile (/players/{name}).
+// the account (/account), My games (/me), a profile (/players/{name}) or a
+// game's leaderboard (/leaderboard/{game}).
 
 import { accountNav } from "./account-nav.js";
 import { api } from "./api.js";
@@ -22,6 +23,7 @@ const main = document.getElementById("main");
 const table = location.pathname.match(/^\/t\/([^/]+)\/?$/);
 const rules = location.pathname.match(/^\/rules\/([^/]+)\/?$/);
 const player = location.pathname.match(/^\/players\/([^/]+)\/?$/);
+const board = location.pathname.match(/^\/leaderboard\/([^/]+)\/?$/);
 const learning = location.pathname.match(/^\/(learn|puzzles)\/([^/]+)\/?$/);
 if (learning) {
   const game = decodeURIComponent(learning[2]);
@@ -39,6 +41,9 @@ if (learning) {
 } else if (location.pathname === "/me") {
   const { showMyGames } = await import("./mygames.js");
   await showMyGames(main, env);
+} else if (board) {
+  const { showLeaderboard } = await import("./leaderboard.js");
+  await showLeaderboard(main, decodeURIComponent(board[1]), env);
 } else if (player) {
   const { showProfile } = await import("./profile.js");
   await showProfile(main, decodeURIComponent(player[1]), env);

@@ -61,7 +61,9 @@ export async function showLobby(main, env) {
               ...(game.tutorial ? [
                 h("a", { class: "learn-link", href: `/learn/${encodeURIComponent(game.name)}`, dataset: { learn: game.name } }, t("lobby.learn", { game: game.title })),
                 h("a", { class: "learn-link", href: `/puzzles/${encodeURIComponent(game.name)}`, dataset: { puzzles: game.name } }, t("lobby.puzzles", { game: game.title })),
-              ] : []))))),
+              ] : []),
+              h("a", { class: "learn-link", href: `/leaderboard/${encodeURIComponent(game.name)}`, dataset: { leaderboard: game.name } },
+                t("lobby.leaderboard"), h("span", { class: "visually-hidden" }, ` ${game.title}`)))))),
         h("p", { class: "hint" }, t("lobby.playNowHint")),
         h("p", { class: "hint" }, t("lobby.quickHint"))),
       h("section", { class: "panel", "aria-labelledby": "open-heading" },

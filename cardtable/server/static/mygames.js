@@ -3,6 +3,7 @@
 
 import { api } from "./api.js";
 import { h } from "./dom.js";
+import { ratingChange } from "./ratings.js";
 
 export async function showMyGames(main, env) {
   const { t } = env;
@@ -59,6 +60,7 @@ function finishedItem(game, t) {
     h("div", { class: "game-item-text" },
       h("strong", {}, game.title),
       h("span", { class: `badge result-${game.result}` }, t(`games.result.${game.result}`)),
+      game.rating ? ratingChange(t, game.rating) : null,
       h("span", { class: "hint" }, `${others(game, t)} · ${t("games.scores", { scores: game.scores.join(" – ") })} · ${when(game, t)}`)),
     h("div", { class: "game-item-actions" },
       h("a", { class: "button", href: game.replay }, t("games.replay")),

@@ -1,8 +1,10 @@
-// A player's public profile (/players/{name}): games played per game and recent
-// results. (Ratings, when the server has them, join the per-game list.)
+// A player's public profile (/players/{name}): games played per game with the
+// ratings there (per player count, and a link to the game's leaderboard), and
+// recent results with what each did to the rating.
 
 import { api } from "./api.js";
 import { h } from "./dom.js";
+import { ratingChange, ratingText } from "./ratings.js";
 
 export async function showProfile(main, name, env) {
   const { t } = env;
@@ -23,8 +25,12 @@ export async function showProfile(main, name, env) {
       h("section", { class: "panel", "aria-labelledby": "played-heading" },
         h("h2", { id: "played-heading" }, t("profile.played")),
         player.games.length
-          ? h("ul", { class: "game-list", id: "played" }, player.games.map((g) => h("li", { class: "game-item" },
-            h("strong", {}, g.title), h("span", {}, t("profile.count", { count: g.played })))))
+          ? h("ul", { class: "game-list", id: "played" }, player.games.map((g) => h("li", { class: "game-item", dataset: { game: g.game } },
+            h("div", { class: "game-item-text" },
+              h("strong", {}, g.title), h("span", {}, t("profile.count", { count: g.played })),
+              ...g.ratings.map((r) => h("span", { class: "profile-rating", dataset: { players: r.players } },
+                t("profile.ratingFor", { count: r.players }), " ", ratingText(t, r)))),
+            h("a", { class: "button", href: g.leaderboard }, t("profile.leaderboard")))))
           : h("p", { class: "hint" }, t("profile.none"))),
       h("section", { class: "panel", "aria-labelledby": "recent-heading" },
         h("h2", { id: "recent-heading" }, t("profile.recent")),
@@ -33,6 +39,7 @@ export async function showProfile(main, name, env) {
             h("div", { class: "game-item-text" },
               h("strong", {}, g.title),
               h("span", { class: `badge result-${g.result}` }, t(`games.result.${g.result}`)),
+              g.rating ? ratingChange(t, g.rating) : null,
               h("span", { class: "hint" }, new Date(g.created_ms).toLocaleDateString(document.documentElement.lang, { dateStyle: "medium" }))),
             h("a", { class: "button", href: `${g.url}#replay` }, t("games.replay")))))
           : h("p", { class: "hint" }, t("profile.none")))));

@@ -9,6 +9,7 @@ import { GENERIC_BOARD, drawBoard, loadBoard } from "./board-host.js";
 import { announce, h } from "./dom.js";
 import { translator } from "./i18n.js";
 import { invitePanel } from "./invite.js";
+import { ratingChange } from "./ratings.js";
 import { refusalWords } from "./refusal.js";
 import { ruleHref, ruleLink } from "./rules.js";
 import * as motion from "./motion.js";
@@ -380,7 +381,9 @@ class TablePage {
       })),
       h("ol", { class: "standings" }, order.map(({ seat, score }) => h("li", {
         class: msg.winners.includes(seat) ? "winner" : "",
-      }, h("span", {}, names[seat]), h("span", { class: "score" }, t("end.points", { count: score }))))),
+      }, h("span", {}, names[seat]), h("span", { class: "score" }, t("end.points", { count: score }),
+        // A rated game: what it did to this seat's rating (docs/server.md, "ratings").
+        ...(msg.ratings ?? []).filter((r) => r.seat === seat).map((r) => ratingChange(t, r)))))),
       h("div", { class: "end-actions" },
         saved && !msg.rematch ? h("button", { type: "button", class: "primary", id: "rematch", onclick: (e) => this.rematch(e.currentTarget, error) }, t("end.rematch")) : null,
         msg.rematch ? h("a", {
