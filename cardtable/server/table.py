@@ -15,12 +15,12 @@ import hmac
 import secrets
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from cardtable.core.engine import refusal
-from cardtable.core.errors import RecordError
+from cardtable.core.errors import RecordError, RefusalParam
 from cardtable.core.game import Game, Move, State
 from cardtable.server.facts import SeatFacts, TableFacts
 from cardtable.server.journal import Event, Journal
@@ -44,10 +44,19 @@ def new_token() -> tuple[str, str]:
 
 
 class Refused(BadInput):
-    """A message the table will not act on; ``rule`` when the engine refused it."""
+    """A message the table will not act on; ``rule`` (and the refusal's
+    ``key`` and ``params``, when the game names them) when the engine refused it."""
 
-    def __init__(self, message: str, rule: str | None = None) -> None:
+    def __init__(
+        self,
+        message: str,
+        rule: str | None = None,
+        key: str | None = None,
+        params: Mapping[str, RefusalParam] | None = None,
+    ) -> None:
         self.rule = rule
+        self.key = key
+        self.params = dict(params) if params else {}
         super().__init__(message, 409)
 
 
@@ -180,7 +189,7 @@ class Table:
             reason = refusal(self.state, seat, parsed)  # the engine's own words and rule
             if reason is None:
                 raise Refused(f"{parsed} is not a legal move now")
-            raise Refused(str(reason), reason.rule or None)
+            raise Refused(str(reason), reason.rule or None, reason.key, reason.params)
         return parsed
 
     def prepare(self, seat: int, move: Move) -> tuple[State, list[Event]]:

@@ -91,6 +91,9 @@ def test_an_illegal_move_gets_the_engines_reason_and_rule(duel: Any) -> None:
     error = refused(duel, "ann", lambda c: c.move(bad["move"]))
     assert error["rule"] == bad["rule"]
     assert bad["reason"] in error["message"]
+    # The refusal's name and facts cross the wire for the browser to word.
+    assert bad["key"] and bad["key"].startswith(bad["rule"] + ".")
+    assert (error["key"], error["params"]) == (bad["key"], bad["params"])
 
 
 @pytest.mark.parametrize(
