@@ -197,7 +197,9 @@ class TablePage {
   /** A move the server refused: in the catalog's words, its rule number a link to the rule. */
   showRefusal(msg) {
     if (!msg.rule) { this.showNotice(this.t("table.refused", { reason: msg.message })); return; }
-    const words = refusalWords(msg, this.msg, this.boardT);
+    const label = this.board.module.cardLabel;
+    const cardLabel = label && ((name) => label(name, this.boardT));
+    const words = refusalWords(msg, this.boardT, { names: this.names(), cardLabel });
     const [before, after] = this.t("table.refusedRule", { reason: words, rule: "\u0000" }).split("\u0000");
     this.notice.replaceChildren(before, ruleLink(this.game.name, msg.rule), after ?? "");
   }
@@ -224,7 +226,7 @@ class TablePage {
       announce,
       redraw: () => this.drawBoardOnly(),
       // A refused move in the page's language, and where its rule is (boards import nothing from the shell).
-      refusal: (refused, cardLabel) => refusalWords(refused, this.msg, this.boardT, cardLabel),
+      refusal: (refused, cardLabel) => refusalWords(refused, this.boardT, { names: this.names(), cardLabel }),
       ruleHref: (rule) => ruleHref(this.game.name, rule),
       avatar: (name) => avatar(h, name),
       summaryRow: (row) => summaryRow(h, (name) => avatar(h, name), row),

@@ -30,7 +30,7 @@ const memory = new WeakMap(); // root -> what the last drawing showed, for anima
 
 export function parseCard(name) {
   const colour = LETTER_COLOUR[name[0]];
-  return { name, letter: name[0], colour, number: Number(name.slice(1)) };
+  return { name, colour, number: Number(name.slice(1)) };
 }
 
 /** The (seat, card) now winning a trick (MT-5.6): highest trump, else highest of the lead colour. */
@@ -51,16 +51,24 @@ function shape(colour, ctx) {
   return span;
 }
 
+// The corner letter is the colour's initial in the page's language (`letter.<colour>`),
+// beside the colour's shape; the card's name for screen readers is in words.
 function face(card, ctx) {
+  const letter = ctx.t(`letter.${card.colour}`);
   return [
-    ctx.h("span", { class: "mt-corner", "aria-hidden": "true" }, card.letter, shape(card.colour, ctx)),
+    ctx.h("span", { class: "mt-corner", "aria-hidden": "true" }, letter, shape(card.colour, ctx)),
     ctx.h("span", { class: "mt-number", "aria-hidden": "true" }, String(card.number)),
-    ctx.h("span", { class: "mt-corner mt-corner-low", "aria-hidden": "true" }, shape(card.colour, ctx), card.letter),
+    ctx.h("span", { class: "mt-corner mt-corner-low", "aria-hidden": "true" }, shape(card.colour, ctx), letter),
   ];
 }
 
 function cardName(card, t) {
   return t("card", { colour: t(`colour.${card.colour}`), number: card.number });
+}
+
+/** A card's name (`R4`) in the page's words ("Red 4"): for refusals the table words. */
+export function cardLabel(name, t) {
+  return cardName(parseCard(name), t);
 }
 
 /** A face-up card that is not a button (on the table). */
@@ -289,7 +297,7 @@ function handView(view, msg, mine, ctx, selected) {
   const reasonOf = (name) => {
     const r = refused.get(name);
     if (!r) return t("hand.notYourTurn");
-    const reason = ctx.refusal ? ctx.refusal(r, (card) => cardName(parseCard(card), t)) : r.reason;
+    const reason = ctx.refusal ? ctx.refusal(r, (card) => cardLabel(card, t)) : r.reason;
     return t("hand.refused", { reason, rule: r.rule });
   };
   const cards = view.hand.map(parseCard);
