@@ -139,11 +139,11 @@ def play_one(person: Person, game: str) -> None:
     person.wait_past(seq)
 
 
-def check_one_screen(person: Person, label: str) -> None:
+def check_one_screen(person: Person, label: str, seats: int = 2) -> None:
     geometry = person.page.evaluate(GEOMETRY_JS)
     assert geometry["scroll"] <= geometry["height"], (label, geometry)
     assert geometry["outside"] == [], (label, geometry["outside"])
-    assert geometry["hand"] >= 10 and geometry["seats"] == 2, (label, geometry)
+    assert geometry["hand"] >= 10 and geometry["seats"] == seats, (label, geometry)
     small = [tap for tap in geometry["taps"] if tap[0] < 24 or tap[1] < 44]
     assert small == [], (label, small)
 
