@@ -79,6 +79,14 @@ ANIMATE_SPY = """(() => {
 })();"""
 
 
+# Until it is this person's turn, or a round's summary or the game's end shows.
+NEXT_JS = (
+    "() => document.querySelector('#turn-status')?.dataset.mine === 'true'"
+    " || !document.querySelector('#summary').hidden"
+    " || document.querySelector('#end-panel')?.hidden === false"
+)
+
+
 def create(server: Server, game: str, options: dict[str, Any], players: int, delay: int) -> str:
     body = {
         "game": game, "options": options, "private": True, "turn_seconds": None,
@@ -112,11 +120,7 @@ def my_turn(person: Person) -> None:
         state = person.status()
         if state["mine"] or state["finished"]:
             return
-        page.wait_for_function(
-            "() => document.querySelector('#turn-status')?.dataset.mine === 'true'"
-            " || !document.querySelector('#summary').hidden"
-            " || document.querySelector('#end-panel')?.hidden === false"
-        )
+        page.wait_for_function(NEXT_JS)
     raise AssertionError("never this person's turn")
 
 
@@ -309,11 +313,7 @@ def test_round_summaries_explain_the_engines_scores(
                     assert run_axe(page, axe_source) == [], "table"
                 play_one(person, game)
             else:
-                page.wait_for_function(
-                    "() => document.querySelector('#turn-status')?.dataset.mine === 'true'"
-                    " || !document.querySelector('#summary').hidden"
-                    " || document.querySelector('#end-panel')?.hidden === false"
-                )
+                page.wait_for_function(NEXT_JS)
         page.wait_for_selector("#end-panel:not([hidden])")
         summaries.append(shown_points(page, "#end-panel"))
         record = json.load(urllib.request.urlopen(f"{server.url}/api/tables/{table_id}/record"))

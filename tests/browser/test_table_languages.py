@@ -13,7 +13,7 @@ import pytest
 
 from tests.browser.helpers import STATUS_JS, Person, Server, run_axe, shoot
 from tests.browser.test_languages import catalog, english_left
-from tests.browser.test_table_feel import check_one_screen, create, play_one
+from tests.browser.test_table_feel import NEXT_JS, check_one_screen, create, play_one
 
 SHOTS = Path("/work/wt/screens16t")  # where the reviewer looks; test-artifacts/ gets a copy too
 VIEWPORTS = {"desktop": {"width": 1280, "height": 800}, "phone": {"width": 390, "height": 844}}
@@ -64,7 +64,10 @@ def check_scores(page: Any, viewport: str, label: str) -> None:
         page.locator(".tabs button").first.click()  # the Scores tab comes first
         page.wait_for_selector("#panel-scores table", state="visible")
     scores = page.evaluate(SCORES_JS)
-    assert scores["cells"] >= 5 and scores["cut"] == [] and scores["overflow"] == [], (label, scores)
+    assert scores["cells"] >= 5 and scores["cut"] == [] and scores["overflow"] == [], (
+        label,
+        scores,
+    )
     if viewport == "phone":
         page.locator(".tabs button").first.click()
 
@@ -112,11 +115,7 @@ def test_a_live_table_and_its_summary_in_german_and_french(
                     table_seen = True
                 play_one(person, game)
             else:
-                page.wait_for_function(
-                    "() => document.querySelector('#turn-status')?.dataset.mine === 'true'"
-                    " || !document.querySelector('#summary').hidden"
-                    " || document.querySelector('#end-panel')?.hidden === false"
-                )
+                page.wait_for_function(NEXT_JS)
         assert table_seen and summary_seen, label
         assert person.errors == [], person.errors
         person.close()
