@@ -13,26 +13,11 @@ import pytest
 
 from tests.browser.helpers import STATUS_JS, Person, Server, run_axe, shoot
 from tests.browser.test_languages import catalog, english_left
-from tests.browser.test_table_feel import NEXT_JS, check_one_screen, create, play_one
+from tests.browser.test_table_feel import NEXT_JS, check_one_screen, check_scores, create, play_one
 
 SHOTS = Path("/work/wt/screens16t")  # where the reviewer looks; test-artifacts/ gets a copy too
 VIEWPORTS = {"desktop": {"width": 1280, "height": 800}, "phone": {"width": 390, "height": 844}}
 GAMES = {"marshmallow-test": {"target": 30}, "myrummy-111": {"turn_limit": 4, "rounds": 2}}
-
-# Whether every cell of the score table lies inside the part of its panel one
-# sees (a column cut off at the right edge is the fault this looks for).
-SCORES_JS = """() => {
-  const panel = document.querySelector('#panel-scores');
-  const box = panel.getBoundingClientRect();
-  const cells = [...panel.querySelectorAll('th, td')];
-  const cut = cells.filter((c) => { const r = c.getBoundingClientRect();
-    return r.left < box.left - 0.5 || r.right > box.right + 0.5; });
-  return { cells: cells.length, cut: cut.map((c) => c.innerText),
-                    // A scroller wider inside than out hides a column (screen-reader text aside).
-           overflow: [...panel.querySelectorAll('*:not(.visually-hidden)')]
-             .filter((e) => e.scrollWidth > e.clientWidth + 1
-               && getComputedStyle(e).overflowX !== 'visible').map((e) => e.className) };
-}"""
 
 
 def sit(browser: Any, server: Server, table: str, lang: str, viewport: str) -> Person:
@@ -55,21 +40,6 @@ def save(page: Any, screenshots: Path, name: str) -> None:
     path = shoot(page, screenshots, name)
     SHOTS.mkdir(parents=True, exist_ok=True)
     shutil.copy(path, SHOTS / path.name)
-
-
-def check_scores(page: Any, viewport: str, label: str) -> None:
-    """The score table shows every column: in the side panel on a desktop, in
-    its drawer on a phone (opened from the toolbar, then closed)."""
-    if viewport == "phone":
-        page.locator(".tabs button").first.click()  # the Scores tab comes first
-        page.wait_for_selector("#panel-scores table", state="visible")
-    scores = page.evaluate(SCORES_JS)
-    assert scores["cells"] >= 5 and scores["cut"] == [] and scores["overflow"] == [], (
-        label,
-        scores,
-    )
-    if viewport == "phone":
-        page.locator(".tabs button").first.click()
 
 
 def check_letters(page: Any, lang: str) -> None:
@@ -111,7 +81,7 @@ def test_a_live_table_and_its_summary_in_german_and_french(
                     assert run_axe(page, axe_source) == [], (label, "table")
                     if game == "marshmallow-test":
                         check_letters(page, lang)
-                    check_scores(page, viewport, label)
+                    check_scores(page, viewport == "phone", label)
                     table_seen = True
                 play_one(person, game)
             else:

@@ -20,7 +20,7 @@ export function avatarColour(name) {
 }
 
 /**
- * A score table's column head for a seat. Four or more names side by side do
+ * A score table's column head for a seat. Three or more names side by side do
  * not fit a side panel (or a phone's drawer): a `compact` head shows the seat's
  * avatar, the face it has on the table, and keeps the whole name for screen
  * readers and as the tooltip.

@@ -374,7 +374,7 @@ function moveFocus(event, hand) {
   event.preventDefault();
 }
 
-// Four or more seats get compact column heads (their avatars): names side by side would not fit.
+// Three or more seats get compact column heads (their avatars): names side by side would not fit.
 function scoreTable(view, names, t, h, scoreHead = (name) => h("th", { scope: "col" }, name)) {
   const rows = view.round_scores.map((row, r) => h("tr", {},
     h("th", { scope: "row" }, t("scores.round", { round: r + 1 })),
@@ -383,7 +383,7 @@ function scoreTable(view, names, t, h, scoreHead = (name) => h("th", { scope: "c
     h("summary", {}, t("scores.heading", { target: view.target })),
     h("div", { class: "mt-scores-scroll", tabindex: "0", role: "region", "aria-label": t("scores.heading", { target: view.target }) },
       h("table", {},
-        h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("scores.roundCol")), names.map((name) => scoreHead(name, names.length > 3)))),
+        h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("scores.roundCol")), names.map((name) => scoreHead(name, names.length > 2)))),
         h("tbody", {}, rows),
         h("tfoot", {}, h("tr", {}, h("th", { scope: "row" }, t("scores.total")), view.scores.map((s) => h("td", {}, String(s))))))));
 }

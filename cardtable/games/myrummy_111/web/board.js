@@ -452,7 +452,7 @@ export function narrate(msg, t, names) {
   return lines;
 }
 
-// Four or more seats get compact column heads (their avatars): names side by side would not fit.
+// Three or more seats get compact column heads (their avatars): names side by side would not fit.
 function scoreTable(view, names, t, h, scoreHead = (name) => h("th", { scope: "col" }, name)) {
   const rows = view.round_scores.map((row, r) => h("tr", {},
     h("th", { scope: "row" }, String(r + 1)),
@@ -462,7 +462,7 @@ function scoreTable(view, names, t, h, scoreHead = (name) => h("th", { scope: "c
     h("summary", {}, opts.rounds ? t("scores.headingRounds", { count: opts.rounds }) : t("scores.heading", { target: opts.target })),
     h("div", { class: "mr-scores-scroll", tabindex: "0", role: "region", "aria-label": opts.rounds ? t("scores.headingRounds", { count: opts.rounds }) : t("scores.heading", { target: opts.target }) },
       h("table", {},
-        h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("scores.roundCol")), names.map((name) => scoreHead(name, names.length > 3)))),
+        h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("scores.roundCol")), names.map((name) => scoreHead(name, names.length > 2)))),
         h("tbody", {}, rows),
         h("tfoot", {}, h("tr", {}, h("th", { scope: "row" }, t("scores.total")), view.scores.map((s) => h("td", {}, String(s))))))));
 }
