@@ -172,13 +172,25 @@ class Table:
         if self.status != "playing":
             why = "the game is over" if self.status == "finished" else "players are still joining"
             raise Refused(f"no move now: {why}")
+        # The two a person meets by racing the table (a double click, a tab
+        # behind) are named too, so the browser says them in its language.
         if seq != self.seq:
-            raise Refused(f"stale move: it was sent at move {seq}, the table is at move {self.seq}")
+            raise Refused(
+                f"stale move: it was sent at move {seq}, the table is at move {self.seq}",
+                key="stale",
+                params={"sent": seq, "now": self.seq},
+            )
         if "seat" in move:
             raise Refused("message.move has no 'seat': the server knows yours")
         to_move = self.state.to_move
         if seat != to_move:
-            raise Refused(f"it is seat {to_move}'s turn, not yours (seat {seat})")
+            raise Refused(
+                f"it is seat {to_move}'s turn, not yours (seat {seat})",
+                key="turn",
+                params={"to_move": to_move, "seat": seat}
+                if to_move is not None
+                else {"seat": seat},
+            )
         try:
             _, parsed, chance = self.game.move_from_json({**move, "seat": seat}, "message.move")
         except RecordError as exc:

@@ -198,10 +198,10 @@ class TablePage {
 
   /** A move the server refused: in the catalog's words, its rule number a link to the rule. */
   showRefusal(msg) {
-    if (!msg.rule) { this.showNotice(this.t("table.refused", { reason: msg.message })); return; }
     const label = this.board.module.cardLabel;
     const cardLabel = label && ((name) => label(name, this.boardT));
     const words = refusalWords(msg, this.boardT, { names: this.names(), cardLabel });
+    if (!msg.rule) { this.showNotice(this.t("table.refused", { reason: words })); return; }
     const [before, after] = this.t("table.refusedRule", { reason: words, rule: "\u0000" }).split("\u0000");
     this.notice.replaceChildren(before, ruleLink(this.game.name, msg.rule), after ?? "");
   }
