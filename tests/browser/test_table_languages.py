@@ -17,6 +17,11 @@ from tests.browser.test_table_feel import NEXT_JS, check_one_screen, check_score
 
 SHOTS = Path("/work/wt/screens16t")  # where the reviewer looks; test-artifacts/ gets a copy too
 VIEWPORTS = {"desktop": {"width": 1280, "height": 800}, "phone": {"width": 390, "height": 844}}
+# Nothing is wider than the screen: the page, and the board (which would
+# scroll sideways inside itself).
+NARROW_JS = """() => { const board = document.querySelector('#board');
+  return document.documentElement.scrollWidth <= innerWidth
+    && board.scrollWidth <= board.clientWidth + 1; }"""
 GAMES = {"marshmallow-test": {"target": 30}, "myrummy-111": {"turn_limit": 4, "rounds": 2}}
 
 
@@ -66,6 +71,7 @@ def test_a_live_table_and_its_summary_in_german_and_french(
         table_seen = summary_seen = False
         for _ in range(400):
             if page.locator("#summary:not([hidden])").count():
+                assert page.evaluate(NARROW_JS), (label, "summary")
                 assert english_left(page, lang) == [], (label, "summary")
                 assert run_axe(page, axe_source) == [], (label, "summary")
                 save(page, screenshots, f"table16-{game}-summary-{lang}-{viewport}")
@@ -77,6 +83,7 @@ def test_a_live_table_and_its_summary_in_german_and_french(
                 if not table_seen:
                     save(page, screenshots, f"table16-{game}-table-{lang}-{viewport}")
                     check_one_screen(person, label, seats=3)
+                    assert page.evaluate(NARROW_JS), (label, "table")
                     assert english_left(page, lang) == [], (label, "table")
                     assert run_axe(page, axe_source) == [], (label, "table")
                     if game == "marshmallow-test":
