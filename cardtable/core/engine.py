@@ -18,11 +18,11 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 from typing import Any, ClassVar, Generic, TypeVar
 
-from cardtable.core.errors import IllegalMoveError
+from cardtable.core.errors import IllegalMoveError, RefusalParam
 from cardtable.core.game import JSON, Applied, Explanation, Game, Move, State, View
 from cardtable.core.records import make_record
 
@@ -43,10 +43,12 @@ NO_CHANCE: MappingProxyType[str, JSON] = MappingProxyType({})
 
 ViewT = TypeVar("ViewT", bound=View)
 
-#: Why the rules refuse a move: ``(reason, rule)``, the arguments of
-#: :class:`IllegalMoveError`. The hooks return these words rather than
-#: errors, so :meth:`Engine.explain` builds no exception per action.
-Refusal = tuple[str, str]
+#: Why the rules refuse a move: ``(reason, rule)`` or ``(reason, rule, key,
+#: params)``, the arguments of :class:`IllegalMoveError`. The hooks return
+#: these words rather than errors, so :meth:`Engine.explain` builds no
+#: exception per action. The built-in games give the key and parameters a
+#: client words in its reader's language; a plugin may give only the words.
+Refusal = tuple[str, str] | tuple[str, str, str, Mapping[str, RefusalParam]]
 
 
 def applied_by_seat(seats: int, moves: Sequence[Move]) -> tuple[tuple[Applied, ...], ...]:
@@ -129,7 +131,12 @@ class Engine(ABC, Generic[ViewT]):
         to_move = self.to_move
         if to_move is None or seat == to_move:
             return None
-        return f"it is seat {to_move}'s turn, not seat {seat}'s", self.turn_rule
+        return (
+            f"it is seat {to_move}'s turn, not seat {seat}'s",
+            self.turn_rule,
+            f"{self.turn_rule}.turn",
+            {"to_move": to_move, "seat": seat},
+        )
 
     def _action_space(self) -> Sequence[Move]:
         """Every move of the game's action space, by index."""
@@ -180,8 +187,7 @@ class Engine(ABC, Generic[ViewT]):
         refused = self._seat_refusal(seat)
         if refused is None:
             return self._explain_due()
-        reason, rule = refused
-        return tuple([Explanation(move, False, reason, rule) for move in self._action_space()])
+        return tuple([Explanation(move, False, *refused) for move in self._action_space()])
 
     def view(self, seat: int | None) -> ViewT:
         """What ``seat`` may know; ``None`` is a spectator. The only door
@@ -241,8 +247,15 @@ def explain(state: State, seat: int) -> tuple[Explanation, ...]:
         if refused is None:
             out.append(Explanation(move, True, None, None))
         else:
-            out.append(Explanation(move, False, refused.reason, refused.rule))
+            out.append(_explanation(move, refused))
     return tuple(out)
+
+
+def _explanation(move: Move, refused: IllegalMoveError) -> Explanation:
+    """The explanation of a move refused by ``refused``: its parameters only
+    where it names its key, as a game's own hooks give them."""
+    params = refused.params if refused.key is not None else None
+    return Explanation(move, False, refused.reason, refused.rule, refused.key, params)
 
 
 def _trial(state: State, seat: int, move: Move, scratch: random.Random) -> IllegalMoveError | None:

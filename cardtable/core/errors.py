@@ -7,6 +7,13 @@ needs: the rule broken, or the place in a record or option list that is wrong.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
+#: A value of a refusal's parameters: a seat or a number, a card's or a
+#: colour's name in the game's notation, or a list of card names. Plain JSON,
+#: so the server sends them as they are and a client words them.
+RefusalParam = int | str | list[str]
+
 
 class CardtableError(ValueError):
     """Base class of every error cardtable raises for bad input.
@@ -61,11 +68,30 @@ class IllegalMoveError(CardtableError):
     ``reason`` states the facts in one sentence (``must follow red: holds R4,
     R9``) and ``rule`` names the rule it breaks (``MT-5.3``); ``str()`` joins
     them the way ``cardtable replay`` prints them.
+
+    ``key`` and ``params`` say the same for a reader in any language: a
+    stable name of this kind of refusal (``MT-5.3.follow``) and the facts
+    its words need (``{"lead": "red", "cards": ["R4", "R9"]}``), which a
+    client's catalog words. A plugin's error may give neither (``None``); a
+    client then shows ``reason``.
+
+    >>> e = IllegalMoveError("must follow red: holds R4", "MT-5.3", "MT-5.3.follow",
+    ...                      {"lead": "red", "cards": ["R4"]})
+    >>> str(e), e.key, e.params["lead"]
+    ('must follow red: holds R4 (MT-5.3)', 'MT-5.3.follow', 'red')
     """
 
-    def __init__(self, reason: str, rule: str) -> None:
+    def __init__(
+        self,
+        reason: str,
+        rule: str,
+        key: str | None = None,
+        params: Mapping[str, RefusalParam] | None = None,
+    ) -> None:
         self.reason = reason
         self.rule = rule
+        self.key = key
+        self.params = dict(params) if params else {}
         super().__init__(f"{reason} ({rule})")
 
 

@@ -13,6 +13,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple, Protocol, runtime_checkable
 
+from cardtable.core.errors import RefusalParam
+
 JSON = Any  # a value that json.dumps accepts
 
 
@@ -69,6 +71,7 @@ class Explanation(NamedTuple):
     """One action of a seat's action space, as the rules judge it now: legal,
     or refused with the words and rule :class:`~cardtable.core.errors.IllegalMoveError`
     would carry (``reason``/``rule`` are ``None`` for a legal move).
+    Its ``params`` are shared between answers: read them, never change them.
 
     A named tuple rather than a frozen dataclass: the server asks for a whole
     action space per move, and a tuple is built several times faster.
@@ -78,6 +81,11 @@ class Explanation(NamedTuple):
     legal: bool
     reason: str | None
     rule: str | None
+    #: The refusal's stable name and facts for a reader in any language
+    #: (:class:`~cardtable.core.errors.IllegalMoveError`'s ``key`` and
+    #: ``params``); ``None`` for a legal move or a refusal that gives none.
+    key: str | None = None
+    params: Mapping[str, RefusalParam] | None = None
 
 
 class View(Protocol):

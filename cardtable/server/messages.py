@@ -15,10 +15,11 @@ from __future__ import annotations
 import json
 import time
 import weakref
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from cardtable.core.engine import explain
+from cardtable.core.errors import RefusalParam
 from cardtable.core.game import Game, State
 from cardtable.server.rating_rules import change_json
 from cardtable.server.table import Table
@@ -28,8 +29,23 @@ def dumps(message: dict[str, Any]) -> str:
     return json.dumps(message, separators=(",", ":"), ensure_ascii=False)
 
 
-def error(message: str, rule: str | None = None) -> str:
-    return dumps({"type": "error", "message": message, "rule": rule or None})
+def error(
+    message: str,
+    rule: str | None = None,
+    key: str | None = None,
+    params: Mapping[str, RefusalParam] | None = None,
+) -> str:
+    """An ``error`` message; a refusal by the rules also names its ``key`` and
+    ``params``, from which a client words it in its reader's language."""
+    return dumps(
+        {
+            "type": "error",
+            "message": message,
+            "rule": rule or None,
+            "key": key,
+            "params": dict(params) if params else {},
+        }
+    )
 
 
 def game_part(game: Game, state: State, seat: int | None) -> dict[str, Any]:
@@ -43,9 +59,15 @@ def game_part(game: Game, state: State, seat: int | None) -> dict[str, Any]:
         legal = [m.to_json() for m in moves]
         allowed = {m.index for m in moves}
         refused = [
-            {"move": move.to_json(), "reason": reason, "rule": rule}
-            for move, ok, reason, rule in explain(state, seat)
-            if not ok and move.index not in allowed
+            {
+                "move": e.move.to_json(),
+                "reason": e.reason,
+                "rule": e.rule,
+                "key": e.key,
+                "params": e.params or {},
+            }
+            for e in explain(state, seat)
+            if not e.legal and e.move.index not in allowed
         ]
     return {
         "seat": seat,

@@ -84,7 +84,7 @@ class Play:
             else:
                 client.send(PONG)
         except Refused as exc:
-            client.send(error(str(exc), exc.rule))
+            client.send(error(str(exc), exc.rule, exc.key, exc.params))
         except BadInput as exc:
             client.send(error(str(exc)))
 

@@ -15,12 +15,12 @@ import hmac
 import secrets
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from cardtable.core.engine import refusal
-from cardtable.core.errors import RecordError
+from cardtable.core.errors import RecordError, RefusalParam
 from cardtable.core.game import Game, Move, State
 from cardtable.server.facts import SeatFacts, TableFacts
 from cardtable.server.journal import Event, Journal
@@ -44,10 +44,19 @@ def new_token() -> tuple[str, str]:
 
 
 class Refused(BadInput):
-    """A message the table will not act on; ``rule`` when the engine refused it."""
+    """A message the table will not act on; ``rule`` (and the refusal's
+    ``key`` and ``params``, when the game names them) when the engine refused it."""
 
-    def __init__(self, message: str, rule: str | None = None) -> None:
+    def __init__(
+        self,
+        message: str,
+        rule: str | None = None,
+        key: str | None = None,
+        params: Mapping[str, RefusalParam] | None = None,
+    ) -> None:
         self.rule = rule
+        self.key = key
+        self.params = dict(params) if params else {}
         super().__init__(message, 409)
 
 
@@ -163,13 +172,25 @@ class Table:
         if self.status != "playing":
             why = "the game is over" if self.status == "finished" else "players are still joining"
             raise Refused(f"no move now: {why}")
+        # The two a person meets by racing the table (a double click, a tab
+        # behind) are named too, so the browser says them in its language.
         if seq != self.seq:
-            raise Refused(f"stale move: it was sent at move {seq}, the table is at move {self.seq}")
+            raise Refused(
+                f"stale move: it was sent at move {seq}, the table is at move {self.seq}",
+                key="stale",
+                params={"sent": seq, "now": self.seq},
+            )
         if "seat" in move:
             raise Refused("message.move has no 'seat': the server knows yours")
         to_move = self.state.to_move
         if seat != to_move:
-            raise Refused(f"it is seat {to_move}'s turn, not yours (seat {seat})")
+            raise Refused(
+                f"it is seat {to_move}'s turn, not yours (seat {seat})",
+                key="turn",
+                params={"to_move": to_move, "seat": seat}
+                if to_move is not None
+                else {"seat": seat},
+            )
         try:
             _, parsed, chance = self.game.move_from_json({**move, "seat": seat}, "message.move")
         except RecordError as exc:
@@ -180,7 +201,7 @@ class Table:
             reason = refusal(self.state, seat, parsed)  # the engine's own words and rule
             if reason is None:
                 raise Refused(f"{parsed} is not a legal move now")
-            raise Refused(str(reason), reason.rule or None)
+            raise Refused(str(reason), reason.rule or None, reason.key, reason.params)
         return parsed
 
     def prepare(self, seat: int, move: Move) -> tuple[State, list[Event]]:

@@ -349,10 +349,20 @@ def check_pages_and_frames(
             for refusal in frame["refused"]:
                 card = cards.in_move(refusal["move"])
                 view = frame["view"]
+                # The refusal's words and its facts for the browser (key, params).
+                facts = json.dumps(refusal.get("params", {}), sort_keys=True)
                 if card is not None and card not in cards.visible(view):
-                    alike.add((refusal["reason"].replace(str(card), "<card>"), refusal["rule"]))
+                    unseen = str(card)
+                    alike.add(
+                        (
+                            refusal["reason"].replace(unseen, "<card>"),
+                            refusal["rule"],
+                            refusal.get("key"),
+                            facts.replace(unseen, "<card>"),
+                        )
+                    )
                 else:
-                    assert not cards.in_text(refusal["reason"]) & secret, refusal
+                    assert not cards.in_text(refusal["reason"] + " " + facts) & secret, refusal
             assert len(alike) <= 1, alike
 
 

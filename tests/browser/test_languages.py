@@ -1,6 +1,6 @@
 """English, German and French in the browser: the header's switch (remembered),
-pages with no English left in them, refusals worded from their rule number by
-the page's catalog, the rules pages, and the replay: presence as it was (none),
+pages with no English left in them, refusals worded from their key and
+parameters by the page's catalog, the rules pages, and the replay: presence as it was (none),
 axe-core on every page in every language, desktop and phone. Also the "At the
 table" log after a reload: Ann left, and is back; the invite (link, Share, QR)."""
 
@@ -199,7 +199,7 @@ def card_words(name: str, words: dict[str, Any]) -> str:
     return str(words["card"]).format(colour=words[f"colour.{colour}"], number=name[1:])
 
 
-def test_a_refusal_is_a_rule_number_worded_in_each_language_chosen_in_the_header(
+def test_a_refusal_is_a_key_and_parameters_worded_in_each_language_chosen_in_the_header(
     browser: Any, server: Server
 ) -> None:
     table = ann_against_a_bot(server, {"target": 30})
@@ -210,18 +210,31 @@ def test_a_refusal_is_a_rule_number_worded_in_each_language_chosen_in_the_header
     ann.wait_connected()
     state = refused_state(ann)
     refusal = next(r for r in state["refused"] if r["rule"] in ("MT-5.3", "MT-5.4"))
-    # On the wire: the move and its rule (the engine's English reason rides along for records).
-    assert set(refusal) >= {"move", "rule"} and refusal["move"]["play"]
-    legal = [m["play"] for m in state["legal"]]
+    # On the wire: the move, its rule, and the refusal's key and facts (the
+    # engine's English reason rides along for records and plugin games).
+    assert set(refusal) >= {"move", "rule", "key", "params"} and refusal["move"]["play"]
+    params = refusal["params"]
+    assert refusal["key"] in ("MT-5.3.follow", "MT-5.4.follow-or-trump")
+    assert params["lead"] in ("red", "yellow", "green", "blue", "purple")
+    # The cards it names are the ones the seat may play instead.
+    assert sorted(params["cards"]) == sorted(m["play"] for m in state["legal"])
     for lang in LANGUAGES:
         if lang != "en":  # the header's switch: the page comes back in that language
             page.locator("#language").select_option(lang)
             page.wait_for_function(f"() => document.documentElement.lang === '{lang}'")
             ann.wait_connected()
         words = {**catalog(lang), **catalog(lang, "marshmallow-test")}
-        reason = words[f"refusal.{refusal['rule']}"].format(
-            cards=", ".join(card_words(c, words) for c in legal)
+        cards = page.evaluate(
+            "([lang, xs]) => new Intl.ListFormat(lang, {type: 'disjunction'}).format(xs)",
+            [lang, [card_words(c, words) for c in params["cards"]]],
         )
+        reason = words[f"refusal.{refusal['key']}"].format(
+            lead=words[f"colour.{params['lead']}"],
+            trump=words[f"colour.{params.get('trump', 'red')}"],
+            cards=cards,
+        )
+        if lang == "de":  # German words, not the engine's English sentence
+            assert reason.startswith("du musst ") and refusal["reason"] not in reason
         why = words["hand.refused"].format(reason=reason, rule=refusal["rule"])
         card = page.locator(f".mt-hand button[data-card='{refusal['move']['play']}']")
         assert card.get_attribute("title") == why

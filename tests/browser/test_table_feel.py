@@ -79,6 +79,30 @@ ANIMATE_SPY = """(() => {
 })();"""
 
 
+# Until it is this person's turn, or a round's summary or the game's end shows.
+NEXT_JS = (
+    "() => document.querySelector('#turn-status')?.dataset.mine === 'true'"
+    " || !document.querySelector('#summary').hidden"
+    " || document.querySelector('#end-panel')?.hidden === false"
+)
+
+
+# Whether every cell of the score table lies inside the part of its panel one
+# sees (a column cut off at the right edge is the fault this looks for).
+SCORES_JS = """() => {
+  const panel = document.querySelector('#panel-scores');
+  const box = panel.getBoundingClientRect();
+  const cells = [...panel.querySelectorAll('th, td')];
+  const cut = cells.filter((c) => { const r = c.getBoundingClientRect();
+    return r.left < box.left - 0.5 || r.right > box.right + 0.5; });
+  return { cells: cells.length, cut: cut.map((c) => c.innerText),
+                    // A scroller wider inside than out hides a column (screen-reader text aside).
+           overflow: [...panel.querySelectorAll('*:not(.visually-hidden)')]
+             .filter((e) => e.scrollWidth > e.clientWidth + 1
+               && getComputedStyle(e).overflowX !== 'visible').map((e) => e.className) };
+}"""
+
+
 def create(server: Server, game: str, options: dict[str, Any], players: int, delay: int) -> str:
     body = {
         "game": game, "options": options, "private": True, "turn_seconds": None,
@@ -112,11 +136,7 @@ def my_turn(person: Person) -> None:
         state = person.status()
         if state["mine"] or state["finished"]:
             return
-        page.wait_for_function(
-            "() => document.querySelector('#turn-status')?.dataset.mine === 'true'"
-            " || !document.querySelector('#summary').hidden"
-            " || document.querySelector('#end-panel')?.hidden === false"
-        )
+        page.wait_for_function(NEXT_JS)
     raise AssertionError("never this person's turn")
 
 
@@ -139,11 +159,23 @@ def play_one(person: Person, game: str) -> None:
     person.wait_past(seq)
 
 
-def check_one_screen(person: Person, label: str) -> None:
+def check_scores(page: Any, drawer: bool, label: str) -> None:
+    """The score table shows every column: in the side panel on a desktop, in
+    its drawer on a phone (opened from the toolbar, then closed again)."""
+    if drawer:
+        page.locator("#tab-scores").click()
+        page.wait_for_selector("#panel-scores table", state="visible")
+    scores = page.evaluate(SCORES_JS)
+    assert scores["cells"] >= 5 and not scores["cut"] and not scores["overflow"], (label, scores)
+    if drawer:
+        page.locator("#tab-scores").click()
+
+
+def check_one_screen(person: Person, label: str, seats: int = 2) -> None:
     geometry = person.page.evaluate(GEOMETRY_JS)
     assert geometry["scroll"] <= geometry["height"], (label, geometry)
     assert geometry["outside"] == [], (label, geometry["outside"])
-    assert geometry["hand"] >= 10 and geometry["seats"] == 2, (label, geometry)
+    assert geometry["hand"] >= 10 and geometry["seats"] == seats, (label, geometry)
     small = [tap for tap in geometry["taps"] if tap[0] < 24 or tap[1] < 44]
     assert small == [], (label, small)
 
@@ -174,12 +206,16 @@ def test_everything_a_decision_needs_fits_one_screen_at_every_viewport(
         else:
             check_one_screen(person, f"{game} {viewport} mid-round")
         shoot(person.page, screenshots, f"table16-{game}-{viewport}")
+        if VIEWPORTS[viewport]["width"] >= 1100:  # the side panel beside the table
+            check_scores(person.page, False, f"{game} {viewport}")
         if viewport == "phone-portrait":
             # The score table, a drawer on a phone, fits it: no column cut off (issue 16, item 9).
             person.page.locator("#tab-scores").click()
             table = person.page.locator("#panel-scores table")
             box = table.bounding_box()
             assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 390, box
+            scores = person.page.evaluate(SCORES_JS)
+            assert not scores["cut"] and not scores["overflow"], scores
             shoot(person.page, screenshots, f"table16-{game}-{viewport}-scores")
         assert person.errors == []
         person.close()
@@ -309,11 +345,7 @@ def test_round_summaries_explain_the_engines_scores(
                     assert run_axe(page, axe_source) == [], "table"
                 play_one(person, game)
             else:
-                page.wait_for_function(
-                    "() => document.querySelector('#turn-status')?.dataset.mine === 'true'"
-                    " || !document.querySelector('#summary').hidden"
-                    " || document.querySelector('#end-panel')?.hidden === false"
-                )
+                page.wait_for_function(NEXT_JS)
         page.wait_for_selector("#end-panel:not([hidden])")
         summaries.append(shown_points(page, "#end-panel"))
         record = json.load(urllib.request.urlopen(f"{server.url}/api/tables/{table_id}/record"))

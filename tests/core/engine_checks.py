@@ -59,7 +59,10 @@ def check_position(state: State) -> Counter[str]:
                 assert explanation == Explanation(move, True, None, None)
                 seen["legal"] += 1
             else:
-                assert explanation == Explanation(move, False, expected.reason, expected.rule)
+                params = expected.params if expected.key is not None else None
+                assert explanation == Explanation(
+                    move, False, expected.reason, expected.rule, expected.key, params
+                )
                 seen["refused"] += 1
                 seen[expected.rule] += 1
         if seat == state.to_move:

@@ -129,7 +129,9 @@ def test_the_base_checks_the_seat_of_a_view_and_of_a_move() -> None:
             state.view(seat)  # type: ignore[arg-type]
     with pytest.raises(IllegalMoveError) as info:
         state.apply_as(1, state.legal_moves()[0])
-    assert info.value == IllegalMoveError("it is seat 0's turn, not seat 1's", "FT-1")
+    assert info.value == IllegalMoveError(
+        "it is seat 0's turn, not seat 1's", "FT-1", "FT-1.turn", {"to_move": 0, "seat": 1}
+    )
     assert state.refusal(1, state.legal_moves()[0]) == info.value
     assert repr(state) == "<TrickState round 1, to move 0, scores (0, 0)>"
 

@@ -33,7 +33,10 @@ def test_mt_5_1_a_round_1_resumed_with_another_dealer_keeps_it_and_its_leader(de
     with pytest.raises(IllegalMoveError) as info:
         state.apply_as(other, state.legal_moves()[0])
     assert info.value == IllegalMoveError(
-        f"it is seat {dealer}'s turn, not seat {other}'s", "MT-5.1"
+        f"it is seat {dealer}'s turn, not seat {other}'s",
+        "MT-5.1",
+        "MT-5.1.turn",
+        {"to_move": dealer, "seat": other},
     )
     state.apply_as(dealer, state.legal_moves()[0])
     assert state.to_move == other  # MT-5.1: play goes clockwise from the leader

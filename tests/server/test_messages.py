@@ -26,7 +26,15 @@ def refused_by_trial(game: Game, state: State, seat: int) -> list[dict[str, Any]
         try:
             state.clone().apply_as(seat, move)
         except IllegalMoveError as exc:
-            out.append({"move": move.to_json(), "reason": exc.reason, "rule": exc.rule})
+            out.append(
+                {
+                    "move": move.to_json(),
+                    "reason": exc.reason,
+                    "rule": exc.rule,
+                    "key": exc.key,
+                    "params": exc.params,
+                }
+            )
     return out
 
 

@@ -59,6 +59,12 @@ def test_a_move_out_of_turn_is_refused(duel: Any) -> None:
     card = bob.state["view"]["hand"][0]
     error = refused(duel, "bob", lambda c: c.move({"play": card}))
     assert "turn" in error["message"]
+    # Named for the browser's catalog (no rule: the table refused it, not the rules).
+    assert (error["rule"], error["key"], error["params"]) == (
+        None,
+        "turn",
+        {"to_move": 0, "seat": 1},
+    )
 
 
 def test_a_spectator_cannot_move(duel: Any) -> None:
@@ -69,8 +75,10 @@ def test_a_spectator_cannot_move(duel: Any) -> None:
 def test_a_stale_sequence_number_is_refused(duel: Any) -> None:
     ann = duel[2]
     move = ann.state["legal"][0]
-    error = refused(duel, "ann", lambda c: c.move(move, seq=ann.state["seq"] + 5))
+    seq = ann.state["seq"]
+    error = refused(duel, "ann", lambda c: c.move(move, seq=seq + 5))
     assert "stale" in error["message"]
+    assert (error["key"], error["params"]) == ("stale", {"sent": seq + 5, "now": seq})
 
 
 def test_a_double_click_plays_once(duel: Any) -> None:
@@ -91,6 +99,9 @@ def test_an_illegal_move_gets_the_engines_reason_and_rule(duel: Any) -> None:
     error = refused(duel, "ann", lambda c: c.move(bad["move"]))
     assert error["rule"] == bad["rule"]
     assert bad["reason"] in error["message"]
+    # The refusal's name and facts cross the wire for the browser to word.
+    assert bad["key"] and bad["key"].startswith(bad["rule"] + ".")
+    assert (error["key"], error["params"]) == (bad["key"], bad["params"])
 
 
 @pytest.mark.parametrize(

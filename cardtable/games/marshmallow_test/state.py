@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from cardtable.core.engine import NO_CHANCE, Engine, Refusal, applied_by_seat
-from cardtable.core.errors import IllegalMoveError
+from cardtable.core.errors import IllegalMoveError, RefusalParam
 from cardtable.core.game import Applied, Explanation, Game
 from cardtable.games.marshmallow_test.cards import (
     CARD_NAMES,
@@ -64,7 +64,14 @@ _APPLIED_PLAY = tuple(
 
 
 def _not_held(seat: int, card: int) -> Refusal:
-    return f"seat {seat} does not hold {CARD_NAMES[card]}", "MT-5.1"  # MT-5.1: only a held card
+    name = CARD_NAMES[card]
+    # MT-5.1: only a held card
+    return (
+        f"seat {seat} does not hold {name}",
+        "MT-5.1",
+        "MT-5.1.not-held",
+        {"seat": seat, "card": name},
+    )
 
 
 # What ``explain`` answers during play for a legal card and a card not held.
@@ -83,10 +90,6 @@ def _full_hand(hand: int) -> tuple[Play, ...]:
         + _T3[(hand >> 36) & 0xFFF]
         + _T4[hand >> 48]
     )
-
-
-def _names(mask: int) -> str:
-    return ", ".join(CARD_NAMES[c] for c in cards_of(mask))
 
 
 # A trick as stored: (winner, plays) with each play encoded ``seat << 6 | card``.
@@ -358,34 +361,51 @@ class MarshmallowState(Engine[MarshmallowView]):
         """The words for any held card off ``allowed`` (they name only what
         the player may play, not the card tried)."""
         trump = None if self._trump < 0 else self._trump
-        what, rule = must_play(allowed, self._lead, trump, self._ruffed, self._must)
-        return (f"must {what}: holds {_names(hand & allowed)}", rule)
+        what, rule, key = must_play(allowed, self._lead, trump, self._ruffed, self._must)
+        cards = [CARD_NAMES[c] for c in cards_of(hand & allowed)]
+        params: dict[str, RefusalParam] = {"lead": COLOUR_NAMES[self._lead], "cards": cards}
+        if trump is not None:
+            params["trump"] = COLOUR_NAMES[trump]
+        return (f"must {what}: holds {', '.join(cards)}", rule, key, params)
 
     def _other_refusal(self, move: MTMove) -> Refusal | None:
         """Why ``move`` is refused when it is not a card play during play:
         the game is over, a deal is due, or trump is (not) to be named."""
         phase = self._phase
         if phase == FINISHED:
+            winner, score = self._winner, self._scores[self._winner]
             return (
-                f"the game is over: seat {self._winner} reached {self._scores[self._winner]}",
+                f"the game is over: seat {winner} reached {score}",
                 "MT-8.1",
+                "MT-8.1.game-over",
+                {"winner": winner, "score": score},
             )
         if phase == AWAITING_DEAL:
-            return (f"round {self._round_no + 1} must be dealt first", "MT-3.1")
+            round_no = self._round_no + 1
+            return (
+                f"round {round_no} must be dealt first",
+                "MT-3.1",
+                "MT-3.1.deal-first",
+                {"round": round_no},
+            )
         if phase == TRUMP_DUE:
             if isinstance(move, Play):
                 return (
                     f"seat {self._dealer} (the dealer) must name trump before the first card",
                     "MT-4.2",
+                    "MT-4.2.trump-first",
+                    {"dealer": self._dealer},
                 )
             return None  # MT-4.2: any of the five colours
         # PLAYING and a NameTrump
         if self._round_no == 1:
-            return ("round 1 has no trump", "MT-4.1")
+            return ("round 1 has no trump", "MT-4.1", "MT-4.1.no-trump", {})
+        trump = COLOUR_NAMES[self._trump]
         return (
-            f"trump is {COLOUR_NAMES[self._trump]} this round; it is named only by the dealer "
-            "before the first card",
+            f"trump is {trump} this round; it is named only by the dealer before the first card",
             "MT-4.2",
+            "MT-4.2.trump-named",
+            {"trump": trump},
         )
 
     def _move_refusal(self, move: MTMove) -> Refusal | None:
@@ -411,7 +431,13 @@ class MarshmallowState(Engine[MarshmallowView]):
 
     def _seat_refusal(self, seat: int) -> Refusal | None:
         if self._phase == TRUMP_DUE and seat != self._to_move:
-            return (f"seat {self._to_move} (the dealer) names trump, not seat {seat}", "MT-4.2")
+            dealer = self._to_move
+            return (
+                f"seat {dealer} (the dealer) names trump, not seat {seat}",
+                "MT-4.2",
+                "MT-4.2.dealer-names",
+                {"dealer": dealer, "seat": seat},
+            )
         return super()._seat_refusal(seat)
 
     def _action_space(self) -> tuple[MTMove, ...]:

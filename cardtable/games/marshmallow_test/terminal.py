@@ -225,7 +225,7 @@ class MarshmallowTestUI:
             if isinstance(m, Play):
                 allowed |= 1 << m.card
         # Worded from the legal moves, so it offers only what the player can do.
-        what, rule = must_play(allowed, lead, v.trump, v.ruffed, v.trump_after_ruff == "must")
+        what, rule, _ = must_play(allowed, lead, v.trump, v.ruffed, v.trump_after_ruff == "must")
         return f"you must {what} ({rule}): {cards}"
 
     def _help(self, v: MarshmallowView) -> None:

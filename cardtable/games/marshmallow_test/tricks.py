@@ -127,9 +127,10 @@ def shown_voids(
 
 def must_play(
     allowed: int, lead: int, trump: int | None, is_ruffed: bool, must: bool
-) -> tuple[str, str]:
+) -> tuple[str, str, str]:
     """What a player must do instead of a card they hold but may not play,
-    in words, and the rule: ``("follow red", "MT-5.3")``.
+    in words, the rule, and the refusal's key (its name for a catalog):
+    ``("follow red", "MT-5.3", "MT-5.3.follow")``.
 
     ``allowed`` is the 60-bit mask of the cards the player may play (their
     legal moves), ``lead`` the colour led, ``is_ruffed`` whether the trick
@@ -138,7 +139,11 @@ def must_play(
     to a player who holds a trump.
     """
     if is_ruffed and must and trump is not None:
-        return "play a trump after the ruff", "MT-5.4"  # [variant must]
+        return "play a trump after the ruff", "MT-5.4", "MT-5.4.trump-after-ruff"  # [variant must]
     if is_ruffed and trump is not None and allowed & COLOUR_MASKS[trump]:
-        return f"follow {COLOUR_NAMES[lead]} or trump in with {COLOUR_NAMES[trump]}", "MT-5.4"
-    return f"follow {COLOUR_NAMES[lead]}", "MT-5.3"
+        return (
+            f"follow {COLOUR_NAMES[lead]} or trump in with {COLOUR_NAMES[trump]}",
+            "MT-5.4",
+            "MT-5.4.follow-or-trump",
+        )
+    return f"follow {COLOUR_NAMES[lead]}", "MT-5.3", "MT-5.3.follow"

@@ -18,33 +18,55 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TypeVar
 
+from cardtable.core.engine import Refusal
+
 T = TypeVar("T")
 
 LEFT, RIGHT, FAR = 0, 1, 2  # the ``side`` of a placement, as :attr:`moves.Place.side`
 
 
-def place_refusal(position: int, side: int, hand_size: int) -> tuple[str, str] | None:
+def place_refusal(position: int, side: int, hand_size: int) -> Refusal | None:
     """Why a placement may not go at ``position`` with ``side`` into a hand
-    of ``hand_size`` cards, as (reason, rule), or None: the one definition of
-    MR-4.3/4.4's legality (the engine raises it as an IllegalMoveError,
-    :func:`.moves.legal_places` lists what passes).
+    of ``hand_size`` cards, as (reason, rule, key, params), or None: the one
+    definition of MR-4.3/4.4's legality (the engine raises it as an
+    IllegalMoveError, :func:`.moves.legal_places` lists what passes).
 
     >>> place_refusal(0, LEFT, 3)
-    ('place 0 has no left neighbour: discard right or far', 'MR-4.4')
+    ('place 0 has no left neighbour: discard right or far', 'MR-4.4', 'MR-4.4.no-left', {})
     >>> place_refusal(3, FAR, 3) is None
     True
     """
     h = hand_size
     p = position
     if not 0 <= p <= h:
-        return (f"place {p} is beyond the hand: positions 0–{h}", "MR-4.3")
+        return (
+            f"place {p} is beyond the hand: positions 0–{h}",
+            "MR-4.3",
+            "MR-4.3.beyond",
+            {"place": p, "last": h},
+        )
     # MR-4.4: a neighbour must exist; far only from an end.
     if side == LEFT and p == 0:
-        return ("place 0 has no left neighbour: discard right or far", "MR-4.4")
+        return (
+            "place 0 has no left neighbour: discard right or far",
+            "MR-4.4",
+            "MR-4.4.no-left",
+            {},
+        )
     if side == RIGHT and p == h:
-        return (f"place {h} has no right neighbour: discard left or far", "MR-4.4")
+        return (
+            f"place {h} has no right neighbour: discard left or far",
+            "MR-4.4",
+            "MR-4.4.no-right",
+            {"place": h},
+        )
     if side == FAR and 0 < p < h:
-        return (f"far only when inserted at an end (place 0 or {h}), not {p}", "MR-4.4")
+        return (
+            f"far only when inserted at an end (place 0 or {h}), not {p}",
+            "MR-4.4",
+            "MR-4.4.far-end",
+            {"place": p, "last": h},
+        )
     return None
 
 

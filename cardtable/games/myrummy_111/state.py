@@ -366,7 +366,8 @@ class MyRummyState(Engine[MyRummyView]):
             return self._idle_refusal()
         if cls is Take or cls is Place:
             due = "take" if phase == TAKE else "place"
-            return (f"a {due} is due, not a {'place' if due == 'take' else 'take'}", "MR-4")
+            other = "place" if due == "take" else "take"
+            return (f"a {due} is due, not a {other}", "MR-4", f"MR-4.{due}-due", {})
         return (f"{move!r} is not a MyRummy 111 move", "MR-4")
 
     def _take_refusal(self, move: Take) -> Refusal | None:
@@ -375,17 +376,32 @@ class MyRummyState(Engine[MyRummyView]):
         reshuffle given to :meth:`apply`: that is chance, not a rule."""
         slot = move.slot
         if not 0 <= slot <= 2:
-            return (f"there is no slot {slot}: slots are 0, 1, 2", "MR-4.2")
+            return (
+                f"there is no slot {slot}: slots are 0, 1, 2",
+                "MR-4.2",
+                "MR-4.2.no-slot",
+                {"slot": slot},
+            )
         if not move.refresh:
             return None
         if self._up != ALL_UP:
-            return ("refresh only when all three middle cards are face up", "MR-4.1")
+            return (
+                "refresh only when all three middle cards are face up",
+                "MR-4.1",
+                "MR-4.1.refresh",
+                {},
+            )
         return None
 
     def _idle_refusal(self) -> Refusal:
         if self._finished:
-            return ("the game is over", "MR-7.1")
-        return (f"round {self._round} must be dealt first", "MR-3.1")
+            return ("the game is over", "MR-7.1", "MR-7.1.game-over", {})
+        return (
+            f"round {self._round} must be dealt first",
+            "MR-3.1",
+            "MR-3.1.deal-first",
+            {"round": self._round},
+        )
 
     def _action_space(self) -> tuple[Move, ...]:
         return MOVES

@@ -19,6 +19,18 @@ export function avatarColour(name) {
   return `hsl(${hash % 360} 50% 27%)`;
 }
 
+/**
+ * A score table's column head for a seat. Three or more names side by side do
+ * not fit a side panel (or a phone's drawer): a `compact` head shows the seat's
+ * avatar, the face it has on the table, and keeps the whole name for screen
+ * readers and as the tooltip.
+ */
+export function scoreHead(h, name, compact) {
+  if (!compact) return h("th", { scope: "col" }, name);
+  return h("th", { scope: "col", class: "score-head", title: name },
+    avatar(h, name), h("span", { class: "visually-hidden" }, name));
+}
+
 /** The avatar element: decorative, since the seat's name is always beside it. */
 export function avatar(h, name, extra = "") {
   return h("span", {

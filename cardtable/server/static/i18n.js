@@ -58,6 +58,7 @@ export async function loadCatalog(urlOf, languages = preferredLanguages()) {
  */
 export function translator(lang, ...catalogs) {
   const plural = new Intl.PluralRules(lang);
+  t.lang = lang; // for the language's own list and number formats
   t.has = (key) => catalogs.some((catalog) => catalog && Object.hasOwn(catalog, key));
   return t;
   function t(key, vars = {}) {

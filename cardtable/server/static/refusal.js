@@ -1,18 +1,45 @@
-// A refused move in the reader's language. Refusals cross the wire as a rule
-// number (and the engine's English reason, kept for the command line and
-// records); the words come from the game's catalog, `refusal.<rule>`, with
-// parameters taken from what the seat may see: the moves it may make instead
-// (`legal` of its own state message). A rule the catalog does not word falls
-// back to the engine's reason.
+// A refused move in the reader's language. A refusal crosses the wire as the
+// engine's English reason (kept for the command line and records), its rule,
+// and, for the games that name them, a key for its kind (`MT-5.3.follow`)
+// with the facts its words need (`{lead: "red", cards: ["R4", "R9"]}`). The
+// words come from the game's catalog, `refusal.<key>`, each fact put in the
+// reader's terms: a seat as its player's name, a card by the board's label, a
+// colour by the catalog's `colour.<name>`, a list of cards joined the way the
+// language joins alternatives ("R4, R9 or B3": any one of them may be played). A refusal with no key, or a key the catalog does not
+// word (a plugin game), shows the engine's reason.
 
-/** Parameters of a refusal's words: {rule, cards} (the cards the seat may play instead). */
-export function refusalParams(refusal, msg, cardLabel = (name) => name) {
-  const cards = (msg?.legal ?? []).map((m) => m.play).filter((c) => typeof c === "string");
-  return { rule: refusal.rule ?? "", cards: cards.map(cardLabel).join(", "), count: cards.length };
+// The parameters that name a seat (the engines count seats from 0).
+const SEAT_PARAMS = new Set(["seat", "to_move", "dealer", "winner"]);
+// The parameters that name a colour (MT-1.1's colour names).
+const COLOUR_PARAMS = new Set(["lead", "trump"]);
+
+/**
+ * The catalog's placeholders for a refusal's parameters: names for seats,
+ * labels for cards, words for colours, and `count` for plurals of a list.
+ * `names[seat]` is a seat's player; `cardLabel(name)` a card's label.
+ */
+export function refusalParams(params, t, { names = [], cardLabel = (name) => name } = {}) {
+  const vars = {};
+  for (const [name, value] of Object.entries(params ?? {})) {
+    if (SEAT_PARAMS.has(name) && Number.isInteger(value)) {
+      vars[name] = names[value] ?? String(value + 1); // people count seats from 1
+    } else if (COLOUR_PARAMS.has(name) && t.has(`colour.${value}`)) {
+      vars[name] = t(`colour.${value}`);
+    } else if (name === "card") {
+      vars[name] = cardLabel(String(value));
+    } else if (Array.isArray(value)) {
+      vars[name] = new Intl.ListFormat(t.lang, { type: "disjunction" }).format(value.map((c) => cardLabel(String(c))));
+      vars.count = value.length;
+    } else {
+      vars[name] = value;
+    }
+  }
+  return vars;
 }
 
-export function refusalWords(refusal, msg, t, cardLabel) {
-  const key = `refusal.${refusal.rule}`;
-  if (refusal.rule && t.has(key)) return t(key, refusalParams(refusal, msg, cardLabel));
+/** A refusal (a `refused` entry or an `error` message) in the reader's words. */
+export function refusalWords(refusal, t, context = {}) {
+  const key = `refusal.${refusal.key}`;
+  if (refusal.key && t.has(key)) return t(key, refusalParams(refusal.params, t, context));
   return refusal.reason ?? refusal.message ?? "";
 }

@@ -55,6 +55,15 @@ export class SummaryBox {
   }
 }
 
+// A rule number ("MR-6.3") in a reason: kept on one line (a narrow summary broke
+// it at its hyphen, "MR-" / "6.3").
+const RULE_NUMBER = /(\b[A-Z]{1,4}-\d+(?:\.\d+)*)/;
+
+function unbroken(h, text) {
+  if (typeof text !== "string") return text;
+  return text.split(RULE_NUMBER).map((part, i) => (i % 2 ? h("span", { class: "rule-number" }, part) : part));
+}
+
 /**
  * One seat's line of a summary (boards get this as ctx.summaryRow): avatar and
  * name, facts ("went out 1.", "4 tricks"), the points — the engine's round
@@ -66,6 +75,6 @@ export function summaryRow(h, avatar, { seat, name, facts, why, points, pointsTe
     h("span", { class: "summary-points", dataset: { points } }, pointsText),
     h("span", { class: "summary-facts" }, facts.join(" · ")),
     h("span", { class: "summary-total" }, total),
-    h("p", { class: "summary-why" }, why),
+    h("p", { class: "summary-why" }, unbroken(h, why)),
     extra);
 }

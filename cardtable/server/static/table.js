@@ -4,7 +4,7 @@
 // a game that has none (board-host.js).
 
 import { api, forgetSeat, joinSeat, refusedWords, saveSeat, savedName, savedSeat } from "./api.js";
-import { avatar } from "./avatars.js";
+import { avatar, scoreHead } from "./avatars.js";
 import { GENERIC_BOARD, drawBoard, loadBoard } from "./board-host.js";
 import { announce, h } from "./dom.js";
 import { translator } from "./i18n.js";
@@ -82,7 +82,9 @@ class TablePage {
     this.connection = h("span", { class: "connection", id: "connection" });
     this.notice = h("div", { class: "notice", id: "notice", role: "alert" });
     this.joinPanel = h("section", { class: "panel join", id: "join-panel", hidden: true, "aria-labelledby": "join-heading" });
-    this.boardRoot = h("div", { class: "board", id: "board", tabindex: "-1", role: "region", "aria-label": t("table.boardLabel") });
+    // In the tab order: where its content is taller than its share of the screen (a long
+    // line in German on a phone) the board scrolls, and a keyboard must scroll it too.
+    this.boardRoot = h("div", { class: "board", id: "board", tabindex: "0", role: "region", "aria-label": t("table.boardLabel") });
     this.endPanel = h("section", { class: "panel end", id: "end-panel", hidden: true, "aria-labelledby": "end-heading" });
     this.replayBox = h("section", { class: "panel replay", id: "replay", hidden: true, "aria-labelledby": "replay-heading" });
     this.logList = h("ol", { class: "log-lines" });
@@ -197,8 +199,10 @@ class TablePage {
 
   /** A move the server refused: in the catalog's words, its rule number a link to the rule. */
   showRefusal(msg) {
-    if (!msg.rule) { this.showNotice(this.t("table.refused", { reason: msg.message })); return; }
-    const words = refusalWords(msg, this.msg, this.boardT);
+    const label = this.board.module.cardLabel;
+    const cardLabel = label && ((name) => label(name, this.boardT));
+    const words = refusalWords(msg, this.boardT, { names: this.names(), cardLabel });
+    if (!msg.rule) { this.showNotice(this.t("table.refused", { reason: words })); return; }
     const [before, after] = this.t("table.refusedRule", { reason: words, rule: "\u0000" }).split("\u0000");
     this.notice.replaceChildren(before, ruleLink(this.game.name, msg.rule), after ?? "");
   }
@@ -225,9 +229,10 @@ class TablePage {
       announce,
       redraw: () => this.drawBoardOnly(),
       // A refused move in the page's language, and where its rule is (boards import nothing from the shell).
-      refusal: (refused, cardLabel) => refusalWords(refused, this.msg, this.boardT, cardLabel),
+      refusal: (refused, cardLabel) => refusalWords(refused, this.boardT, { names: this.names(), cardLabel }),
       ruleHref: (rule) => ruleHref(this.game.name, rule),
       avatar: (name) => avatar(h, name),
+      scoreHead: (name, compact) => scoreHead(h, name, compact),
       summaryRow: (row) => summaryRow(h, (name) => avatar(h, name), row),
       motion,
       cue: (name) => this.sound.cue(name),

@@ -30,7 +30,7 @@ const memory = new WeakMap(); // root -> what the last drawing showed, for anima
 
 export function parseCard(name) {
   const colour = LETTER_COLOUR[name[0]];
-  return { name, letter: name[0], colour, number: Number(name.slice(1)) };
+  return { name, colour, number: Number(name.slice(1)) };
 }
 
 /** The (seat, card) now winning a trick (MT-5.6): highest trump, else highest of the lead colour. */
@@ -51,16 +51,30 @@ function shape(colour, ctx) {
   return span;
 }
 
+// The corner letter is the colour's initial in the page's language (`letter.<colour>`),
+// beside the colour's shape; the card's name for screen readers is in words.
 function face(card, ctx) {
+  const letter = ctx.t(`letter.${card.colour}`);
   return [
-    ctx.h("span", { class: "mt-corner", "aria-hidden": "true" }, card.letter, shape(card.colour, ctx)),
+    ctx.h("span", { class: "mt-corner", "aria-hidden": "true" }, letter, shape(card.colour, ctx)),
     ctx.h("span", { class: "mt-number", "aria-hidden": "true" }, String(card.number)),
-    ctx.h("span", { class: "mt-corner mt-corner-low", "aria-hidden": "true" }, shape(card.colour, ctx), card.letter),
+    ctx.h("span", { class: "mt-corner mt-corner-low", "aria-hidden": "true" }, shape(card.colour, ctx), letter),
   ];
 }
 
 function cardName(card, t) {
   return t("card", { colour: t(`colour.${card.colour}`), number: card.number });
+}
+
+/** A card's short name in the page's language, as its corner shows it ("Ge12" for `Y12` in German). */
+function shortName(name, t) {
+  const card = parseCard(name);
+  return `${t(`letter.${card.colour}`)}${card.number}`;
+}
+
+/** A card's name (`R4`) in the page's words ("Red 4"): for refusals the table words. */
+export function cardLabel(name, t) {
+  return cardName(parseCard(name), t);
 }
 
 /** A face-up card that is not a button (on the table). */
@@ -183,7 +197,7 @@ export function render(root, msg, ctx) {
   if (mine && trumpDue) parts.push(trumpChooser(msg, ctx));
   let hand = null;
   if (me !== null && view.hand.length) parts.push(hand = handView(view, msg, mine && !trumpDue, ctx, selected));
-  const scores = scoreTable(view, names, t, h);
+  const scores = scoreTable(view, names, t, h, ctx.scoreHead);
   if (ctx.panel) ctx.panel("scores", scores);
   else parts.push(scores);
   root.replaceChildren(...parts);
@@ -235,7 +249,7 @@ export function narrate(msg, t, names) {
   const counts = new Array(view.players).fill(0);
   const points = view.round_scores.at(-1) ?? [];
   const plays = (trick) => trick.map((p, k) =>
-    t(k === 0 ? "log.led" : "log.played", { name: names[p.seat], card: p.card })).join(", ");
+    t(k === 0 ? "log.led" : "log.played", { name: names[p.seat], card: shortName(p.card, t) })).join(", ");
   view.tricks.forEach((trick, i) => {
     const winner = view.trick_winners[i];
     counts[winner] += 1;
@@ -289,7 +303,7 @@ function handView(view, msg, mine, ctx, selected) {
   const reasonOf = (name) => {
     const r = refused.get(name);
     if (!r) return t("hand.notYourTurn");
-    const reason = ctx.refusal ? ctx.refusal(r, (card) => cardName(parseCard(card), t)) : r.reason;
+    const reason = ctx.refusal ? ctx.refusal(r, (card) => cardLabel(card, t)) : r.reason;
     return t("hand.refused", { reason, rule: r.rule });
   };
   const cards = view.hand.map(parseCard);
@@ -360,7 +374,8 @@ function moveFocus(event, hand) {
   event.preventDefault();
 }
 
-function scoreTable(view, names, t, h) {
+// Three or more seats get compact column heads (their avatars): names side by side would not fit.
+function scoreTable(view, names, t, h, scoreHead = (name) => h("th", { scope: "col" }, name)) {
   const rows = view.round_scores.map((row, r) => h("tr", {},
     h("th", { scope: "row" }, t("scores.round", { round: r + 1 })),
     row.map((points) => h("td", {}, String(points)))));
@@ -368,7 +383,7 @@ function scoreTable(view, names, t, h) {
     h("summary", {}, t("scores.heading", { target: view.target })),
     h("div", { class: "mt-scores-scroll", tabindex: "0", role: "region", "aria-label": t("scores.heading", { target: view.target }) },
       h("table", {},
-        h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("scores.roundCol")), names.map((name) => h("th", { scope: "col" }, name)))),
+        h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("scores.roundCol")), names.map((name) => scoreHead(name, names.length > 2)))),
         h("tbody", {}, rows),
         h("tfoot", {}, h("tr", {}, h("th", { scope: "row" }, t("scores.total")), view.scores.map((s) => h("td", {}, String(s))))))));
 }

@@ -215,7 +215,7 @@ export function render(root, msg, ctx) {
       parts.push(handBox, verdict(view.hand, sym, t, h));
     }
   }
-  const scores = scoreTable(view, names, t, h);
+  const scores = scoreTable(view, names, t, h, ctx.scoreHead);
   if (ctx.panel) ctx.panel("scores", scores);
   else parts.push(scores);
   root.replaceChildren(...parts);
@@ -452,7 +452,8 @@ export function narrate(msg, t, names) {
   return lines;
 }
 
-function scoreTable(view, names, t, h) {
+// Three or more seats get compact column heads (their avatars): names side by side would not fit.
+function scoreTable(view, names, t, h, scoreHead = (name) => h("th", { scope: "col" }, name)) {
   const rows = view.round_scores.map((row, r) => h("tr", {},
     h("th", { scope: "row" }, String(r + 1)),
     row.map((points) => h("td", {}, String(points)))));
@@ -461,7 +462,7 @@ function scoreTable(view, names, t, h) {
     h("summary", {}, opts.rounds ? t("scores.headingRounds", { count: opts.rounds }) : t("scores.heading", { target: opts.target })),
     h("div", { class: "mr-scores-scroll", tabindex: "0", role: "region", "aria-label": opts.rounds ? t("scores.headingRounds", { count: opts.rounds }) : t("scores.heading", { target: opts.target }) },
       h("table", {},
-        h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("scores.roundCol")), names.map((name) => h("th", { scope: "col" }, name)))),
+        h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("scores.roundCol")), names.map((name) => scoreHead(name, names.length > 2)))),
         h("tbody", {}, rows),
         h("tfoot", {}, h("tr", {}, h("th", { scope: "row" }, t("scores.total")), view.scores.map((s) => h("td", {}, String(s))))))));
 }
