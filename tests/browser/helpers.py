@@ -154,7 +154,15 @@ def run_axe(page: Any, axe_source: str) -> list[dict[str, Any]]:
     """axe-core's serious and critical violations on the page as it is now."""
     if not page.evaluate("() => typeof window.axe === 'object'"):
         page.add_script_tag(content=axe_source)
-    result = page.evaluate("async () => (await axe.run(document)).violations")
+    # Colours are judged once cards have landed: mid-flight a card is half
+    # transparent, and axe would read its contrast against the felt (a flake).
+    result = page.evaluate("""async () => {
+        const landing = document.getAnimations()
+            .filter((a) => a.effect?.getComputedTiming().endTime !== Infinity)
+            .map((a) => a.finished.catch(() => null));
+        await Promise.all(landing);
+        return (await axe.run(document)).violations;
+    }""")
     return [
         {"id": v["id"], "impact": v["impact"], "help": v["help"],
          "nodes": [n["target"] for n in v["nodes"]][:5]}
