@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import signal
 from pathlib import Path
 from typing import Annotated
 
@@ -164,8 +165,23 @@ def serve(
         # Messages over 4 KiB get an error from the table; this is the hard cap.
         ws_max_size=64 * 1024,
     )
-    with contextlib.suppress(KeyboardInterrupt):
+    # uvicorn stops gracefully on SIGTERM as on Ctrl-C (no new sockets, open
+    # ones closed with 1012 "service restart", which the browser reconnects
+    # after; the app's shutdown stores what is queued and stops the bot
+    # workers), then restores the handler found here and raises the signal
+    # again. This handler turns that into a normal exit (status 0) instead of
+    # death by signal, and stops a SIGTERM that comes before uvicorn listens.
+    signal.signal(signal.SIGTERM, _stop)
+    with contextlib.suppress(KeyboardInterrupt, Stopped):
         uvicorn.Server(config).run()
+
+
+class Stopped(Exception):
+    """SIGTERM: the service manager asks the server to stop."""
+
+
+def _stop(signum: int, frame: object) -> None:
+    raise Stopped
 
 
 def _public_url(url: str) -> str:

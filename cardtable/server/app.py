@@ -50,7 +50,7 @@ def create_app(settings: Settings) -> Starlette:
             await lifecycle.stop()
             await analyses.stop()
             await play.stop()
-            pool.close()
+            await pool.close()
             await storage.close()
 
     app = Starlette(

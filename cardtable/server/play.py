@@ -36,13 +36,16 @@ class Play:
     def __init__(self, hub: Hub) -> None:
         self.hub = hub
         self._tasks: set[asyncio.Task[None]] = set()
+        self._commits: set[asyncio.Task[None]] = set()  # moves being stored and adopted
 
     def start(self, tables: list[Table]) -> None:
         for table in tables:
             self.review(table)
 
     async def stop(self) -> None:
-        for task in list(self._tasks):
+        """Cancel bots, timers and reviews; let every move being stored finish
+        (a graceful stop loses no move that is on its way to the database)."""
+        for task in list(self._tasks - self._commits):
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
 
@@ -263,7 +266,10 @@ class Play:
         wait for it. Cancelling the caller (a bot's turn taken back, a socket
         closing) then never stops a move between its commit and its adoption,
         which would leave the table behind its database."""
-        await asyncio.shield(self._spawn(work))
+        task = self._spawn(work)
+        self._commits.add(task)
+        task.add_done_callback(self._commits.discard)
+        await asyncio.shield(task)
 
     def _spawn(self, work: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
         task = asyncio.create_task(work)

@@ -31,6 +31,7 @@ from cardtable.server.schema import analyses, events, seats, tables
 log = logging.getLogger(__name__)
 
 LIVE = ("waiting", "playing")
+CLOSE_WAIT_SECONDS = 30.0  # at a stop, how long queued writes may take to commit
 
 
 @dataclass(slots=True)
@@ -141,6 +142,11 @@ class Storage:
         ]
 
     async def close(self) -> None:
+        """Commit whatever is queued (for a while, should the database be
+        gone), then stop the writers."""
+        if self._writers:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._queue.join(), CLOSE_WAIT_SECONDS)
         for writer in self._writers:
             writer.cancel()
         await asyncio.gather(*self._writers, return_exceptions=True)
@@ -192,6 +198,7 @@ class Storage:
                     conn = None
                     failed = [await self._commit_alone(w) for w, _ in batch]
                 for (_, done), error in zip(batch, failed, strict=True):
+                    self._queue.task_done()
                     if done.done():
                         continue
                     if error is None:
