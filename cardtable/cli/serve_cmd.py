@@ -24,6 +24,11 @@ PROXY_HELP = (
     "address of a reverse proxy in front of this server (repeat for several): its"
     " X-Forwarded-For names the client that the limits count"
 )
+REDIS_HELP = (
+    "redis://HOST:PORT/N: run as one of several processes on the same PostgreSQL --db"
+    " (each table served by one process at a time; see docs/deployment.md)"
+)
+LEASE_HELP = "seconds a table stays with a process that stopped answering (with --redis)"
 PUBLIC_URL_HELP = (
     "the address people open, e.g. https://cards.example.org, when a reverse proxy"
     " serves this server: requests and WebSockets must come from its pages"
@@ -94,6 +99,8 @@ def serve(
     ] = 20,
     public_url: Annotated[str | None, typer.Option(help=PUBLIC_URL_HELP)] = None,
     trusted_proxy: Annotated[list[str] | None, typer.Option(help=PROXY_HELP)] = None,
+    redis: Annotated[str | None, typer.Option(metavar="URL", help=REDIS_HELP)] = None,
+    lease_seconds: Annotated[float, typer.Option(metavar="SECONDS", help=LEASE_HELP)] = 5.0,
 ) -> None:
     """Play in the browser: start the server and print the address to open."""
     try:
@@ -133,6 +140,8 @@ def serve(
         if not amount > 0:
             raise fail(f"{flag} {amount:g}: give a time above 0")
     url = normalize_db_url(db) if db else default_db_url()
+    if redis is not None:
+        _check_cluster(redis, url, lease_seconds)
     limits = Limits(
         creates_per_minute=creates_per_minute,
         waiting_per_client=waiting_per_client,
@@ -144,6 +153,8 @@ def serve(
         trusted_proxies=frozenset(trusted_proxy or ()),
     )
     settings = Settings(
+        redis_url=redis,
+        lease_seconds=lease_seconds,
         db_url=url,
         grace_seconds=grace_seconds,
         bot_workers=workers,
@@ -182,6 +193,16 @@ class Stopped(Exception):
 
 def _stop(signum: int, frame: object) -> None:
     raise Stopped
+
+
+def _check_cluster(redis: str, db_url: str, lease_seconds: float) -> None:
+    """``--redis`` and ``--lease-seconds`` checked: several processes share PostgreSQL."""
+    if not redis.startswith(("redis://", "rediss://", "unix://")):
+        raise fail(f"--redis {redis!r}: give a redis://HOST:PORT/N address")
+    if not db_url.startswith("postgresql"):
+        raise fail("--redis: several processes share one PostgreSQL; give --db postgresql://…")
+    if not 0.5 <= lease_seconds <= 300:
+        raise fail(f"--lease-seconds {lease_seconds:g}: give 0.5 to 300 seconds")
 
 
 def _public_url(url: str) -> str:

@@ -21,12 +21,14 @@ from cardtable.server.bots import BotJob
 from cardtable.server.hub import Hub
 from cardtable.server.messages import dumps, error, state_message
 from cardtable.server.schemas import BackMessage, ClientMessage, MoveMessage
+from cardtable.server.storage import LeaseLost
 from cardtable.server.table import Client, Refused, Table, Timer, now_ms
 from cardtable.server.wire import BadInput, convert, parse_json
 
 log = logging.getLogger(__name__)
 
 MAX_MESSAGE = 4096  # bytes of one client message
+RECONNECT = 1012  # the close code that sends a browser to reconnect (to the table's new process)
 PONG = dumps({"type": "pong"})
 
 
@@ -128,6 +130,9 @@ class Play:
         status = "finished" if after.finished else None
         try:
             await self.hub.storage.append(table.id, len(table.journal.events), new, status)
+        except LeaseLost:
+            self.let_go(table)
+            raise Refused("this table moved to another server process; reconnecting") from None
         except Exception:
             log.exception("table %s: storing a move failed", table.id)
             await self.hub.resync(table)  # whatever the database holds is the truth
@@ -149,8 +154,22 @@ class Play:
                 text = built[client.seat] = state_message(table, client.seat)
             client.send(text)
 
+    def let_go(self, table: Table) -> None:
+        """Stop serving ``table``, whose lease another process holds now (or
+        which this process hands over): nothing of it runs here any more, and
+        its clients reconnect to where it is served."""
+        if self.hub.tables.get(table.id) is table:
+            del self.hub.tables[table.id]
+        self.hub.storage.epochs.pop(table.id, None)
+        self._cancel_auto(table)
+        self._stop_timer(table)
+        for client in list(table.clients):
+            client.close(RECONNECT)
+
     def review(self, table: Table) -> None:
         """Start (or stop) bots, stand-ins and timers; tells no client."""
+        if table.status == "playing" and self.hub.tables.get(table.id) is not table:
+            return  # let go of (another process serves it): nothing starts here
         deserted = table.has_humans and not table.humans_present
         # A deserted game waits for its people, unless stand-ins were sent to
         # finish it (cardtable/server/lifecycle.py).

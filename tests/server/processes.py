@@ -23,6 +23,7 @@ from websockets.sync.client import ClientConnection
 ROOT = Path(__file__).resolve().parents[2]
 STARTUP_SECONDS = 60.0  # imports and migrations on a busy 2-core machine
 PROC = Path("/proc")
+RECV_SECONDS = 30.0  # a message the server owes (a bot's move, an ack) comes before this
 
 
 def free_port() -> int:
@@ -48,15 +49,20 @@ def wait_until_serving(port: int, process: subprocess.Popen[bytes] | None = None
             time.sleep(0.1)
 
 
-def start_serve(port: int, db: str, *extra: str) -> subprocess.Popen[bytes]:
-    """``cardtable serve --port PORT --db DB EXTRA…``, answering."""
+def launch_serve(port: int, db: str, *extra: str) -> subprocess.Popen[bytes]:
+    """``cardtable serve --port PORT --db DB EXTRA…``, started (not yet answering)."""
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    process = subprocess.Popen(
+    return subprocess.Popen(
         [sys.executable, "-m", "cardtable", "serve", "--port", str(port), "--db", db, *extra],
         env=env,
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
     )
+
+
+def start_serve(port: int, db: str, *extra: str) -> subprocess.Popen[bytes]:
+    """:func:`launch_serve`, answering."""
+    process = launch_serve(port, db, *extra)
     wait_until_serving(port, process)
     return process
 
@@ -129,20 +135,24 @@ def get(port: int, path: str) -> Any:
 
 
 def play_acked(
-    ws: ClientConnection, seat: int, moves: int, rng: random.Random
+    ws: ClientConnection,
+    seat: int,
+    moves: int,
+    rng: random.Random,
+    first: dict[str, Any] | None = None,
 ) -> dict[int, dict[str, Any]]:
-    """Play ``moves`` moves for ``seat``, each waited for until acknowledged;
-    {seq before the move: the move}."""
+    """Play ``moves`` moves for ``seat``, each waited for until acknowledged
+    (``first``: a message already read from ``ws``); {seq before the move: the move}."""
     acked: dict[int, dict[str, Any]] = {}
     while len(acked) < moves:
-        message = json.loads(ws.recv())
+        message, first = first or json.loads(ws.recv(timeout=RECV_SECONDS)), None
         assert message["type"] != "error", message
         if message["type"] != "state" or message["to_move"] != seat or message["seq"] in acked:
             continue
         assert not message["finished"], "the game ended before the moves were played"
         move = rng.choice(message["legal"])
         ws.send(json.dumps({"type": "move", "seq": message["seq"], "move": move}))
-        while (answer := json.loads(ws.recv()))["type"] != "ack":
+        while (answer := json.loads(ws.recv(timeout=RECV_SECONDS)))["type"] != "ack":
             assert answer["type"] == "state", answer
         acked[message["seq"]] = move
     return acked

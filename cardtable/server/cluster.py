@@ -1,0 +1,212 @@
+"""This process among others on one PostgreSQL, joined by Redis.
+
+Each live table is served by the one process holding its lease
+(:mod:`cardtable.server.leases`). This module keeps that true for this
+process:
+
+- **Heartbeat** (every third of the lease): renew every lease held; a table
+  whose lease is gone (this process was paused past it and another claimed
+  it) is let go at once: its clients are told to reconnect. Then claim
+  tables whose leases are free (a process stopped and released them) or ran
+  out (a process died), and rebuild them from their events as a restart does.
+- **A table asked for here** (a socket or request that names it) is
+  claimed if free; if another live process holds it, that process is asked
+  over Redis (``cardtable:release:<process>``) to hand it over, and does so
+  between two moves: all of a table's sockets then meet at the process the
+  proxy sends them to (``docs/deployment.md`` routes by table id), while a
+  socket that lands elsewhere still plays, by moving the table.
+- **A graceful stop** releases every lease after the last write, so the
+  tables move without waiting for their leases to run out.
+
+Redis carries only those hand-over requests: nothing durable lives there,
+and while it is down tables still move after a lease runs out.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+
+import redis.asyncio as aioredis
+from redis.exceptions import RedisError
+
+from cardtable.core.errors import CardtableError
+from cardtable.server.hub import Hub, TableMoving
+from cardtable.server.leases import Leases
+from cardtable.server.play import Play
+from cardtable.server.storage import LIVE
+from cardtable.server.table import Table
+
+log = logging.getLogger(__name__)
+
+CLAIMS_PER_BEAT = 50  # tables one heartbeat takes over at most (spreads a failover)
+POLL_SECONDS = 0.05  # how often a table asked for is tried again while it moves
+ASK_AGAIN_SECONDS = 0.5
+REDIS_RETRY_SECONDS = 0.5
+
+
+def release_channel(process: str) -> str:
+    """The Redis channel on which ``process`` takes hand-over requests."""
+    return f"cardtable:release:{process}"
+
+
+class Cluster:
+    """Leases, heartbeat and hand-overs of this process's tables."""
+
+    def __init__(self, hub: Hub, play: Play, redis_url: str) -> None:
+        storage = hub.storage
+        assert storage.owner is not None, "a cluster's storage names its process"
+        self.hub, self.play = hub, play
+        self.name = storage.owner
+        self.lease_seconds = hub.settings.lease_seconds
+        self.leases = Leases(storage.engine, self.name, self.lease_seconds)
+        self.redis = aioredis.from_url(redis_url)
+        self._tasks: list[asyncio.Task[None]] = []
+        self._acquiring: dict[str, asyncio.Lock] = {}
+        hub.owners = self
+
+    async def start(self) -> list[Table]:
+        """Claim what is free now; then keep the leases and take requests."""
+        taken = await self._claim_free()
+        self._tasks = [
+            asyncio.create_task(self._beat(), name="cluster-heartbeat"),
+            asyncio.create_task(self._listen(), name="cluster-handovers"),
+        ]
+        return taken
+
+    async def stop(self) -> None:
+        """After the last write (the caller stopped play): release every lease."""
+        for task in self._tasks:
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+        try:
+            await self.leases.release()
+        except Exception:  # the database is gone: the leases run out instead
+            log.exception("releasing this process's leases failed")
+        self.hub.storage.epochs.clear()
+        await self.redis.aclose()
+
+    # --- a table asked for here ---------------------------------------------
+    async def acquire(self, table_id: str) -> Table | None:
+        lock = self._acquiring.setdefault(table_id, asyncio.Lock())
+        try:
+            async with lock:  # one claim per table at a time in this process
+                return await self._acquire(table_id)
+        finally:
+            if not lock.locked():
+                self._acquiring.pop(table_id, None)
+
+    async def _acquire(self, table_id: str) -> Table | None:
+        loop = asyncio.get_running_loop()
+        # Long enough for a dead holder's lease to run out, and a little more.
+        deadline = loop.time() + self.lease_seconds + 2
+        asked_at = -ASK_AGAIN_SECONDS
+        while True:
+            if (held := self.hub.tables.get(table_id)) is not None:
+                return held  # the heartbeat took it meanwhile
+            claimed = await self.leases.claim(table_id)
+            if claimed:
+                return await self._take(table_id, claimed[table_id])
+            status, holder = await self.leases.status(table_id)
+            if status not in LIVE:
+                return None  # finished, expired or unknown: read from the database
+            # Asked again now and then: a request can be lost (Redis restarting,
+            # the holder still subscribing).
+            again = loop.time() - asked_at >= ASK_AGAIN_SECONDS
+            if holder is not None and holder != self.name and again:
+                await self._ask_release(holder, table_id)
+                asked_at = loop.time()
+            if loop.time() > deadline:
+                raise TableMoving(table_id)
+            await asyncio.sleep(POLL_SECONDS)
+
+    async def _ask_release(self, holder: str, table_id: str) -> None:
+        try:
+            await self.redis.publish(release_channel(holder), table_id)
+        except (RedisError, OSError) as exc:  # then its lease must run out first
+            log.warning("cannot ask %s for table %s over Redis: %s", holder, table_id, exc)
+
+    async def _take(self, table_id: str, epoch: int) -> Table | None:
+        """Rebuild ``table_id``, claimed at ``epoch``, and serve it from now."""
+        storage = self.hub.storage
+        storage.epochs[table_id] = epoch
+        try:
+            stored = await storage.load(table_id)
+            if stored is None or stored.facts.status not in LIVE:
+                raise CardtableError("it is not live any more")
+            table = await self.hub.adopt(stored)
+        except Exception:
+            log.exception("table %s: cannot take it over; giving its lease back", table_id)
+            storage.epochs.pop(table_id, None)
+            with contextlib.suppress(Exception):
+                await self.leases.release([table_id])
+            return None
+        self.play.review(table)
+        return table
+
+    # --- heartbeat ------------------------------------------------------------
+    async def _beat(self) -> None:
+        while True:
+            await asyncio.sleep(self.lease_seconds / 3)
+            try:
+                await self._renew()
+                self.play.start(await self._claim_free())
+            except Exception:  # the database is away: try again at the next beat
+                log.exception("lease heartbeat failed")
+
+    async def _renew(self) -> None:
+        epochs = self.hub.storage.epochs
+        # What was held before the renewal: a table claimed while it runs is
+        # missing from its answer without being lost.
+        before = dict(epochs)
+        held = await self.leases.renew()
+        for table_id, epoch in before.items():
+            if epochs.get(table_id) != epoch:
+                continue  # let go or claimed again meanwhile
+            table = self.hub.tables.get(table_id)
+            if held.get(table_id) != epoch:
+                log.warning("table %s: its lease went to another process", table_id)
+                if table is not None:
+                    self.play.let_go(table)
+                epochs.pop(table_id, None)
+            elif table is None or table.status not in LIVE:
+                epochs.pop(table_id, None)  # finished or out of memory: no lease needed
+                await self.leases.release([table_id])
+
+    async def _claim_free(self) -> list[Table]:
+        taken = []
+        for table_id, epoch in (await self.leases.claim(limit=CLAIMS_PER_BEAT)).items():
+            table = await self._take(table_id, epoch)
+            if table is not None:
+                taken.append(table)
+        return taken
+
+    # --- hand-overs -------------------------------------------------------------
+    async def _listen(self) -> None:
+        """Take hand-over requests from Redis, reconnecting whenever it goes away."""
+        while True:
+            pubsub = self.redis.pubsub()
+            try:
+                await pubsub.subscribe(release_channel(self.name))
+                async for message in pubsub.listen():
+                    if message["type"] == "message":
+                        await self._hand_over(message["data"].decode())
+            except (RedisError, OSError) as exc:
+                log.warning("Redis: %s; reconnecting", exc)
+            finally:
+                with contextlib.suppress(Exception):
+                    await pubsub.aclose()  # type: ignore[no-untyped-call]
+            await asyncio.sleep(REDIS_RETRY_SECONDS)
+
+    async def _hand_over(self, table_id: str) -> None:
+        """Let another process have ``table_id``: between two moves, so that
+        every write of this process is in before the lease is given back."""
+        table = self.hub.tables.get(table_id)
+        if table is None:
+            return
+        async with table.lock:
+            if self.hub.tables.get(table_id) is not table:
+                return
+            self.play.let_go(table)
+            await self.leases.release([table_id])
