@@ -13,7 +13,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import pytest
 import redis.asyncio as aioredis
 
-from tests.server.topology import haproxy
+from tests.server.processes import ROOT
+from tests.server.topology import haproxy, haproxy_config
 
 
 def test_redis_answers(redis_url: str) -> None:
@@ -71,3 +72,8 @@ def test_haproxy_sends_a_tables_requests_to_one_backend() -> None:
         assert all(len(backends) == 1 for backends in where.values()), where
         # …and the tables are spread: more than one backend serves them.
         assert len(set().union(*where.values())) > 1
+
+
+def test_the_deployment_page_shows_the_proxy_configuration_the_tests_use() -> None:
+    page = (ROOT / "docs" / "deployment.md").read_text(encoding="utf-8")
+    assert f"```haproxy\n{haproxy_config(80, [8001, 8002, 8003])}```" in page
