@@ -40,8 +40,9 @@ from cardtable.server.table import Table
 
 log = logging.getLogger(__name__)
 
-CLAIMS_PER_BEAT = 50  # tables one heartbeat takes over at most (spreads a failover)
+CLAIMS_PER_BEAT = 20  # tables one sweep takes over at most: a failover spreads over processes
 POLL_SECONDS = 0.05  # how often a table asked for is tried again while it moves
+HELD_POLL_SECONDS = 0.25  # …while another process's lease on it runs
 ASK_AGAIN_SECONDS = 0.5
 REDIS_RETRY_SECONDS = 0.5
 
@@ -62,15 +63,22 @@ class Cluster:
         self.lease_seconds = hub.settings.lease_seconds
         self.leases = Leases(storage.engine, self.name, self.lease_seconds)
         self.redis = aioredis.from_url(redis_url)
+        # A table whose lease ran out is left this long to the process its
+        # people reconnect to (the proxy's choice) before a sweep takes it;
+        # at start (no sweep yet) every free table is taken.
+        self.idle_seconds = 0.0
         self._tasks: list[asyncio.Task[None]] = []
         self._acquiring: dict[str, asyncio.Lock] = {}
+        self._taking: set[str] = set()  # claimed, being rebuilt: not in the hub yet
         hub.owners = self
 
     async def start(self) -> list[Table]:
         """Claim what is free now; then keep the leases and take requests."""
         taken = await self._claim_free()
+        self.idle_seconds = self.lease_seconds
         self._tasks = [
             asyncio.create_task(self._beat(), name="cluster-heartbeat"),
+            asyncio.create_task(self._sweep(), name="cluster-claims"),
             asyncio.create_task(self._listen(), name="cluster-handovers"),
         ]
         return taken
@@ -108,7 +116,7 @@ class Cluster:
             claimed = await self.leases.claim(table_id)
             if claimed:
                 return await self._take(table_id, claimed[table_id])
-            status, holder = await self.leases.status(table_id)
+            status, holder, left = await self.leases.status(table_id)
             if status not in LIVE:
                 return None  # finished, expired or unknown: read from the database
             # Asked again now and then: a request can be lost (Redis restarting,
@@ -119,7 +127,10 @@ class Cluster:
                 asked_at = loop.time()
             if loop.time() > deadline:
                 raise TableMoving(table_id)
-            await asyncio.sleep(POLL_SECONDS)
+            # Held: look again when its lease runs out, or soon after asking
+            # for it (a hand-over takes one move's time); a free lease that
+            # another claim holds for a moment: at once.
+            await asyncio.sleep(POLL_SECONDS if holder is None else min(left, HELD_POLL_SECONDS))
 
     async def _ask_release(self, holder: str, table_id: str) -> None:
         try:
@@ -131,6 +142,7 @@ class Cluster:
         """Rebuild ``table_id``, claimed at ``epoch``, and serve it from now."""
         storage = self.hub.storage
         storage.epochs[table_id] = epoch
+        self._taking.add(table_id)
         try:
             stored = await storage.load(table_id)
             if stored is None or stored.facts.status not in LIVE:
@@ -142,18 +154,29 @@ class Cluster:
             with contextlib.suppress(Exception):
                 await self.leases.release([table_id])
             return None
+        finally:
+            self._taking.discard(table_id)
         self.play.review(table)
         return table
 
     # --- heartbeat ------------------------------------------------------------
     async def _beat(self) -> None:
+        # A task of its own: taking tables over (a failover's burst of
+        # rebuilds) never delays the renewal of the leases already held.
         while True:
             await asyncio.sleep(self.lease_seconds / 3)
             try:
                 await self._renew()
-                self.play.start(await self._claim_free())
             except Exception:  # the database is away: try again at the next beat
                 log.exception("lease heartbeat failed")
+
+    async def _sweep(self) -> None:
+        while True:
+            await asyncio.sleep(self.lease_seconds / 3)
+            try:
+                self.play.start(await self._claim_free())
+            except Exception:
+                log.exception("claiming free tables failed")
 
     async def _renew(self) -> None:
         epochs = self.hub.storage.epochs
@@ -162,8 +185,8 @@ class Cluster:
         before = dict(epochs)
         held = await self.leases.renew()
         for table_id, epoch in before.items():
-            if epochs.get(table_id) != epoch:
-                continue  # let go or claimed again meanwhile
+            if epochs.get(table_id) != epoch or table_id in self._taking:
+                continue  # let go, claimed again or being rebuilt meanwhile
             table = self.hub.tables.get(table_id)
             if held.get(table_id) != epoch:
                 log.warning("table %s: its lease went to another process", table_id)
@@ -176,7 +199,8 @@ class Cluster:
 
     async def _claim_free(self) -> list[Table]:
         taken = []
-        for table_id, epoch in (await self.leases.claim(limit=CLAIMS_PER_BEAT)).items():
+        free = await self.leases.claim(limit=CLAIMS_PER_BEAT, idle_seconds=self.idle_seconds)
+        for table_id, epoch in free.items():
             table = await self._take(table_id, epoch)
             if table is not None:
                 taken.append(table)

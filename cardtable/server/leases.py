@@ -32,7 +32,7 @@ _CLAIM = f"""
 WITH free AS (
     SELECT l.table_id FROM ct_leases l JOIN ct_tables t ON t.id = l.table_id
     WHERE t.status IN ('waiting', 'playing')
-      AND (l.owner IS NULL OR l.expires_ms < {DB_NOW_MS})
+      AND (l.expires_ms < {DB_NOW_MS} - :idle_ms OR (l.owner IS NULL AND :idle_ms = 0))
       AND (CAST(:table_id AS TEXT) IS NULL OR l.table_id = :table_id)
     ORDER BY l.expires_ms
     LIMIT :limit
@@ -43,13 +43,18 @@ UPDATE ct_leases SET owner = :owner, epoch = ct_leases.epoch + 1,
 FROM free WHERE ct_leases.table_id = free.table_id
 RETURNING ct_leases.table_id, ct_leases.epoch
 """
+# Rows locked in table order, as a write's fence locks them (no deadlock).
 _RENEW = f"""
 UPDATE ct_leases SET expires_ms = {DB_NOW_MS} + :lease_ms
-WHERE owner = :owner RETURNING table_id, epoch
+WHERE table_id IN (
+    SELECT table_id FROM ct_leases WHERE owner = :owner ORDER BY table_id FOR UPDATE
+)
+RETURNING table_id, epoch
 """
-_RELEASE = "UPDATE ct_leases SET owner = NULL, expires_ms = 0 WHERE owner = :owner"
+_RELEASE = f"UPDATE ct_leases SET owner = NULL, expires_ms = {DB_NOW_MS} WHERE owner = :owner"
 _STATUS = f"""
-SELECT t.status, CASE WHEN l.expires_ms >= {DB_NOW_MS} THEN l.owner END
+SELECT t.status, CASE WHEN l.expires_ms >= {DB_NOW_MS} THEN l.owner END,
+    l.expires_ms - {DB_NOW_MS}
 FROM ct_tables t LEFT JOIN ct_leases l ON l.table_id = t.id WHERE t.id = :table_id
 """
 
@@ -67,15 +72,21 @@ class Leases:
         self.owner = owner
         self.lease_ms = int(lease_seconds * 1000)
 
-    async def claim(self, table_id: str | None = None, limit: int = 100) -> dict[str, int]:
+    async def claim(
+        self, table_id: str | None = None, limit: int = 100, idle_seconds: float = 0.0
+    ) -> dict[str, int]:
         """Claim ``table_id`` (or up to ``limit`` tables) if free or expired;
-        {table id: the new epoch} of those now this process's."""
+        {table id: the new epoch} of those now this process's. With
+        ``idle_seconds``, only leases that ran out (or were released) at
+        least that long ago: a sweep leaves a moving table to the process its
+        people reconnect to, and takes the ones nobody asks for."""
         async with self.engine.begin() as conn:
             rows = await conn.execute(
                 text(_CLAIM),
                 {
                     "table_id": table_id,
                     "limit": limit,
+                    "idle_ms": int(idle_seconds * 1000),
                     "owner": self.owner,
                     "lease_ms": self.lease_ms,
                 },
@@ -105,12 +116,15 @@ class Leases:
         async with self.engine.begin() as conn:
             await conn.execute(text(query), params)
 
-    async def status(self, table_id: str) -> tuple[str | None, str | None]:
-        """(the table's status, the process whose lease on it runs now); None
-        for a table that does not exist, or a lease that is free or ran out."""
+    async def status(self, table_id: str) -> tuple[str | None, str | None, float]:
+        """(the table's status, the process whose lease on it runs now, the
+        seconds that lease has left); None for a table that does not exist,
+        or a lease that is free or ran out."""
         async with self.engine.connect() as conn:
             row = (await conn.execute(text(_STATUS), {"table_id": table_id})).first()
-        return (None, None) if row is None else (row[0], row[1])
+        if row is None:
+            return None, None, 0.0
+        return row[0], row[1], max(0.0, (row[2] or 0) / 1000)
 
     async def holder(self, table_id: str) -> str | None:
         """The process holding ``table_id``'s lease now (None: free or expired)."""

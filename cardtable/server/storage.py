@@ -259,6 +259,9 @@ class Storage:
         try:
             async with self.engine.connect() as conn:
                 await self._commit(conn, [write])
+        except LeaseLost as exc:  # expected once a table moved: its caller lets it go
+            log.warning("%s", exc)
+            return exc
         except Exception as exc:
             log.exception("storing %s failed", type(write).__name__)
             return exc
@@ -267,9 +270,8 @@ class Storage:
     async def _commit(self, conn: AsyncConnection, writes: list[_Write]) -> None:
         async with conn.begin():
             event_rows: list[dict[str, Any]] = []
+            await self._fence(conn, writes)
             for write in writes:
-                if isinstance(write, _Append | _Seat | _Table) and write.epoch is not None:
-                    await self._fence(conn, write.table_id, write.epoch)
                 if isinstance(write, _Append):
                     event_rows.extend(
                         _event_rows(write.table_id, write.first, write.new, write.epoch)
@@ -286,21 +288,29 @@ class Storage:
                 await _execute(conn, write)
             await _flush(conn, event_rows)
 
-    async def _fence(self, conn: AsyncConnection, table_id: str, epoch: int) -> None:
-        """Refuse the transaction unless this process still holds ``table_id``
-        at ``epoch``. The UPDATE locks the lease row until the commit, so a
-        claim (``FOR UPDATE SKIP LOCKED``) cannot slip in between."""
-        found = await conn.execute(
-            update(leases)
-            .where(
-                leases.c.table_id == table_id,
-                leases.c.owner == self.owner,
-                leases.c.epoch == epoch,
-            )
-            .values(epoch=leases.c.epoch)
+    async def _fence(self, conn: AsyncConnection, writes: list[_Write]) -> None:
+        """Refuse the transaction unless this process still holds every table
+        the writes are about, at the epoch each carries. The lease rows stay
+        locked until the commit, so no claim (``FOR UPDATE SKIP LOCKED``)
+        slips in between; they are locked in table order, as the heartbeat
+        locks them, so two transactions never wait on each other in a circle."""
+        wanted = {
+            w.table_id: w.epoch
+            for w in writes
+            if isinstance(w, _Append | _Seat | _Table) and w.epoch is not None
+        }
+        if not wanted:
+            return
+        rows = await conn.execute(
+            select(leases.c.table_id, leases.c.owner, leases.c.epoch)
+            .where(leases.c.table_id.in_(sorted(wanted)))
+            .order_by(leases.c.table_id)
+            .with_for_update(read=True)
         )
-        if found.rowcount != 1:
-            raise LeaseLost(table_id)
+        found = {r.table_id: (r.owner, r.epoch) for r in rows}
+        for table_id, epoch in wanted.items():
+            if found.get(table_id) != (self.owner, epoch):
+                raise LeaseLost(table_id)
 
     # --- reads --------------------------------------------------------------
     async def load(self, table_id: str) -> StoredTable | None:

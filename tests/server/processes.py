@@ -16,7 +16,7 @@ import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from websockets.sync.client import ClientConnection
 
@@ -49,13 +49,17 @@ def wait_until_serving(port: int, process: subprocess.Popen[bytes] | None = None
             time.sleep(0.1)
 
 
-def launch_serve(port: int, db: str, *extra: str) -> subprocess.Popen[bytes]:
-    """``cardtable serve --port PORT --db DB EXTRA…``, started (not yet answering)."""
+def launch_serve(
+    port: int, db: str, *extra: str, output: IO[bytes] | int = subprocess.PIPE
+) -> subprocess.Popen[bytes]:
+    """``cardtable serve --port PORT --db DB EXTRA…``, started (not yet
+    answering); what it prints goes to ``output`` (a pipe nobody reads fills
+    up and stops the server: give a file for long runs)."""
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     return subprocess.Popen(
         [sys.executable, "-m", "cardtable", "serve", "--port", str(port), "--db", db, *extra],
         env=env,
-        stdout=subprocess.PIPE,
+        stdout=output,
         stderr=subprocess.STDOUT,
     )
 
