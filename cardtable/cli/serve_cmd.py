@@ -139,9 +139,9 @@ def serve(
     ):
         if not amount > 0:
             raise fail(f"{flag} {amount:g}: give a time above 0")
+    if redis is not None:  # before the default SQLite file is made, which it cannot use
+        _check_cluster(redis, normalize_db_url(db) if db else "", lease_seconds)
     url = normalize_db_url(db) if db else default_db_url()
-    if redis is not None:
-        _check_cluster(redis, url, lease_seconds)
     limits = Limits(
         creates_per_minute=creates_per_minute,
         waiting_per_client=waiting_per_client,
