@@ -26,17 +26,23 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
+from typing import TYPE_CHECKING, Any
 
 import redis.asyncio as aioredis
 from redis.exceptions import RedisError
 
 from cardtable.core.errors import CardtableError
-from cardtable.server.hub import Hub, TableMoving
+from cardtable.server.hub import Hub, ServedElsewhere, TableMoving
 from cardtable.server.leases import Leases
 from cardtable.server.play import Play
+from cardtable.server.relay import Relays, process_channel
 from cardtable.server.storage import LIVE
 from cardtable.server.table import Table
+
+if TYPE_CHECKING:
+    from starlette.websockets import WebSocket
 
 log = logging.getLogger(__name__)
 
@@ -45,11 +51,6 @@ POLL_SECONDS = 0.05  # how often a table asked for is tried again while it moves
 HELD_POLL_SECONDS = 0.25  # …while another process's lease on it runs
 ASK_AGAIN_SECONDS = 0.5
 REDIS_RETRY_SECONDS = 0.5
-
-
-def release_channel(process: str) -> str:
-    """The Redis channel on which ``process`` takes hand-over requests."""
-    return f"cardtable:release:{process}"
 
 
 class Cluster:
@@ -70,12 +71,15 @@ class Cluster:
         self._tasks: list[asyncio.Task[None]] = []
         self._acquiring: dict[str, asyncio.Lock] = {}
         self._taking: set[str] = set()  # claimed, being rebuilt: not in the hub yet
+        self._kept: dict[str, str] = {}  # table -> the process that answered "keep"
+        self.relays = Relays(hub, play, self.redis, self.name, self.leases)
         hub.owners = self
 
     async def start(self) -> list[Table]:
         """Claim what is free now; then keep the leases and take requests."""
         taken = await self._claim_free()
         self.idle_seconds = self.lease_seconds
+        self.relays.start()
         self._tasks = [
             asyncio.create_task(self._beat(), name="cluster-heartbeat"),
             asyncio.create_task(self._sweep(), name="cluster-claims"),
@@ -88,6 +92,7 @@ class Cluster:
         for task in self._tasks:
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
+        await self.relays.stop()
         try:
             await self.leases.release()
         except Exception:  # the database is gone: the leases run out instead
@@ -121,6 +126,9 @@ class Cluster:
                 return None  # finished, expired or unknown: read from the database
             # Asked again now and then: a request can be lost (Redis restarting,
             # the holder still subscribing).
+            if holder is not None and self._kept.get(table_id) == holder:
+                del self._kept[table_id]
+                raise ServedElsewhere(table_id, holder)
             again = loop.time() - asked_at >= ASK_AGAIN_SECONDS
             if holder is not None and holder != self.name and again:
                 await self._ask_release(holder, table_id)
@@ -134,7 +142,7 @@ class Cluster:
 
     async def _ask_release(self, holder: str, table_id: str) -> None:
         try:
-            await self.redis.publish(release_channel(holder), table_id)
+            await self.relays.send(holder, {"op": "release", "table": table_id, "from": self.name})
         except (RedisError, OSError) as exc:  # then its lease must run out first
             log.warning("cannot ask %s for table %s over Redis: %s", holder, table_id, exc)
 
@@ -212,10 +220,10 @@ class Cluster:
         while True:
             pubsub = self.redis.pubsub()
             try:
-                await pubsub.subscribe(release_channel(self.name))
+                await pubsub.subscribe(process_channel(self.name))
                 async for message in pubsub.listen():
                     if message["type"] == "message":
-                        await self._hand_over(message["data"].decode())
+                        await self._on_message(json.loads(message["data"]))
             except (RedisError, OSError) as exc:
                 log.warning("Redis: %s; reconnecting", exc)
             finally:
@@ -223,11 +231,29 @@ class Cluster:
                     await pubsub.aclose()  # type: ignore[no-untyped-call]
             await asyncio.sleep(REDIS_RETRY_SECONDS)
 
-    async def _hand_over(self, table_id: str) -> None:
-        """Let another process have ``table_id``: between two moves, so that
-        every write of this process is in before the lease is given back."""
+    async def _on_message(self, message: dict[str, Any]) -> None:
+        op = message.get("op")
+        if op == "release":
+            await self._hand_over(str(message.get("table")), str(message.get("from")))
+        elif op == "keep":
+            self._kept[str(message.get("table"))] = str(message.get("from"))
+        else:
+            self.relays.on_message(message)
+
+    async def relay(
+        self, ws: WebSocket, table_id: str, token: str | None, address: str, holder: str
+    ) -> None:
+        await self.relays.relay(ws, table_id, token, address, holder)
+
+    async def _hand_over(self, table_id: str, asker: str) -> None:
+        """Let ``asker`` have ``table_id``: between two moves, so that every
+        write of this process is in before the lease is given back. A table
+        with sockets here stays: ``asker`` relays its socket instead."""
         table = self.hub.tables.get(table_id)
         if table is None:
+            return
+        if table.clients:
+            await self.relays.send(asker, {"op": "keep", "table": table_id, "from": self.name})
             return
         async with table.lock:
             if self.hub.tables.get(table_id) is not table:

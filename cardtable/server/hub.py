@@ -19,7 +19,7 @@ import random
 import re
 import secrets
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from cardtable.core.errors import CardtableError
 from cardtable.core.registry import load
@@ -32,6 +32,9 @@ from cardtable.server.lobby import NewTable
 from cardtable.server.storage import Storage, StoredTable
 from cardtable.server.table import Refused, Table, build_table, new_token
 from cardtable.server.wire import BadInput
+
+if TYPE_CHECKING:
+    from starlette.websockets import WebSocket
 
 log = logging.getLogger(__name__)
 
@@ -72,12 +75,28 @@ class TableMoving(BadInput):
         )
 
 
+class ServedElsewhere(TableMoving):
+    """Another process serves the table and keeps it (its own sockets are
+    there): a socket that lands here is relayed to it."""
+
+    def __init__(self, table_id: str, holder: str) -> None:
+        super().__init__(table_id)
+        self.table_id, self.holder = table_id, holder
+
+
 class Owners(Protocol):
     """Which process serves which live table, when several share the database."""
 
     async def acquire(self, table_id: str) -> Table | None:
         """The live table ``table_id``, now this process's (None: it is not
-        live); raises :class:`TableMoving` when it cannot be had yet."""
+        live); raises :class:`TableMoving` when it cannot be had yet, and
+        :class:`ServedElsewhere` when another process keeps it."""
+        ...
+
+    async def relay(
+        self, ws: WebSocket, table_id: str, token: str | None, address: str, holder: str
+    ) -> None:
+        """Serve the accepted socket ``ws`` through ``holder``, which keeps the table."""
         ...
 
 

@@ -13,7 +13,7 @@ from collections.abc import Awaitable, Callable
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from cardtable.server.hub import Hub, TableMoving
+from cardtable.server.hub import Hub, ServedElsewhere, TableMoving
 from cardtable.server.limits import TooMany, client_address
 from cardtable.server.messages import error
 from cardtable.server.play import Play
@@ -41,6 +41,12 @@ def endpoint(hub: Hub, play: Play) -> Callable[[WebSocket], Awaitable[None]]:
         await ws.accept()
         try:
             table = await hub.get(ws.path_params["table_id"], keep=True)
+        except ServedElsewhere as there:  # the owner keeps it: this socket is relayed
+            assert hub.owners is not None
+            address = client_address(ws.scope, hub.settings.limits)
+            token = ws.query_params.get("token") or None
+            await hub.owners.relay(ws, there.table_id, token, address, there.holder)
+            return
         except TableMoving:  # no error message: the browser would take it for a bad token
             await ws.close(CLOSE_TRY_AGAIN)
             return

@@ -221,6 +221,31 @@ def test_two_people_and_a_spectator_play_a_whole_game_through_the_proxy(
     assert cardtable.replay(record).error is None
 
 
+@pytest.mark.parametrize("game", ["marshmallow-test", "myrummy-111"])
+def test_people_on_different_processes_play_a_whole_game_through_relays(
+    cluster: Cluster, game: str
+) -> None:
+    """No proxy: each socket goes to a process of its own. The owner keeps
+    the table (a socket of its own is there); the others relay theirs."""
+    table = _new_table(cluster.proxy, game, [{"kind": "human"}, {"kind": "human"}])
+    tokens = [_join(cluster.proxy, table, seat, name) for seat, name in enumerate(["Ann", "Bo"])]
+    owner = cluster.owner(table)
+    epoch = run_coroutine(_lease_rows(cluster.db))[table][1]
+    others = [port for i, port in enumerate(cluster.ports) if i != owner]
+    with ExitStack() as stack:
+        ann = stack.enter_context(_socket(cluster.ports[owner], table, tokens[0]))
+        bo = stack.enter_context(_socket(others[0], table, tokens[1]))
+        watcher, _ = stack.enter_context(_socket(others[1], table))
+        final = _play_out({0: ann, 1: bo}, random.Random(13))
+        while not (seen := json.loads(watcher.recv(timeout=WAIT_SECONDS)))["finished"]:
+            assert seen["type"] == "state" and seen["seat"] is None
+    assert seen["seq"] == final["seq"] and seen["scores"] == final["scores"]
+    assert ann[1]["seat"] == 0 and bo[1]["seat"] == 1
+    assert run_coroutine(_lease_rows(cluster.db))[table][1] == epoch  # it never moved
+    record = get(cluster.proxy, f"/api/tables/{table}/record")
+    assert cardtable.replay(record).error is None
+
+
 def test_a_socket_on_another_process_still_plays(cluster: Cluster) -> None:
     rng = random.Random(8)
     table = _new_table(cluster.proxy, "marshmallow-test", AGAINST_A_BOT, LONG)
@@ -339,9 +364,10 @@ def test_redis_restarting_mid_game_loses_nothing(postgres_url: str, stack: ExitS
         first_redis.close()  # Redis goes away mid-game…
         stack.enter_context(topology.redis(port))  # …and comes back empty, at the same address
         other = (owner + 1) % 2
-        # The other process asks the owner for the table over the new Redis.
+        # A socket on the other process, over the new Redis: the owner keeps
+        # the table (its own socket is still open) and the other relays.
         with _socket(cluster.ports[other], table, token) as (there, first):
             acked |= play_acked(there, 0, 2, rng, first)
-        assert cluster.owner(table) == other
+        assert cluster.owner(table) == owner
         assert all(p.poll() is None for p in cluster.processes)
         _assert_stored(cluster, table, acked)
