@@ -11,15 +11,16 @@ process:
   out (a process died), and rebuild them from their events as a restart does.
 - **A table asked for here** (a socket or request that names it) is
   claimed if free; if another live process holds it, that process is asked
-  over Redis (``cardtable:release:<process>``) to hand it over, and does so
-  between two moves: all of a table's sockets then meet at the process the
-  proxy sends them to (``docs/deployment.md`` routes by table id), while a
-  socket that lands elsewhere still plays, by moving the table.
+  over Redis (``cardtable:to:<process>``, op ``release``) to hand it over,
+  and does so between two moves: all of a table's sockets then meet at the
+  process the proxy sends them to (``docs/deployment.md`` routes by table
+  id). An owner with sockets of its own at the table keeps it (op ``keep``)
+  and the socket is relayed instead (:mod:`cardtable.server.relay`).
 - **A graceful stop** releases every lease after the last write, so the
   tables move without waiting for their leases to run out.
 
-Redis carries only those hand-over requests: nothing durable lives there,
-and while it is down tables still move after a lease runs out.
+Redis carries those requests and relayed frames: nothing durable lives
+there, and while it is down tables still move after a lease runs out.
 """
 
 from __future__ import annotations
