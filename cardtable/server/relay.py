@@ -86,6 +86,11 @@ class Relays:
         ]
 
     async def stop(self) -> None:
+        """Send the relayed sockets of this process's tables to reconnect
+        (their tables are about to be released), then stop."""
+        for link in list(self.links):
+            with contextlib.suppress(RedisError, OSError):
+                await self.redis.publish(link_channel(link), json.dumps({"close": RECONNECT}))
         for task in [*self._tasks, *self._work]:
             task.cancel()
         await asyncio.gather(*self._tasks, *self._work, return_exceptions=True)
