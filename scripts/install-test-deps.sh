@@ -1,13 +1,14 @@
 #!/bin/sh
 # Install the system packages the test suite drives: Debian's chromium (the
-# browser tests) and postgresql (the storage tests against a real server).
-# Idempotent and quiet: does nothing when both are installed, runs
+# browser tests), postgresql (the storage tests against a real server), and
+# redis-server and haproxy (several server processes behind a real proxy).
+# Idempotent and quiet: does nothing when all are installed, runs
 # `apt-get update` only when something is missing, and says so when it cannot
 # install (the tests that need a missing package then skip, saying why).
 set -eu
 
 missing=""
-for package in chromium postgresql; do
+for package in chromium postgresql redis-server haproxy; do
     if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed"; then
         missing="$missing $package"
     fi

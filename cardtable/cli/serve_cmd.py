@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import signal
 from pathlib import Path
 from typing import Annotated
 
@@ -23,6 +24,11 @@ PROXY_HELP = (
     "address of a reverse proxy in front of this server (repeat for several): its"
     " X-Forwarded-For names the client that the limits count"
 )
+REDIS_HELP = (
+    "redis://HOST:PORT/N: run as one of several processes on the same PostgreSQL --db"
+    " (each table served by one process at a time; see docs/deployment.md)"
+)
+LEASE_HELP = "seconds a table stays with a process that stopped answering (with --redis)"
 PUBLIC_URL_HELP = (
     "the address people open, e.g. https://cards.example.org, when a reverse proxy"
     " serves this server: requests and WebSockets must come from its pages"
@@ -96,6 +102,8 @@ def serve(
     ] = 4,
     public_url: Annotated[str | None, typer.Option(help=PUBLIC_URL_HELP)] = None,
     trusted_proxy: Annotated[list[str] | None, typer.Option(help=PROXY_HELP)] = None,
+    redis: Annotated[str | None, typer.Option(metavar="URL", help=REDIS_HELP)] = None,
+    lease_seconds: Annotated[float, typer.Option(metavar="SECONDS", help=LEASE_HELP)] = 5.0,
 ) -> None:
     """Play in the browser: start the server and print the address to open."""
     try:
@@ -135,6 +143,8 @@ def serve(
     ):
         if not amount > 0:
             raise fail(f"{flag} {amount:g}: give a time above 0")
+    if redis is not None:  # before the default SQLite file is made, which it cannot use
+        _check_cluster(redis, normalize_db_url(db) if db else "", lease_seconds)
     url = normalize_db_url(db) if db else default_db_url()
     limits = Limits(
         creates_per_minute=creates_per_minute,
@@ -148,6 +158,8 @@ def serve(
         trusted_proxies=frozenset(trusted_proxy or ()),
     )
     settings = Settings(
+        redis_url=redis,
+        lease_seconds=lease_seconds,
         db_url=url,
         grace_seconds=grace_seconds,
         bot_workers=workers,
@@ -169,8 +181,33 @@ def serve(
         # Messages over 4 KiB get an error from the table; this is the hard cap.
         ws_max_size=64 * 1024,
     )
-    with contextlib.suppress(KeyboardInterrupt):
+    # uvicorn stops gracefully on SIGTERM as on Ctrl-C (no new sockets, open
+    # ones closed with 1012 "service restart", which the browser reconnects
+    # after; the app's shutdown stores what is queued and stops the bot
+    # workers), then restores the handler found here and raises the signal
+    # again. This handler turns that into a normal exit (status 0) instead of
+    # death by signal, and stops a SIGTERM that comes before uvicorn listens.
+    signal.signal(signal.SIGTERM, _stop)
+    with contextlib.suppress(KeyboardInterrupt, Stopped):
         uvicorn.Server(config).run()
+
+
+class Stopped(Exception):
+    """SIGTERM: the service manager asks the server to stop."""
+
+
+def _stop(signum: int, frame: object) -> None:
+    raise Stopped
+
+
+def _check_cluster(redis: str, db_url: str, lease_seconds: float) -> None:
+    """``--redis`` and ``--lease-seconds`` checked: several processes share PostgreSQL."""
+    if not redis.startswith(("redis://", "rediss://", "unix://")):
+        raise fail(f"--redis {redis!r}: give a redis://HOST:PORT/N address")
+    if not db_url.startswith("postgresql"):
+        raise fail("--redis: several processes share one PostgreSQL; give --db postgresql://…")
+    if not 0.5 <= lease_seconds <= 300:
+        raise fail(f"--lease-seconds {lease_seconds:g}: give 0.5 to 300 seconds")
 
 
 def _public_url(url: str) -> str:

@@ -17,6 +17,7 @@ from cardtable.server.analyses import Analyses
 from cardtable.server.bots import BotPool
 from cardtable.server.guard import SameOrigin
 from cardtable.server.hub import Hub, Settings
+from cardtable.server.leases import process_name
 from cardtable.server.lifecycle import Lifecycle
 from cardtable.server.passwords import Passwords
 from cardtable.server.play import Play
@@ -31,10 +32,18 @@ STATIC = Path(__file__).parent / "static"
 
 def create_app(settings: Settings) -> Starlette:
     """The server: migrations run and unfinished tables come back at start."""
-    storage = Storage(settings.db_url)
+    # With --redis this process is one of several on one PostgreSQL: its
+    # storage writes under leases, and its cluster claims and hands over tables.
+    owner = process_name() if settings.redis_url else None
+    storage = Storage(settings.db_url, owner, settings.lease_seconds)
     pool = BotPool(settings.bot_workers)
     hub = Hub(storage, settings, pool)
     play = Play(hub)
+    cluster = None
+    if settings.redis_url is not None:
+        from cardtable.server.cluster import Cluster  # redis-py: only when asked for
+
+        cluster = Cluster(hub, play, settings.redis_url)
     analyses = Analyses(hub, settings.analysis_budget)
     secret = load_or_create_secret(data_folder(settings.db_url, settings.data_dir))
     accounts = Accounts(storage.engine, secret, Passwords(fast=settings.fast_passwords))
@@ -45,7 +54,7 @@ def create_app(settings: Settings) -> Starlette:
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         await storage.open()
-        play.start(await hub.load_live())
+        play.start(await (hub.load_live() if cluster is None else cluster.start()))
         await analyses.start()
         await lifecycle.start()
         try:
@@ -54,7 +63,10 @@ def create_app(settings: Settings) -> Starlette:
             await lifecycle.stop()
             await analyses.stop()
             await play.stop()
-            pool.close()
+            if cluster is not None:
+                await storage.flush()  # the last writes are in: the leases can go
+                await cluster.stop()
+            await pool.close()
             await storage.close()
 
     app = Starlette(

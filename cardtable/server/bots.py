@@ -14,10 +14,13 @@ decision waits at most for one decision's analysis.
 from __future__ import annotations
 
 import asyncio
+import ctypes
 import json
 import multiprocessing
 import os
 import random
+import signal
+import sys
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -58,7 +61,20 @@ def think(job: BotJob) -> int:
     return bot.choose(view, legal).index
 
 
-def _lower_priority() -> None:
+PR_SET_PDEATHSIG = 1  # prctl(2): the signal this process gets when its parent dies
+
+
+def _start_worker(parent: int) -> None:
+    """A worker's first act: die with the server, and think at a lower priority."""
+    # A server killed with SIGKILL runs no shutdown, and a spawned worker
+    # blocks on its job queue forever: without this it lives on as an
+    # orphan holding memory (and a core, mid-search). Linux kills it with
+    # its parent; if the parent died before prctl took effect, leave now.
+    if sys.platform == "linux":
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    if os.getppid() != parent:
+        os._exit(0)
     # A search spends its time budget however fast it runs: at a lower
     # priority it yields the CPU to the event loop (acks stay fast) and only
     # searches a little less when the machine is busy.
@@ -97,7 +113,8 @@ class BotPool:
             self._pool = ProcessPoolExecutor(
                 self.workers,
                 mp_context=multiprocessing.get_context("spawn"),
-                initializer=_lower_priority,
+                initializer=_start_worker,
+                initargs=(os.getpid(),),
             )
         try:
             return await asyncio.get_running_loop().run_in_executor(self._pool, work, job)
@@ -107,7 +124,9 @@ class BotPool:
             )
             raise
 
-    def close(self) -> None:
-        if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
-            self._pool = None
+    async def close(self) -> None:
+        """Drop queued jobs and wait (in a thread: the loop keeps serving)
+        until every worker has exited, so none outlives the server."""
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            await asyncio.to_thread(pool.shutdown, wait=True, cancel_futures=True)

@@ -5,6 +5,10 @@ finished ones while someone looks at them). At start it rebuilds each
 unfinished table from its stored record, so a restart continues from the last
 acknowledged move. What happens at a table once it runs — moves, bots,
 timers, stand-ins — is :class:`cardtable.server.play.Play`'s job.
+
+When several processes share one database (``cardtable serve --redis``), the
+hub holds only the live tables whose lease this process holds, and asks its
+:class:`Owners` (:mod:`cardtable.server.cluster`) for any other live table.
 """
 
 from __future__ import annotations
@@ -15,6 +19,7 @@ import random
 import re
 import secrets
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Protocol
 
 from cardtable.core.errors import CardtableError
 from cardtable.core.registry import load
@@ -27,6 +32,9 @@ from cardtable.server.lobby import NewTable
 from cardtable.server.storage import Storage, StoredTable
 from cardtable.server.table import Refused, Table, build_table, new_token
 from cardtable.server.wire import BadInput
+
+if TYPE_CHECKING:
+    from starlette.websockets import WebSocket
 
 log = logging.getLogger(__name__)
 
@@ -47,11 +55,49 @@ class Settings:
     data_dir: str | None = None
     fast_passwords: bool = False  # cheap argon2 parameters: tests only
     limits: Limits = field(default_factory=Limits)  # the lobby's limits and lifetimes
+    # Several processes on one PostgreSQL: the Redis that joins them (None:
+    # this process is alone), and how long a table's lease lasts unrenewed.
+    redis_url: str | None = None
+    lease_seconds: float = 5.0
 
 
 class NotFound(BadInput):
     def __init__(self, table_id: str) -> None:
         super().__init__(f"there is no table {table_id[:40]!r}; check the link", 404)
+
+
+class TableMoving(BadInput):
+    """The table is on its way from one server process to another."""
+
+    def __init__(self, table_id: str) -> None:
+        super().__init__(
+            f"table {table_id} is moving to another server process; try again in a moment", 503
+        )
+
+
+class ServedElsewhere(TableMoving):
+    """Another process serves the table and keeps it (its own sockets are
+    there): a socket that lands here is relayed to it."""
+
+    def __init__(self, table_id: str, holder: str) -> None:
+        super().__init__(table_id)
+        self.table_id, self.holder = table_id, holder
+
+
+class Owners(Protocol):
+    """Which process serves which live table, when several share the database."""
+
+    async def acquire(self, table_id: str) -> Table | None:
+        """The live table ``table_id``, now this process's (None: it is not
+        live); raises :class:`TableMoving` when it cannot be had yet, and
+        :class:`ServedElsewhere` when another process keeps it."""
+        ...
+
+    async def relay(
+        self, ws: WebSocket, table_id: str, token: str | None, address: str, holder: str
+    ) -> None:
+        """Serve the accepted socket ``ws`` through ``holder``, which keeps the table."""
+        ...
 
 
 class Hub:
@@ -63,6 +109,7 @@ class Hub:
         self.pool = pool
         self.tables: dict[str, Table] = {}
         self.gate = Gate(settings.limits)
+        self.owners: Owners | None = None  # set when processes share the database
 
     async def load_live(self) -> list[Table]:
         """Rebuild every waiting or playing table from the database."""
@@ -89,6 +136,12 @@ class Hub:
             log.exception("table %s: cannot read it back from the database", table.id)
             return
         table.state, table.journal, table.facts.status = fresh.state, fresh.journal, fresh.status
+
+    async def adopt(self, stored: StoredTable) -> Table:
+        """Rebuild a table this process has just come to own, and hold it."""
+        table = await self._rebuild(stored)
+        self.tables[table.id] = table
+        return table
 
     async def _rebuild(self, stored: StoredTable) -> Table:
         """:meth:`_revive`, storing the deal of a round the record did not start yet."""
@@ -117,6 +170,8 @@ class Hub:
             return table
         if not TABLE_ID.fullmatch(table_id):
             raise NotFound(table_id)
+        if self.owners is not None and (owned := await self.owners.acquire(table_id)):
+            return owned
         stored = await self.storage.load(table_id)
         if stored is None:
             raise NotFound(table_id)

@@ -22,12 +22,14 @@ from cardtable.server.hub import Hub
 from cardtable.server.messages import dumps, error, state_message
 from cardtable.server.rating_rules import outcome_of
 from cardtable.server.schemas import BackMessage, ClientMessage, MoveMessage
+from cardtable.server.storage import LeaseLost
 from cardtable.server.table import Client, Refused, Table, Timer, now_ms
 from cardtable.server.wire import BadInput, convert, parse_json
 
 log = logging.getLogger(__name__)
 
 MAX_MESSAGE = 4096  # bytes of one client message
+RECONNECT = 1012  # the close code that sends a browser to reconnect (to the table's new process)
 PONG = dumps({"type": "pong"})
 
 
@@ -37,13 +39,16 @@ class Play:
     def __init__(self, hub: Hub) -> None:
         self.hub = hub
         self._tasks: set[asyncio.Task[None]] = set()
+        self._commits: set[asyncio.Task[None]] = set()  # moves being stored and adopted
 
     def start(self, tables: list[Table]) -> None:
         for table in tables:
             self.review(table)
 
     async def stop(self) -> None:
-        for task in list(self._tasks):
+        """Cancel bots, timers and reviews; let every move being stored finish
+        (a graceful stop loses no move that is on its way to the database)."""
+        for task in list(self._tasks - self._commits):
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
 
@@ -128,6 +133,9 @@ class Play:
         outcome = outcome_of(table, after, now_ms()) if after.finished else None
         try:
             await self.hub.storage.append(table.id, len(table.journal.events), new, status, outcome)
+        except LeaseLost:
+            self.let_go(table)
+            raise Refused("this table moved to another server process; reconnecting") from None
         except Exception:
             log.exception("table %s: storing a move failed", table.id)
             await self.hub.resync(table)  # whatever the database holds is the truth
@@ -151,8 +159,22 @@ class Play:
                 text = built[client.seat] = state_message(table, client.seat)
             client.send(text)
 
+    def let_go(self, table: Table) -> None:
+        """Stop serving ``table``, whose lease another process holds now (or
+        which this process hands over): nothing of it runs here any more, and
+        its clients reconnect to where it is served."""
+        if self.hub.tables.get(table.id) is table:
+            del self.hub.tables[table.id]
+        self.hub.storage.epochs.pop(table.id, None)
+        self._cancel_auto(table)
+        self._stop_timer(table)
+        for client in list(table.clients):
+            client.close(RECONNECT)
+
     def review(self, table: Table) -> None:
         """Start (or stop) bots, stand-ins and timers; tells no client."""
+        if table.status == "playing" and self.hub.tables.get(table.id) is not table:
+            return  # let go of (another process serves it): nothing starts here
         deserted = table.has_humans and not table.humans_present
         # A deserted game waits for its people, unless stand-ins were sent to
         # finish it (cardtable/server/lifecycle.py).
@@ -268,7 +290,10 @@ class Play:
         wait for it. Cancelling the caller (a bot's turn taken back, a socket
         closing) then never stops a move between its commit and its adoption,
         which would leave the table behind its database."""
-        await asyncio.shield(self._spawn(work))
+        task = self._spawn(work)
+        self._commits.add(task)
+        task.add_done_callback(self._commits.discard)
+        await asyncio.shield(task)
 
     def _spawn(self, work: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
         task = asyncio.create_task(work)

@@ -65,6 +65,8 @@ events = Table(
     Column("n", Integer, primary_key=True),  # 0, 1, 2… in game order
     Column("kind", String(8), nullable=False),  # "deal" or "move"
     Column("data", Text, nullable=False),
+    # The lease epoch of the process that wrote it (null: one process alone).
+    Column("epoch", Integer, nullable=True),
 )
 
 analyses = Table(
@@ -78,4 +80,17 @@ analyses = Table(
     Column("requested_ms", BigInteger, nullable=False),
     Column("result", Text, nullable=True),  # the seat's analysis as JSON, once done
     Column("error", Text, nullable=True),  # why it failed, one sentence
+)
+
+# Which server process owns a table when several share one PostgreSQL
+# (cardtable/server/leases.py): ``owner`` until ``expires_ms`` (the database's
+# clock), renewed by heartbeat; ``epoch`` grows at every claim, and a write
+# carrying an older epoch is refused. Null owner: free to claim.
+leases = Table(
+    "ct_leases",
+    metadata,
+    Column("table_id", String(32), ForeignKey("ct_tables.id"), primary_key=True),
+    Column("owner", String(96), nullable=True),
+    Column("epoch", Integer, nullable=False),
+    Column("expires_ms", BigInteger, nullable=False),
 )

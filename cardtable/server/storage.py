@@ -6,6 +6,13 @@ transaction (group commit), then answers each caller; a move is
 acknowledged only after its commit returned. Should a batch fail, its
 writes are retried one by one so that one bad write does not sink the
 others. Reads use their own connections.
+
+When several processes share one PostgreSQL (``cardtable serve --redis``),
+each write about a table carries the lease epoch this process holds for it
+(:attr:`Storage.epochs`), and the transaction first checks that the lease is
+still this process's at that epoch: a process that lost a table (its lease
+ran out and another process claimed it) can never write to it again; its
+write fails with :class:`LeaseLost`.
 """
 
 from __future__ import annotations
@@ -20,7 +27,7 @@ from typing import Any
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Connection, event, insert, select, update
+from sqlalchemy import Connection, event, insert, literal_column, select, update
 from sqlalchemy.engine import Engine
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
@@ -28,11 +35,23 @@ from cardtable.server.facts import SeatFacts, TableFacts
 from cardtable.server.journal import Event
 from cardtable.server.rating_rules import Outcome
 from cardtable.server.ratings import rate_table, table_changes
-from cardtable.server.schema import analyses, events, seats, tables
+from cardtable.server.schema import analyses, events, leases, seats, tables
 
 log = logging.getLogger(__name__)
 
 LIVE = ("waiting", "playing")
+CLOSE_WAIT_SECONDS = 30.0  # at a stop, how long queued writes may take to commit
+# The database's clock in milliseconds: every process of a deployment reads
+# lease times from the same clock, whatever their machines' clocks say.
+DB_NOW_MS = "CAST(EXTRACT(EPOCH FROM clock_timestamp()) * 1000 AS BIGINT)"
+
+
+class LeaseLost(Exception):
+    """This process no longer holds the lease of the table it wrote for."""
+
+    def __init__(self, table_id: str) -> None:
+        super().__init__(f"table {table_id}: another server process holds its lease now")
+        self.table_id = table_id
 
 
 @dataclass(slots=True)
@@ -64,6 +83,8 @@ class AnalysisRow:
 class _Create:
     facts: TableFacts
     events: Sequence[Event]
+    owner: str | None  # the process that owns the new table (epoch 1), if processes share
+    lease_ms: int
 
 
 @dataclass(slots=True)
@@ -73,6 +94,7 @@ class _Append:
     new: Sequence[Event]
     status: str | None  # a new status written in the same transaction
     outcome: Outcome | None  # the game's end: rated in the same transaction
+    epoch: int | None  # the lease epoch it is written under (None: one process alone)
 
 
 @dataclass(slots=True)
@@ -82,12 +104,14 @@ class _Seat:
     name: str
     token_hash: str
     status: str | None  # a new status written in the same transaction
+    epoch: int | None
 
 
 @dataclass(slots=True)
 class _Table:
     table_id: str
     values: dict[str, Any]
+    epoch: int | None
 
 
 @dataclass(slots=True)
@@ -121,8 +145,14 @@ def _sqlite_pragmas(engine: Engine) -> None:
 class Storage:
     """The database of one server process."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, owner: str | None = None, lease_seconds: float = 5.0) -> None:
         self.url = url
+        # Several processes share the database: this one's name in the
+        # leases, and the epoch of each table it holds. Without an owner the
+        # process is alone and nothing is fenced (the SQLite default).
+        self.owner = owner
+        self.lease_ms = int(lease_seconds * 1000)
+        self.epochs: dict[str, int] = {}
         self.engine: AsyncEngine = create_async_engine(url)
         if self.engine.dialect.name == "sqlite":
             _sqlite_pragmas(self.engine.sync_engine)
@@ -143,7 +173,16 @@ class Storage:
             for i in range(self.writers)
         ]
 
+    async def flush(self) -> None:
+        """Wait until whatever is queued is committed (for a while, should the
+        database be gone)."""
+        if self._writers:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._queue.join(), CLOSE_WAIT_SECONDS)
+
     async def close(self) -> None:
+        """Commit whatever is queued, then stop the writers."""
+        await self.flush()
         for writer in self._writers:
             writer.cancel()
         await asyncio.gather(*self._writers, return_exceptions=True)
@@ -151,8 +190,11 @@ class Storage:
 
     # --- writes -------------------------------------------------------------
     async def create(self, facts: TableFacts, events: Sequence[Event]) -> None:
-        """Store a new table with its first events (the first deal)."""
-        await self._submit(_Create(facts, events))
+        """Store a new table with its first events (the first deal); when
+        processes share the database, this one owns it from now (epoch 1)."""
+        await self._submit(_Create(facts, events, self.owner, self.lease_ms))
+        if self.owner is not None:
+            self.epochs[facts.id] = 1
 
     async def append(
         self,
@@ -164,15 +206,25 @@ class Storage:
     ) -> None:
         """Store new events; with ``outcome`` (the last move) the table is
         rated in the same transaction, its changes left in ``outcome.changes``."""
-        await self._submit(_Append(table_id, first, new, status, outcome))
+        await self._submit(_Append(table_id, first, new, status, outcome, self._epoch(table_id)))
 
     async def set_seat(
         self, table_id: str, seat: int, name: str, token_hash: str, status: str | None = None
     ) -> None:
-        await self._submit(_Seat(table_id, seat, name, token_hash, status))
+        await self._submit(_Seat(table_id, seat, name, token_hash, status, self._epoch(table_id)))
 
     async def set_table(self, table_id: str, **values: Any) -> None:
-        await self._submit(_Table(table_id, values))
+        await self._submit(_Table(table_id, values, self._epoch(table_id)))
+
+    def _epoch(self, table_id: str) -> int | None:
+        """The epoch a write about ``table_id`` carries; refused at once when
+        processes share the database and this one holds no lease on it."""
+        if self.owner is None:
+            return None
+        epoch = self.epochs.get(table_id)
+        if epoch is None:
+            raise LeaseLost(table_id)
+        return epoch
 
     async def put_analysis(self, row: AnalysisRow, new: bool) -> None:
         """Store a seat's analysis row: ``new`` inserts it, else it is updated."""
@@ -202,6 +254,7 @@ class Storage:
                     conn = None
                     failed = [await self._commit_alone(w) for w, _ in batch]
                 for (_, done), error in zip(batch, failed, strict=True):
+                    self._queue.task_done()
                     if done.done():
                         continue
                     if error is None:
@@ -216,6 +269,9 @@ class Storage:
         try:
             async with self.engine.connect() as conn:
                 await self._commit(conn, [write])
+        except LeaseLost as exc:  # expected once a table moved: its caller lets it go
+            log.warning("%s", exc)
+            return exc
         except Exception as exc:
             log.exception("storing %s failed", type(write).__name__)
             return exc
@@ -224,9 +280,12 @@ class Storage:
     async def _commit(self, conn: AsyncConnection, writes: list[_Write]) -> None:
         async with conn.begin():
             event_rows: list[dict[str, Any]] = []
+            await self._fence(conn, writes)
             for write in writes:
                 if isinstance(write, _Append):
-                    event_rows.extend(_event_rows(write.table_id, write.first, write.new))
+                    event_rows.extend(
+                        _event_rows(write.table_id, write.first, write.new, write.epoch)
+                    )
                     if write.status is not None:
                         await _flush(conn, event_rows)
                         await conn.execute(
@@ -241,6 +300,30 @@ class Storage:
                 await _flush(conn, event_rows)
                 await _execute(conn, write)
             await _flush(conn, event_rows)
+
+    async def _fence(self, conn: AsyncConnection, writes: list[_Write]) -> None:
+        """Refuse the transaction unless this process still holds every table
+        the writes are about, at the epoch each carries. The lease rows stay
+        locked until the commit, so no claim (``FOR UPDATE SKIP LOCKED``)
+        slips in between; they are locked in table order, as the heartbeat
+        locks them, so two transactions never wait on each other in a circle."""
+        wanted = {
+            w.table_id: w.epoch
+            for w in writes
+            if isinstance(w, _Append | _Seat | _Table) and w.epoch is not None
+        }
+        if not wanted:
+            return
+        rows = await conn.execute(
+            select(leases.c.table_id, leases.c.owner, leases.c.epoch)
+            .where(leases.c.table_id.in_(sorted(wanted)))
+            .order_by(leases.c.table_id)
+            .with_for_update(read=True)
+        )
+        found = {r.table_id: (r.owner, r.epoch) for r in rows}
+        for table_id, epoch in wanted.items():
+            if found.get(table_id) != (self.owner, epoch):
+                raise LeaseLost(table_id)
 
     # --- reads --------------------------------------------------------------
     async def load(self, table_id: str) -> StoredTable | None:
@@ -343,9 +426,17 @@ def _table_facts(r: Any) -> TableFacts:
     )
 
 
-def _event_rows(table_id: str, first: int, new: Sequence[Event]) -> list[dict[str, Any]]:
+def _event_rows(
+    table_id: str, first: int, new: Sequence[Event], epoch: int | None
+) -> list[dict[str, Any]]:
     return [
-        {"table_id": table_id, "n": first + i, "kind": kind, "data": json.dumps(data)}
+        {
+            "table_id": table_id,
+            "n": first + i,
+            "kind": kind,
+            "data": json.dumps(data),
+            "epoch": epoch,
+        }
         for i, (kind, data) in enumerate(new)
     ]
 
@@ -390,7 +481,16 @@ async def _execute(conn: AsyncConnection, write: _Write) -> None:
                 for s in facts.seats
             ],
         )
-        await _flush(conn, _event_rows(facts.id, 0, write.events))
+        owned = write.owner is not None
+        await conn.execute(
+            insert(leases).values(
+                table_id=facts.id,
+                owner=write.owner,
+                epoch=1 if owned else 0,
+                expires_ms=literal_column(f"{DB_NOW_MS} + {write.lease_ms}") if owned else 0,
+            )
+        )
+        await _flush(conn, _event_rows(facts.id, 0, write.events, 1 if owned else None))
     elif isinstance(write, _Seat):
         await conn.execute(
             update(seats)

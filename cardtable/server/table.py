@@ -60,13 +60,19 @@ class Refused(BadInput):
         super().__init__(message, 409)
 
 
+def _stays_open(code: int) -> None:
+    """What closing a connection without a socket (a test's client) does: nothing."""
+
+
 @dataclass(eq=False)
 class Client:
     """One open connection: the seat it acts for (``None``: a spectator) and
-    its outbound queue, drained by the connection's own sender task."""
+    its outbound queue, drained by the connection's own sender task;
+    ``close(code)`` ends the connection after what is queued."""
 
     seat: int | None
     send: Callable[[str], None]
+    close: Callable[[int], None] = _stays_open
 
 
 @dataclass

@@ -13,7 +13,7 @@ from collections.abc import Awaitable, Callable
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from cardtable.server.hub import Hub
+from cardtable.server.hub import Hub, ServedElsewhere, TableMoving
 from cardtable.server.limits import TooMany, client_address
 from cardtable.server.messages import error
 from cardtable.server.play import Play
@@ -21,6 +21,10 @@ from cardtable.server.table import Client
 from cardtable.server.wire import BadInput
 
 MAX_QUEUE = 256  # unsent messages before a client counts as gone
+# The table moved to another server process, or this one stops: reconnect
+# (the browser's socket does, and lands on whichever process serves it now).
+CLOSE_RECONNECT = 1012
+CLOSE_TRY_AGAIN = 1013  # the table is between two processes for a moment
 CLOSE_UNKNOWN_TABLE = 4404
 CLOSE_BAD_TOKEN = 4403
 CLOSE_TOO_SLOW = 4408
@@ -37,6 +41,15 @@ def endpoint(hub: Hub, play: Play) -> Callable[[WebSocket], Awaitable[None]]:
         await ws.accept()
         try:
             table = await hub.get(ws.path_params["table_id"], keep=True)
+        except ServedElsewhere as there:  # the owner keeps it: this socket is relayed
+            assert hub.owners is not None
+            address = client_address(ws.scope, hub.settings.limits)
+            token = ws.query_params.get("token") or None
+            await hub.owners.relay(ws, there.table_id, token, address, there.holder)
+            return
+        except TableMoving:  # no error message: the browser would take it for a bad token
+            await ws.close(CLOSE_TRY_AGAIN)
+            return
         except BadInput as exc:
             await _refuse(ws, str(exc), CLOSE_UNKNOWN_TABLE)
             return
@@ -56,20 +69,20 @@ def endpoint(hub: Hub, play: Play) -> Callable[[WebSocket], Awaitable[None]]:
                     ws, f"this token belongs to no seat of table {table.id}", CLOSE_BAD_TOKEN
                 )
                 return
-        queue: asyncio.Queue[str | None] = asyncio.Queue()
+        queue: asyncio.Queue[str | int] = asyncio.Queue()  # text to send, or a close code
 
         def send(text: str) -> None:
             if queue.qsize() < MAX_QUEUE:
                 queue.put_nowait(text)
             else:
-                queue.put_nowait(None)  # too far behind: the sender closes the socket
+                queue.put_nowait(CLOSE_TOO_SLOW)  # too far behind: the sender closes the socket
 
         async def pump() -> None:
-            while (text := await queue.get()) is not None:
+            while isinstance(text := await queue.get(), str):
                 await ws.send_text(text)
-            await ws.close(CLOSE_TOO_SLOW)
+            await ws.close(text)
 
-        client = Client(seat, send)
+        client = Client(seat, send, queue.put_nowait)
         sender = asyncio.create_task(pump())
         play.connect(table, client)
         try:

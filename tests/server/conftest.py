@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.server import topology
 from tests.server.helpers import sqlite_url
 from tests.server.pg import binaries, fresh_database, postgres
 
@@ -40,3 +41,20 @@ def any_db(request: pytest.FixtureRequest, db_url: str) -> str:
         return db_url
     url: str = request.getfixturevalue("postgres_url")
     return url
+
+
+@pytest.fixture
+def redis_url() -> Iterator[str]:
+    """A Redis server of the test's own; skipped, saying why, where Debian's
+    ``redis-server`` is not installed."""
+    if topology.redis_binary() is None:
+        pytest.skip("redis-server is not installed: scripts/install-test-deps.sh installs it")
+    with topology.redis() as (_, url):
+        yield url
+
+
+@pytest.fixture
+def needs_haproxy() -> None:
+    """Skip, saying why, where Debian's ``haproxy`` is not installed."""
+    if topology.haproxy_binary() is None:
+        pytest.skip("haproxy is not installed: scripts/install-test-deps.sh installs it")

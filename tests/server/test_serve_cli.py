@@ -49,6 +49,12 @@ def test_the_default_database_lives_in_the_user_data_directory(
         (["--waiting-minutes", "0"], "--waiting-minutes 0: give a time above 0"),
         (["--abandoned-hours", "-2"], "--abandoned-hours -2"),
         (["--public-url", "cards.example.org"], "--public-url 'cards.example.org'"),
+        (["--redis", "localhost:6379"], "--redis 'localhost:6379': give a redis://"),
+        (["--redis", "redis://127.0.0.1:6379/0"], "--redis: several processes share one"),
+        (
+            ["--db", "postgresql://me@h/ct", "--redis", "redis://h/0", "--lease-seconds", "0.1"],
+            "--lease-seconds 0.1: give 0.5 to 300 seconds",
+        ),
     ],
 )
 def test_bad_arguments_get_one_error_line(args: list[str], words: str) -> None:

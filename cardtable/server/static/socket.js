@@ -1,6 +1,7 @@
-// The table's WebSocket: reconnects with a growing pause after any drop (a
-// server restart included), pings so idle proxies keep it open, and reports
-// its state ("connecting", "open", "reconnecting") for the page to show.
+// The table's WebSocket: reconnects with a growing, jittered pause after any
+// drop (a server restart or stop included: any close code), pings so idle
+// proxies keep it open, and reports its state ("connecting", "open",
+// "reconnecting") for the page to show.
 
 const PING_MS = 25000;
 const MAX_PAUSE_MS = 5000;
@@ -54,7 +55,10 @@ export class TableSocket {
       if (ws !== this.ws) return;
       clearInterval(this.pinger);
       this.onState("reconnecting");
-      setTimeout(() => { if (ws === this.ws) this.open(); }, this.pause);
+      // Jitter: when a server process stops, all its sockets drop at once;
+      // spread over half the pause to the whole, they do not all land together.
+      const wait = this.pause * (0.5 + Math.random() / 2);
+      setTimeout(() => { if (ws === this.ws) this.open(); }, wait);
       this.pause = Math.min(this.pause * 2, MAX_PAUSE_MS);
     };
   }

@@ -1,0 +1,140 @@
+"""Leases with fencing epochs, against the real PostgreSQL: two processes'
+storage in one test, the second taking a table over once the first's lease
+runs out, and the first's late write refused by the epoch.
+
+No test waits on a clock: a takeover is polled for (bounded), and what is
+asserted is who holds the table and what the database holds.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+import pytest
+from sqlalchemy import select
+
+from cardtable.server.facts import SeatFacts, TableFacts
+from cardtable.server.leases import Leases
+from cardtable.server.schema import events, leases
+from cardtable.server.storage import LeaseLost, Storage
+from tests.server.helpers import run_coroutine
+
+pytestmark = pytest.mark.timeout(60, method="thread")
+
+TAKEOVER_SECONDS = 20.0  # bounds the polling below
+
+
+def _facts(table_id: str) -> TableFacts:
+    return TableFacts(
+        id=table_id,
+        game="marshmallow-test",
+        options={"players": 2},
+        private=False,
+        turn_seconds=None,
+        bot_delay_ms=0,
+        stand_in="random",
+        status="playing",
+        created_ms=1,
+        seats=[SeatFacts(0, "bot", "random"), SeatFacts(1, "bot", "random")],
+    )
+
+
+async def _claim_when_expired(leases_: Leases, table_id: str) -> dict[str, int]:
+    deadline = time.monotonic() + TAKEOVER_SECONDS
+    while not (claimed := await leases_.claim(table_id)):
+        assert time.monotonic() < deadline, "the lease never ran out"
+        await asyncio.sleep(0.05)
+    return claimed
+
+
+async def _takeover(url: str) -> None:
+    first = Storage(url, owner="first", lease_seconds=0.5)
+    second = Storage(url, owner="second", lease_seconds=30)
+    await first.open()
+    await second.open()
+    try:
+        first_leases = Leases(first.engine, "first", 0.5)
+        second_leases = Leases(second.engine, "second", 30)
+        await first.create(_facts("t1"), [("deal", {"n": 0})])
+        assert first.epochs == {"t1": 1}
+        assert await second_leases.claim("t1") == {}  # held, not expired: not taken
+        assert await first_leases.holder("t1") == "first"
+        await first.append("t1", 1, [("move", {"n": 1})])  # the owner writes
+
+        second.epochs.update(await _claim_when_expired(second_leases, "t1"))
+        assert second.epochs == {"t1": 2}
+        await second.append("t1", 2, [("move", {"n": 2})])
+        with pytest.raises(LeaseLost):  # the first process, back too late
+            await first.append("t1", 2, [("move", {"n": "stale"})])
+        with pytest.raises(LeaseLost):
+            await first.set_table("t1", status="finished")
+        assert await first_leases.renew() == {}  # its heartbeat finds nothing of its own
+
+        async with second.engine.connect() as conn:
+            stored = (
+                await conn.execute(
+                    select(events.c.n, events.c.data, events.c.epoch)
+                    .where(events.c.table_id == "t1")
+                    .order_by(events.c.n)
+                )
+            ).all()
+            lease = (await conn.execute(select(leases))).one()
+        assert [tuple(r) for r in stored] == [
+            (0, '{"n": 0}', 1),
+            (1, '{"n": 1}', 1),
+            (2, '{"n": 2}', 2),
+        ]
+        assert (lease.table_id, lease.owner, lease.epoch) == ("t1", "second", 2)
+
+        await second_leases.release()  # a graceful stop: free at once, no waiting
+        assert await first_leases.holder("t1") is None
+        assert await first_leases.claim("t1") == {"t1": 3}
+    finally:
+        await first.close()
+        await second.close()
+
+
+def test_the_second_process_takes_over_and_the_firsts_write_is_refused(
+    postgres_url: str,
+) -> None:
+    run_coroutine(_takeover(postgres_url))
+
+
+async def _race(url: str) -> list[dict[str, int]]:
+    stores = [Storage(url) for _ in range(4)]
+    for store in stores:
+        await store.open()
+    try:
+        for i in range(20):
+            await stores[0].create(_facts(f"r{i}"), [("deal", {"n": 0})])
+        claimers = [Leases(s.engine, f"p{i}", 30) for i, s in enumerate(stores)]
+        return list(await asyncio.gather(*(c.claim(limit=20) for c in claimers)))
+    finally:
+        for store in stores:
+            await store.close()
+
+
+def test_processes_claiming_at_once_never_take_the_same_table(postgres_url: str) -> None:
+    claims = run_coroutine(_race(postgres_url))
+    taken = [table for claim in claims for table in claim]
+    assert sorted(taken) == sorted(f"r{i}" for i in range(20))  # each once, none left
+    assert all(epoch == 1 for claim in claims for epoch in claim.values())
+
+
+def test_one_process_alone_writes_without_leases(db_url: str) -> None:
+    async def alone() -> tuple[dict[str, int], list[object]]:
+        store = Storage(db_url)
+        await store.open()
+        try:
+            await store.create(_facts("s1"), [("deal", {"n": 0})])
+            await store.append("s1", 1, [("move", {"n": 1})])
+            async with store.engine.connect() as conn:
+                epochs = (await conn.execute(select(events.c.epoch))).scalars().all()
+            return store.epochs, list(epochs)
+        finally:
+            await store.close()
+
+    held, epochs = run_coroutine(alone())
+    assert held == {}
+    assert epochs == [None, None]
