@@ -1,0 +1,29 @@
+"""Whether a table is rated or friendly, chosen when it is made (Board Game Arena's choice).
+
+A friendly table never changes a rating; a rated one is rated at its end
+when the rules of cardtable/server/rating_rules.py hold. Tables made before
+this revision were all rated that way, so they become rated tables.
+
+Revision ID: v0009
+Revises: v0005
+"""
+
+from __future__ import annotations
+
+import sqlalchemy as sa
+from alembic import op
+
+revision = "v0009"
+down_revision = "v0005"
+branch_labels = None
+depends_on = None
+
+
+def upgrade() -> None:
+    with op.batch_alter_table("ct_tables") as batch:
+        batch.add_column(sa.Column("rated", sa.Boolean, nullable=False, server_default=sa.true()))
+
+
+def downgrade() -> None:
+    with op.batch_alter_table("ct_tables") as batch:
+        batch.drop_column("rated")
