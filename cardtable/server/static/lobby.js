@@ -142,10 +142,11 @@ function tableFilters(games, t) {
     h("option", { value: "" }, t("lobby.anyPlayers")),
     counts.map((n) => h("option", { value: String(n) }, t("lobby.playersCount", { count: n }))));
   const rated = ratedFilter(t);
+  // Each label stays on one line with its list when the filters wrap.
   const element = h("div", { class: "table-filters" },
-    h("label", { for: "filter-game" }, t("lobby.filterGame")), game,
-    h("label", { for: "filter-players" }, t("lobby.filterPlayers")), players,
-    h("label", { for: "filter-rated" }, t("rated.filter")), rated);
+    h("span", { class: "filter" }, h("label", { for: "filter-game" }, t("lobby.filterGame")), game),
+    h("span", { class: "filter" }, h("label", { for: "filter-players" }, t("lobby.filterPlayers")), players),
+    h("span", { class: "filter" }, h("label", { for: "filter-rated" }, t("rated.filter")), rated));
   return {
     element,
     query: () => {
