@@ -20,8 +20,11 @@ depends_on = None
 
 
 def upgrade() -> None:
-    with op.batch_alter_table("ct_tables") as batch:
-        batch.add_column(sa.Column("rated", sa.Boolean, nullable=False, server_default=sa.true()))
+    # A plain ADD COLUMN (with its default, so old rows read rated) on SQLite and
+    # PostgreSQL alike: no batch copy of ct_tables, which other tables refer to.
+    op.add_column(
+        "ct_tables", sa.Column("rated", sa.Boolean, nullable=False, server_default=sa.true())
+    )
 
 
 def downgrade() -> None:
