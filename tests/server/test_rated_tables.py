@@ -5,15 +5,13 @@ a time, and a database of before keeps its tables, as rated ones."""
 from __future__ import annotations
 
 import pytest
-from sqlalchemy import text
 
 from cardtable.server.limits import Limits
 from cardtable.server.storage import Storage
 from tests.server.accounts_helpers import account_server
 from tests.server.helpers import UNLIMITED, run_coroutine, running
 from tests.server.test_lobby_lifecycle import Clock, listed
-from tests.server.test_migration_v0004 import upgrade_to
-from tests.server.test_ratings import GAME, finish, people, stored
+from tests.server.test_ratings import GAME, _v0004_database_then_open, finish, people, stored
 
 pytestmark = pytest.mark.timeout(300, method="thread")
 
@@ -89,28 +87,17 @@ def test_a_table_made_rated_must_say_so_with_true_or_false(db_url: str) -> None:
 
 
 async def _v0004_table_then_open(url: str) -> tuple[list[str], bool]:
-    old = Storage(url)
-    async with old.engine.begin() as conn:
-        await conn.run_sync(upgrade_to("v0004"))
-        await conn.execute(
-            text(
-                "INSERT INTO ct_tables (id, game, options, private, turn_seconds, bot_delay_ms,"
-                " stand_in, status, created_ms, creator, abandoned_ms) VALUES ('old1',"
-                " 'marshmallow-test', '{\"players\": 2}', false, NULL, 0, 'random', 'waiting',"
-                " 5, '10.0.0.1', NULL)"
-            )
-        )
-    await old.engine.dispose()
-    new = Storage(url)
-    await new.open()  # migrates to the head
+    """The v0004-era database of the ratings test (its table "old1"), upgraded
+    to the head; its tables, and whether "old1" came back rated."""
+    tables, _, _ = await _v0004_database_then_open(url)
+    storage = Storage(url)
+    await storage.open()
     try:
-        async with new.engine.connect() as conn:
-            tables = [r[0] for r in await conn.execute(text("SELECT id FROM ct_tables"))]
-        loaded = await new.load("old1")
+        loaded = await storage.load("old1")
         assert loaded is not None
         return tables, loaded.facts.rated
     finally:
-        await new.close()
+        await storage.close()
 
 
 def test_a_v0004_database_keeps_its_tables_as_rated_ones(any_db: str) -> None:
