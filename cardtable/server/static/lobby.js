@@ -113,7 +113,8 @@ async function playAgainstBots(game, name, button, t) {
   try {
     const table = await api("/api/tables", {
       method: "POST",
-      body: { game: game.name, options: {}, seats, private: true, turn_seconds: null, bot_delay_ms: DEFAULT_BOT_DELAY_MS },
+      // Friendly: one person among bots is never rated (rating_rules.py), so the badge says so.
+      body: { game: game.name, options: {}, seats, private: true, rated: false, turn_seconds: null, bot_delay_ms: DEFAULT_BOT_DELAY_MS },
     });
     await joinSeat(table.id, 0, playerName(name, t));
     location.assign(`/t/${encodeURIComponent(table.id)}`);
