@@ -26,8 +26,9 @@ def change_words(change: dict[str, Any]) -> str:
 def test_two_strangers_meet_play_and_find_their_rated_game(
     browser: Any, server: Server, axe_source: str, screenshots: Path
 ) -> None:
-    ann = Person.open(browser, "Ann")
-    bea = Person.open(browser, "Bea", viewport=PHONE)
+    # Reduced motion, as some people set it: no card glides, so the long game ends sooner.
+    ann = Person.open(browser, "Ann", reduced_motion="reduce")
+    bea = Person.open(browser, "Bea", viewport=PHONE, reduced_motion="reduce")
     for person in (ann, bea):
         person.page.goto(server.url + "/account")
         sign_up(person.page, person.name, "**/me")
