@@ -28,6 +28,11 @@ def test_a_friendly_table_between_two_accounts_is_not_rated(db_url: str) -> None
         assert stored(server) == {}
         (mine,) = ann.client.get("/api/me/games").json()["finished"]
         assert mine["id"] == table and mine["rating"] is None
+        # A rematch keeps the table's choice.
+        again = ann.client.post(f"/api/tables/{table}/rematch", json={"token": tokens[0]})
+        assert again.status_code == 200, again.text
+        rematch = ann.client.get(f"/api/tables/{again.json()['id']}").json()
+        assert rematch["rated"] is False
         # The same two people at a rated table (the default) are rated.
         rated = ann.create(GAME, ["human", "human"], options=options)
         tokens = {0: ann.join(rated, 0), 1: bea.join(rated, 1)}
