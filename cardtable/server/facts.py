@@ -55,5 +55,6 @@ class TableFacts:
     rematch_id: str | None = None
     creator: str | None = None  # the address of the client that made it
     abandoned_ms: int | None = None  # when stand-ins were sent to finish it
+    rated: bool = True  # chosen when it is made; friendly (False): never rated
     # A finished table's rating changes, one per rated account (none: not rated).
     ratings: list[RatingChange] = field(default_factory=list)

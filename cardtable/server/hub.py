@@ -212,6 +212,7 @@ class Hub:
             seats=new.seats,
             rematch_of=rematch_of,
             creator=creator,
+            rated=new.rated,
         )
         await self.storage.create(facts, deal)
         table = build_table(facts, new.game, state, journal)
@@ -261,6 +262,7 @@ class Hub:
                 old.facts.turn_seconds,
                 old.facts.bot_delay_ms,
                 old.facts.stand_in,
+                old.facts.rated,
             )
             table = await self.create(new, rematch_of=old.id, creator=old.facts.creator)
             await self.storage.set_table(old.id, rematch_id=table.id)

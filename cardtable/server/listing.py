@@ -1,5 +1,5 @@
 """``GET /api/tables``: the open tables one can join or watch moving, newest
-first, filtered by game and player count, a page at a time.
+first, filtered by game, player count and rated or friendly, a page at a time.
 
 A table is listed while it waits for players, or while it plays and moves:
 its people (some of them) are connected, it has none (bots only), or
@@ -42,12 +42,15 @@ def _key(table: Table) -> tuple[int, str]:
 def tables_page(tables: Iterable[Table], query: Mapping[str, str]) -> dict[str, Any]:
     """One page of listed tables and the cursor of the next (``None``: the last page)."""
     for name in query:
-        if name not in ("game", "players", "cursor", "limit"):
-            raise BadInput(f"there is no filter {name[:40]!r}; filters are game and players")
+        if name not in ("game", "players", "rated", "cursor", "limit"):
+            raise BadInput(f"there is no filter {name[:40]!r}; filters are game, players and rated")
     game = query.get("game")
     if game is not None and game not in game_names():
         raise BadInput(f"game must be one of {', '.join(game_names())}")
     players = whole_number(query.get("players"), "players", 1, 99)
+    rated = query.get("rated")
+    if rated not in (None, "true", "false"):
+        raise BadInput(f"rated must be true or false, got {rated[:20]!r}")
     limit = whole_number(query.get("limit"), "limit", 1, PAGE) or PAGE
     after: tuple[int, str] | None = None
     cursor = query.get("cursor")
@@ -63,6 +66,7 @@ def tables_page(tables: Iterable[Table], query: Mapping[str, str]) -> dict[str, 
             if listed(t)
             and (game is None or t.facts.game == game)
             and (players is None or len(t.seats) == players)
+            and (rated is None or t.facts.rated == (rated == "true"))
             and (after is None or _key(t) < after)
         ),
         key=_key,

@@ -30,6 +30,7 @@ class NewTable:
     turn_seconds: int | None
     bot_delay_ms: int
     stand_in: str
+    rated: bool = True  # False: friendly, never rated (rating_rules.py)
 
 
 def games_json() -> list[dict[str, Any]]:
@@ -88,6 +89,7 @@ def parse_create(body: Any) -> NewTable:
         turn_seconds=request.turn_seconds,
         bot_delay_ms=request.bot_delay_ms,
         stand_in=stand_in,
+        rated=request.rated,
     )
 
 

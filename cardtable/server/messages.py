@@ -212,6 +212,7 @@ def table_info(table: Table) -> dict[str, Any]:
         "options": table.game.options_json,
         "status": table.status,
         "private": facts.private,
+        "rated": facts.rated,
         "turn_seconds": facts.turn_seconds,
         "bot_delay_ms": facts.bot_delay_ms,
         "stand_in": facts.stand_in,

@@ -354,6 +354,7 @@ class QuickMatch:
             "options": {"players": first.players},
             "seats": seats,
             "private": False,
+            "rated": True,  # people who meet by quick match play for their rating
             "bot_delay_ms": BOT_DELAY_MS,
         }
         try:

@@ -3,8 +3,10 @@
 The rules as plain values (no database library, so the message code can
 use them); :mod:`cardtable.server.ratings` reads and writes them.
 
-When a rated table is rated
-    A finished table is rated when at least two of its seats belong to
+When a table is rated
+    A table is made rated or friendly (``TableFacts.rated``, chosen in the
+    lobby; quick match makes rated tables); a friendly table is never
+    rated. A finished rated table is rated when at least two of its seats belong to
     accounts (``ct_account_seats`` when its last move is stored) and no
     account holds two of its seats. An expired table, or a game not played
     to its end, is never rated; a seat claimed for an account after the end
@@ -72,6 +74,7 @@ class Outcome:
     winners: tuple[int, ...]
     seats: tuple[SeatOutcome, ...]
     finished_ms: int
+    rated: bool = True  # made rated (False: friendly, never rated)
     changes: list[RatingChange] = field(default_factory=list)
 
     @property
@@ -91,6 +94,7 @@ def outcome_of(table: Table, final: State, finished_ms: int) -> Outcome:
             for s in table.seats
         ),
         finished_ms=finished_ms,
+        rated=table.facts.rated,
     )
 
 

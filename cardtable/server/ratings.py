@@ -25,6 +25,8 @@ async def rate_table(conn: AsyncConnection, outcome: Outcome) -> list[RatingChan
     """Rate ``outcome``'s table inside the caller's transaction (see the module):
     the accounts' new ratings and the table's change rows are written, and
     the changes returned; nothing when the table is not rated."""
+    if not outcome.rated:
+        return []
     owners = {
         r.seat: r.account_id
         for r in await conn.execute(

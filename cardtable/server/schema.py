@@ -22,6 +22,7 @@ from sqlalchemy import (
     String,
     Table,
     Text,
+    true,
 )
 
 metadata = MetaData()
@@ -44,6 +45,8 @@ tables = Table(
     Column("creator", String(64), nullable=True),
     # When stand-ins were sent to finish the game, its people all gone too long.
     Column("abandoned_ms", BigInteger, nullable=True),
+    # Rated or friendly, chosen when it is made: a friendly table never changes a rating.
+    Column("rated", Boolean, nullable=False, server_default=true()),
 )
 
 seats = Table(

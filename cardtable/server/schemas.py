@@ -56,6 +56,7 @@ class CreateTable(Closed):
     ]
     options: dict[str, Any] = {}
     private: bool = False
+    rated: bool = True  # False: a friendly table, never rated
     turn_seconds: Annotated[int, Meta(ge=1, le=3600)] | None = None
     bot_delay_ms: Annotated[int, Meta(ge=0, le=10_000)] = 800
     stand_in: StandIn | UnsetType = UNSET

@@ -423,6 +423,7 @@ def _table_facts(r: Any) -> TableFacts:
         rematch_id=r["rematch_id"],
         creator=r["creator"],
         abandoned_ms=r["abandoned_ms"],
+        rated=bool(r["rated"]),
     )
 
 
@@ -465,6 +466,7 @@ async def _execute(conn: AsyncConnection, write: _Write) -> None:
                 rematch_id=facts.rematch_id,
                 creator=facts.creator,
                 abandoned_ms=facts.abandoned_ms,
+                rated=facts.rated,
             )
         )
         await conn.execute(

@@ -149,7 +149,8 @@ def test_open_tables_page_newest_first_with_filters(any_db: str) -> None:
             ("?players=x", "players must be a whole number"),
             ("?game=chess", "game must be one of"),
             ("?cursor=zz", "cursor must be the 'next' value"),
-            ("?rated=1", "filters are game and players"),
+            ("?rated=1", "rated must be true or false"),
+            ("?colour=red", "filters are game, players and rated"),
         ]:
             response = server.client.get(f"/api/tables{bad}")
             assert response.status_code == 400 and words in response.json()["error"], bad

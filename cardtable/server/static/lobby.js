@@ -10,6 +10,7 @@ import { GENERIC_BOARD } from "./board-host.js";
 import { h } from "./dom.js";
 import { loadCatalog, translator } from "./i18n.js";
 import { quickMatch, waitingCounts } from "./quickmatch.js";
+import { ratedBadge, ratedChoice, ratedFilter } from "./rated.js";
 import { ruleHref, withRuleLinks } from "./rules.js";
 
 const REFRESH_MS = 5000;
@@ -112,7 +113,8 @@ async function playAgainstBots(game, name, button, t) {
   try {
     const table = await api("/api/tables", {
       method: "POST",
-      body: { game: game.name, options: {}, seats, private: true, turn_seconds: null, bot_delay_ms: DEFAULT_BOT_DELAY_MS },
+      // Friendly: one person among bots is never rated (rating_rules.py), so the badge says so.
+      body: { game: game.name, options: {}, seats, private: true, rated: false, turn_seconds: null, bot_delay_ms: DEFAULT_BOT_DELAY_MS },
     });
     await joinSeat(table.id, 0, playerName(name, t));
     location.assign(`/t/${encodeURIComponent(table.id)}`);
@@ -131,7 +133,7 @@ function quickBot(game) {
   return levels[0] ?? bots.find((name) => name !== "random") ?? "random";
 }
 
-/** The lobby's filters of open tables (game, players): GET /api/tables takes them. */
+/** The lobby's filters of open tables (game, players, rated): GET /api/tables takes them. */
 function tableFilters(games, t) {
   const counts = [...new Set(games.flatMap((g) => g.players))].sort((a, b) => a - b);
   const game = h("select", { id: "filter-game" },
@@ -140,18 +142,22 @@ function tableFilters(games, t) {
   const players = h("select", { id: "filter-players" },
     h("option", { value: "" }, t("lobby.anyPlayers")),
     counts.map((n) => h("option", { value: String(n) }, t("lobby.playersCount", { count: n }))));
+  const rated = ratedFilter(t);
+  // Each label stays on one line with its list when the filters wrap.
   const element = h("div", { class: "table-filters" },
-    h("label", { for: "filter-game" }, t("lobby.filterGame")), game,
-    h("label", { for: "filter-players" }, t("lobby.filterPlayers")), players);
+    h("span", { class: "filter" }, h("label", { for: "filter-game" }, t("lobby.filterGame")), game),
+    h("span", { class: "filter" }, h("label", { for: "filter-players" }, t("lobby.filterPlayers")), players),
+    h("span", { class: "filter" }, h("label", { for: "filter-rated" }, t("rated.filter")), rated));
   return {
     element,
     query: () => {
       const query = new URLSearchParams();
       if (game.value) query.set("game", game.value);
       if (players.value) query.set("players", players.value);
+      if (rated.value) query.set("rated", rated.value);
       return query;
     },
-    onchange: (then) => { game.onchange = then; players.onchange = then; },
+    onchange: (then) => { game.onchange = then; players.onchange = then; rated.onchange = then; },
   };
 }
 
@@ -193,7 +199,7 @@ function tableItem(table, games, t) {
   return h("li", { class: "table-item" },
     h("div", { class: "table-item-head" },
       h("strong", {}, table.title ?? games[table.game]?.title ?? table.game),
-      h("span", { class: "badge" }, t(`status.${table.status}`))),
+      h("span", { class: "table-badges" }, ratedBadge(table, t), h("span", { class: "badge" }, t(`status.${table.status}`)))),
     h("p", { class: "table-options" }, describeOptions(table.options, games[table.game], t)),
     h("ul", { class: "seat-chips", "aria-label": t("lobby.seats") }, table.seats.map((s) => h("li", {
       class: `chip ${s.kind === "bot" ? "chip-bot" : s.taken ? "chip-taken" : "chip-free"}`,
@@ -283,6 +289,7 @@ function createForm(games, nameInput, t) {
   const seatsBox = h("div", { class: "seats-grid" });
   const mySeat = h("select", { id: "new-my-seat", name: "my_seat" });
   const privateBox = h("input", { type: "checkbox", id: "new-private", name: "private" });
+  const ratedBox = ratedChoice(t);
   const timer = h("input", { type: "number", id: "new-timer", name: "turn_seconds", min: 5, max: 3600, inputmode: "numeric", placeholder: t("lobby.timerNone") });
   const pace = h("input", { type: "number", id: "new-pace", name: "bot_delay_ms", min: 0, max: 10000, step: 100, value: DEFAULT_BOT_DELAY_MS, inputmode: "numeric" });
   const errorBox = h("p", { class: "error", role: "alert" });
@@ -390,6 +397,7 @@ function createForm(games, nameInput, t) {
       h("div", { class: "field" }, h("label", { for: "new-my-seat" }, t("lobby.mySeat")), mySeat)),
     h("fieldset", {}, h("legend", {}, t("lobby.tableSettings")),
       h("div", { class: "field check" }, privateBox, h("label", { for: "new-private" }, t("lobby.private"))),
+      ratedBox.element,
       h("div", { class: "field" }, h("label", { for: "new-timer" }, t("lobby.timer")), timer),
       h("div", { class: "field" }, h("label", { for: "new-pace" }, t("lobby.pace")), pace)),
     errorBox, submit);
@@ -411,7 +419,7 @@ function createForm(games, nameInput, t) {
       const table = await api("/api/tables", {
         method: "POST",
         body: {
-          game: game.name, options, seats, private: privateBox.checked,
+          game: game.name, options, seats, private: privateBox.checked, rated: ratedBox.rated(),
           turn_seconds: timer.value ? Number(timer.value) : null,
           bot_delay_ms: pace.value === "" ? DEFAULT_BOT_DELAY_MS : Number(pace.value),
         },

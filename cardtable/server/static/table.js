@@ -9,6 +9,7 @@ import { GENERIC_BOARD, drawBoard, loadBoard } from "./board-host.js";
 import { announce, h } from "./dom.js";
 import { translator } from "./i18n.js";
 import { invitePanel } from "./invite.js";
+import { ratedBadge } from "./rated.js";
 import { ratingChange } from "./ratings.js";
 import { refusalWords } from "./refusal.js";
 import { ruleHref, ruleLink } from "./rules.js";
@@ -115,6 +116,7 @@ class TablePage {
     this.main.replaceChildren(h("div", { class: "table-page", id: "table-page" },
       h("div", { class: "table-head" },
         h("h1", {}, this.game.title),
+        ratedBadge(this.info, t),
         h("a", { class: "how-to-play", href: ruleHref(this.game.name), target: "_blank", rel: "noopener" }, t("rules.howToPlay")),
         h("div", { class: "status-row" }, this.status, this.timer, this.back),
         this.lastEvent,
