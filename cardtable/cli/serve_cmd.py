@@ -91,6 +91,9 @@ def serve(
     token_attempts_per_minute: Annotated[
         int, typer.Option(help="wrong seat tokens one address may send per minute")
     ] = 20,
+    chat_per_minute: Annotated[
+        int, typer.Option(help="chat lines one client may send at one table per minute")
+    ] = 12,
     public_url: Annotated[str | None, typer.Option(help=PUBLIC_URL_HELP)] = None,
     trusted_proxy: Annotated[list[str] | None, typer.Option(help=PROXY_HELP)] = None,
 ) -> None:
@@ -122,6 +125,7 @@ def serve(
         ("--waiting-per-client", waiting_per_client),
         ("--joins-per-minute", joins_per_minute),
         ("--token-attempts-per-minute", token_attempts_per_minute),
+        ("--chat-per-minute", chat_per_minute),
     ):
         if count < 1:
             raise fail(f"{flag} {count}: at least 1")
@@ -137,6 +141,7 @@ def serve(
         waiting_per_client=waiting_per_client,
         joins_per_minute=joins_per_minute,
         token_attempts_per_minute=token_attempts_per_minute,
+        chat_per_minute=chat_per_minute,
         waiting_seconds=waiting_minutes * 60,
         abandoned_seconds=abandoned_hours * 3600,
         public_url=_public_url(public_url) if public_url else None,

@@ -20,6 +20,7 @@ from typing import Any
 
 from cardtable.core.engine import explain
 from cardtable.core.game import Game, State
+from cardtable.server.chat import ChatLine
 from cardtable.server.table import Table
 
 
@@ -29,6 +30,12 @@ def dumps(message: dict[str, Any]) -> str:
 
 def error(message: str, rule: str | None = None) -> str:
     return dumps({"type": "error", "message": message, "rule": rule or None})
+
+
+def chat_message(lines: Sequence[ChatLine], history: bool = False) -> str:
+    """The ``chat`` message: new lines, or (``history``) every line a client may
+    read, sent as it (re)connects."""
+    return dumps({"type": "chat", "history": history, "lines": [line.to_json() for line in lines]})
 
 
 def game_part(game: Game, state: State, seat: int | None) -> dict[str, Any]:

@@ -22,6 +22,7 @@ from typing import Any
 from cardtable.core.engine import refusal
 from cardtable.core.errors import RecordError
 from cardtable.core.game import Game, Move, State
+from cardtable.server.chat import HISTORY, ChatLine
 from cardtable.server.facts import SeatFacts, TableFacts
 from cardtable.server.journal import Event, Journal
 from cardtable.server.wire import BadInput
@@ -58,6 +59,8 @@ class Client:
 
     seat: int | None
     send: Callable[[str], None]
+    address: str = ""  # the client's address, as the limits count it
+    account: str | None = None  # a signed-in spectator's account name (its chat's name)
 
 
 @dataclass
@@ -101,6 +104,9 @@ class Table:
     # The view-derived part of each seat's message at move ``parts_seq``.
     parts: dict[int | None, dict[str, Any]] = field(default_factory=dict)
     parts_seq: int = -1
+    # The latest chat lines (what a client is sent on connecting), and the next line's number.
+    chat: deque[ChatLine] = field(default_factory=lambda: deque(maxlen=HISTORY))
+    chat_next: int = 0
 
     @property
     def id(self) -> str:

@@ -13,10 +13,12 @@ from collections.abc import Awaitable, Callable
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from cardtable.server.accounts import Accounts
 from cardtable.server.hub import Hub
 from cardtable.server.limits import TooMany, client_address
 from cardtable.server.messages import error
 from cardtable.server.play import Play
+from cardtable.server.session_cookie import COOKIE
 from cardtable.server.table import Client
 from cardtable.server.wire import BadInput
 
@@ -42,8 +44,8 @@ def endpoint(hub: Hub, play: Play) -> Callable[[WebSocket], Awaitable[None]]:
             return
         token = ws.query_params.get("token")
         seat = None
+        address = client_address(ws.scope, hub.settings.limits)
         if token:
-            address = client_address(ws.scope, hub.settings.limits)
             try:
                 hub.gate.may_try_token(address)
             except TooMany as exc:
@@ -69,7 +71,14 @@ def endpoint(hub: Hub, play: Play) -> Callable[[WebSocket], Awaitable[None]]:
                 await ws.send_text(text)
             await ws.close(CLOSE_TOO_SLOW)
 
-        client = Client(seat, send)
+        # A signed-in spectator chats under the account's name; a guest as "spectator".
+        account = None
+        cookie = ws.cookies.get(COOKIE)
+        if seat is None and cookie:
+            accounts: Accounts = ws.app.state.accounts
+            found = await accounts.session(cookie)
+            account = found.name if found else None
+        client = Client(seat, send, address, account)
         sender = asyncio.create_task(pump())
         play.connect(table, client)
         try:
