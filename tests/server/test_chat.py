@@ -155,22 +155,19 @@ def test_history_on_reconnecting_and_after_a_restart_by_channel(any_db: str) -> 
             chat(rail, text="from the rail")
             chat(ann, phrase="thinking")
     for restart in range(2):  # the server restarted, twice: lines said between are kept
-        with running(any_db) as server:
-            with server.connect(table, ann_token) as ann:
-                history = ann.read()
-                assert history["type"] == "chat" and history["history"]
-                assert [
-                    (line["n"], line["text"] or line["phrase"]) for line in history["lines"]
-                ] == [
-                    (0, "first"),
-                    (2, "thinking"),
-                    *([(3, "again")] if restart else []),
-                ]
-                with server.connect(table) as rail:
-                    seen = rail.read()
-                    assert [line["n"] for line in seen["lines"]] == [0, 1, 2, 3][: 3 + restart]
-                # New lines continue the numbering.
-                assert chat(ann, text="again")["lines"][0]["n"] == 3 + restart
+        with running(any_db) as server, server.connect(table, ann_token) as ann:
+            history = ann.read()
+            assert history["type"] == "chat" and history["history"]
+            assert [(line["n"], line["text"] or line["phrase"]) for line in history["lines"]] == [
+                (0, "first"),
+                (2, "thinking"),
+                *([(3, "again")] if restart else []),
+            ]
+            with server.connect(table) as rail:
+                seen = rail.read()
+                assert [line["n"] for line in seen["lines"]] == [0, 1, 2, 3][: 3 + restart]
+            # New lines continue the numbering.
+            assert chat(ann, text="again")["lines"][0]["n"] == 3 + restart
 
 
 def test_a_table_without_chat_sends_no_history(db_url: str) -> None:
