@@ -31,8 +31,7 @@ def two_people(server: Server) -> tuple[str, str, str]:
 
 
 def stored(server: Server, table: str) -> list[dict[str, Any]]:
-    lines = server.client.portal.call(server.hub.storage.load_chat, table)  # type: ignore[union-attr]
-    return [line.to_json() for line in lines]
+    return [line.to_json() for line in server.chat(table)]
 
 
 def test_players_chat_reaches_players_and_spectators_spectators_chat_only_spectators(
