@@ -21,7 +21,7 @@ MAX_CHARS = 200
 #: Lines a table keeps in memory: what a client is sent when it (re)connects.
 HISTORY = 100
 #: The quick phrases, by the key their words have in the catalogs (``chat.phrase.KEY``).
-PHRASES = ("gg", "wp", "sorry", "thinking", "hello", "thanks")
+PHRASES = ("gg", "wp", "sorry", "thinking")
 PLAYERS, SPECTATORS = "players", "spectators"
 # Unicode categories refused in a line: control characters (newlines and tabs
 # included: a line is one line), unpaired surrogates, line and paragraph

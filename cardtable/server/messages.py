@@ -28,8 +28,11 @@ def dumps(message: dict[str, Any]) -> str:
     return json.dumps(message, separators=(",", ":"), ensure_ascii=False)
 
 
-def error(message: str, rule: str | None = None) -> str:
-    return dumps({"type": "error", "message": message, "rule": rule or None})
+def error(message: str, rule: str | None = None, about: str | None = None) -> str:
+    """An ``error`` for one client; ``about`` names what it answers when that is
+    not a move (``"chat"``), so the page shows it there."""
+    body = {"type": "error", "message": message, "rule": rule or None}
+    return dumps(body if about is None else {**body, "about": about})
 
 
 def chat_message(lines: Sequence[ChatLine], history: bool = False) -> str:

@@ -93,7 +93,10 @@ class Play:
             elif isinstance(msg, BackMessage):
                 self._back(table, client)
             elif isinstance(msg, ChatMessage):
-                await self._uncancelled(self._chat(table, client, msg))
+                try:
+                    await self._uncancelled(self._chat(table, client, msg))
+                except BadInput as exc:
+                    client.send(error(str(exc), about="chat"))
             else:
                 client.send(PONG)
         except Refused as exc:

@@ -5,7 +5,10 @@ SQLite and PostgreSQL."""
 
 from __future__ import annotations
 
+import json
 import random
+import re
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -96,6 +99,10 @@ def test_a_bad_line_gets_a_sentence_and_nothing_is_stored_or_sent(
             answer = chat(ann, **line)
             assert answer["type"] == "error", answer
             assert words in answer["message"], answer["message"]
+            # A refused line says it answers the chat; a malformed message is a plain error.
+            assert answer.get("about") == (
+                "chat" if "colour" not in line and line.get("text") != 5 else None
+            )
             assert "Traceback" not in answer["message"]
             bob.quiet()
         assert stored(server, table) == []
@@ -185,18 +192,18 @@ def test_the_replay_shows_the_chat_said_up_to_its_step(any_db: str) -> None:
             server.connect(table, bob_token) as bob,
             server.connect(table) as rail,
         ):
-            chat(ann, phrase="hello")
+            chat(ann, phrase="wp")
             chat(rail, text="go Bob")
             final = play_out(rail, {0: ann, 1: bob}, rng)
             chat(bob, phrase="gg")
         steps = final["seq"]
         start = server.client.get(f"/api/tables/{table}/replay?step=0").json()
         assert [(c["phrase"] or c["text"], c["move"]) for c in start["chat"]] == [
-            ("hello", 0),
+            ("wp", 0),
             ("go Bob", 0),
         ]
         end = server.client.get(f"/api/tables/{table}/replay?step={steps}&seat=all").json()
-        assert [c["phrase"] or c["text"] for c in end["chat"]] == ["hello", "go Bob", "gg"]
+        assert [c["phrase"] or c["text"] for c in end["chat"]] == ["wp", "go Bob", "gg"]
         assert end["chat"][-1]["move"] == steps
         if steps > 1:
             middle = server.client.get(f"/api/tables/{table}/replay?step={steps - 1}").json()
@@ -212,6 +219,16 @@ def test_a_signed_in_spectator_chats_under_the_account_name(db_url: str) -> None
         with server.client.websocket_connect(f"/ws/{table}", headers=cookie) as ws:
             rail = Conn(ws, None)
             assert rail.read()["type"] == "state"
-            assert chat(rail, phrase="hello")["lines"][0]["name"] == "Watcher"
+            assert chat(rail, phrase="wp")["lines"][0]["name"] == "Watcher"
         with server.connect(table) as guest:  # no cookie: a guest spectator
-            assert chat(guest, phrase="hello")["lines"][0]["name"] is None
+            assert chat(guest, phrase="wp")["lines"][0]["name"] is None
+
+
+def test_the_page_offers_the_servers_quick_phrases_in_every_language() -> None:
+    static = Path(__file__).resolve().parents[2] / "cardtable" / "server" / "static"
+    offered = re.search(r"export const PHRASES = \[([^\]]*)\]", (static / "chat.js").read_text())
+    assert offered is not None
+    assert re.findall(r'"(\w+)"', offered.group(1)) == list(PHRASES)
+    for lang in ("en", "de", "fr"):
+        catalog = json.loads((static / "i18n" / f"{lang}.json").read_text())
+        assert all(catalog.get(f"chat.phrase.{key}") for key in PHRASES), lang
