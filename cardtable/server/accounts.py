@@ -30,7 +30,7 @@ from cardtable.server import login_limits
 from cardtable.server.account_schema import account_seats, accounts, sessions
 from cardtable.server.account_schema import login_limits as limits
 from cardtable.server.passwords import Passwords
-from cardtable.server.schema import seats, tables
+from cardtable.server.schema import chat, seats, tables
 from cardtable.server.table import now_ms
 from cardtable.server.wire import BadInput
 
@@ -223,7 +223,8 @@ class Accounts:
             await conn.execute(delete(limits).where(limits.c.key == f"name:{name_key(name)}"))
 
     async def delete(self, account: Account, password: str) -> list[tuple[str, int]]:
-        """Delete the account: its games stay, its seats are renamed
+        """Delete the account: its games stay, its seats (and what they said
+        in the chat, and what it said as a spectator) are renamed
         :data:`DELETED_NAME`. The ``(table, seat)`` pairs it held."""
         async with self.engine.begin() as conn:
             await self._check_password(conn, account, password)
@@ -241,6 +242,17 @@ class Accounts:
                     .where(seats.c.table_id == table_id, seats.c.seat == seat)
                     .values(name=DELETED_NAME)
                 )
+                await conn.execute(
+                    update(chat)
+                    .where(chat.c.table_id == table_id, chat.c.seat == seat)
+                    .values(name=DELETED_NAME)
+                )
+            # A spectator's line carries the account's name only (names are unique).
+            await conn.execute(
+                update(chat)
+                .where(chat.c.seat.is_(None), chat.c.name == account.name)
+                .values(name=DELETED_NAME)
+            )
             await conn.execute(
                 delete(account_seats).where(account_seats.c.account_id == account.id)
             )

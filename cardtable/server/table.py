@@ -10,6 +10,7 @@ is not on disk.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import hashlib
 import hmac
 import secrets
@@ -139,6 +140,18 @@ class Table:
             s.facts.name or (f"bot:{s.facts.bot}" if not s.human else f"seat {i}")
             for i, s in enumerate(self.seats)
         ]
+
+    def rename_in_chat(self, spectator: str, seats: set[int], name: str) -> None:
+        """Rename the kept chat lines of ``seats`` and of the spectator named ``spectator``."""
+        self.chat = deque(
+            (
+                dataclasses.replace(line, name=name)
+                if line.seat in seats or (line.seat is None and line.name == spectator)
+                else line
+                for line in self.chat
+            ),
+            maxlen=HISTORY,
+        )
 
     def seat_for_token(self, token: str) -> int | None:
         digest = hash_token(token)

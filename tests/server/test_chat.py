@@ -224,6 +224,25 @@ def test_a_signed_in_spectator_chats_under_the_account_name(db_url: str) -> None
             assert chat(guest, phrase="wp")["lines"][0]["name"] is None
 
 
+def test_a_deleted_accounts_lines_say_deleted_player(any_db: str) -> None:
+    with account_server(any_db) as server:
+        server.sign_up("Zoe")
+        table = server.create("marshmallow-test", ["human", "easy"], bot_delay_ms=10_000)
+        token = server.join(table, 0)
+        cookie = {"cookie": f"ct_session={server.client.cookies['ct_session']}"}
+        with server.connect(table, token) as zoe:
+            assert chat(zoe, text="hi all")["lines"][0]["name"] == "Zoe"
+        with server.client.websocket_connect(f"/ws/{table}", headers=cookie) as ws:
+            rail = Conn(ws, None)
+            rail.until(lambda m: m["type"] == "chat")  # the history
+            assert chat(rail, phrase="gg")["lines"][0]["name"] == "Zoe"
+        server.post("/api/account/delete", {"password": "correct horse"})
+        with server.connect(table) as guest:
+            history = guest.read()
+            assert [line["name"] for line in history["lines"]] == ["deleted player"] * 2
+        assert [line.name for line in server.chat(table)] == ["deleted player"] * 2
+
+
 def test_the_page_offers_the_servers_quick_phrases_in_every_language() -> None:
     static = Path(__file__).resolve().parents[2] / "cardtable" / "server" / "static"
     offered = re.search(r"export const PHRASES = \[([^\]]*)\]", (static / "chat.js").read_text())
