@@ -8,6 +8,8 @@ from __future__ import annotations
 import json
 import random
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +35,18 @@ def two_people(server: Server) -> tuple[str, str, str]:
     return table, server.join(table, 0, "Ann"), server.join(table, 1, "Bob")
 
 
+@contextmanager
+def at_the_table(server: Server) -> Iterator[tuple[str, Conn, Conn, Conn]]:
+    """A table of two people (Ann and Bob), both connected, and a spectator."""
+    table, ann_token, bob_token = two_people(server)
+    with (
+        server.connect(table, ann_token) as ann,
+        server.connect(table, bob_token) as bob,
+        server.connect(table) as rail,
+    ):
+        yield table, ann, bob, rail
+
+
 def stored(server: Server, table: str) -> list[dict[str, Any]]:
     return [line.to_json() for line in server.chat(table)]
 
@@ -41,12 +55,7 @@ def test_players_chat_reaches_players_and_spectators_spectators_chat_only_specta
     any_db: str,
 ) -> None:
     with running(any_db) as server:
-        table, ann_token, bob_token = two_people(server)
-        with (
-            server.connect(table, ann_token) as ann,
-            server.connect(table, bob_token) as bob,
-            server.connect(table) as rail,
-        ):
+        with at_the_table(server) as (table, ann, bob, rail):
             said = chat(ann, text="  Hello <b>Bob</b>  ")
             assert said["type"] == "chat" and not said["history"]
             (line,) = said["lines"]
@@ -186,12 +195,7 @@ def test_a_table_without_chat_sends_no_history(db_url: str) -> None:
 def test_the_replay_shows_the_chat_said_up_to_its_step(any_db: str) -> None:
     rng = random.Random(3)
     with running(any_db) as server:
-        table, ann_token, bob_token = two_people(server)
-        with (
-            server.connect(table, ann_token) as ann,
-            server.connect(table, bob_token) as bob,
-            server.connect(table) as rail,
-        ):
+        with at_the_table(server) as (table, ann, bob, rail):
             chat(ann, phrase="wp")
             chat(rail, text="go Bob")
             final = play_out(rail, {0: ann, 1: bob}, rng)

@@ -102,7 +102,8 @@ export class ChatPanel {
     const fresh = msg.lines.filter((line) => !known.has(line.n));
     this.lines = [...this.lines, ...fresh].sort((a, b) => a.n - b.n).slice(-SHOWN_LINES);
     if (!msg.history && !this.off && !this.shown()) {
-      const heard = fresh.filter((line) => !this.muted.has(speakerKey(line)) && line.seat !== this.mine());
+      const me = this.mine();
+      const heard = fresh.filter((line) => !this.muted.has(speakerKey(line)) && (me === null || line.seat !== me));
       if (heard.length) this.setUnread(this.unread + heard.length);
     }
     this.draw();
