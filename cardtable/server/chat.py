@@ -74,8 +74,6 @@ def may_read(seat: int | None, channel: str) -> bool:
 def checked_text(text: str) -> str:
     """``text`` as it is stored (NFC, outer spaces trimmed), or :class:`BadInput` saying why not."""
     text = unicodedata.normalize("NFC", text).strip()
-    if not text:
-        raise BadInput("message.text is empty: write something, or choose a quick phrase")
     if len(text) > MAX_CHARS:
         raise BadInput(
             f"message.text has {len(text)} characters; a chat line holds at most {MAX_CHARS}"
@@ -86,6 +84,9 @@ def checked_text(text: str) -> str:
                 f"message.text holds a control character (U+{ord(char):04X}) at position"
                 f" {i + 1}; a chat line is plain text on one line"
             )
+    # Nothing, or only spaces and joiners (each allowed in a line): nothing anybody could read.
+    if all(unicodedata.category(char)[0] in "ZC" for char in text):
+        raise BadInput("message.text is empty: write something, or choose a quick phrase")
     return text
 
 

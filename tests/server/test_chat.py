@@ -88,6 +88,7 @@ def test_players_chat_reaches_players_and_spectators_spectators_chat_only_specta
     [
         ({"text": ""}, "message.text is empty"),
         ({"text": " \u3000 "}, "message.text is empty"),
+        ({"text": "\u200b\u200d\u200b"}, "message.text is empty"),
         ({"text": "x" * (MAX_CHARS + 1)}, f"at most {MAX_CHARS}"),
         ({"text": "two\nlines"}, "control character (U+000A) at position 4"),
         ({"text": "bell\u0007"}, "U+0007"),
