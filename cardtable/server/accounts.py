@@ -294,24 +294,28 @@ class Accounts:
 
     async def copy_owners(self, old_id: str, new_id: str) -> None:
         """A rematch's seats belong to whoever held them at the old table
-        (asked again, it changes nothing)."""
-        async with self.engine.begin() as conn:
-            old = await conn.execute(
-                select(account_seats.c.seat, account_seats.c.account_id).where(
-                    account_seats.c.table_id == old_id
+        (asked again, it changes nothing; asked by both players at once, the
+        second finds the first's rows as it inserts, and they are the same)."""
+        try:
+            async with self.engine.begin() as conn:
+                old = await conn.execute(
+                    select(account_seats.c.seat, account_seats.c.account_id).where(
+                        account_seats.c.table_id == old_id
+                    )
                 )
-            )
-            new = await conn.execute(
-                select(account_seats.c.seat).where(account_seats.c.table_id == new_id)
-            )
-            taken = {r.seat for r in new}
-            rows = [
-                {"table_id": new_id, "seat": r.seat, "account_id": r.account_id}
-                for r in old
-                if r.seat not in taken
-            ]
-            if rows:
-                await conn.execute(insert(account_seats), rows)
+                new = await conn.execute(
+                    select(account_seats.c.seat).where(account_seats.c.table_id == new_id)
+                )
+                taken = {r.seat for r in new}
+                rows = [
+                    {"table_id": new_id, "seat": r.seat, "account_id": r.account_id}
+                    for r in old
+                    if r.seat not in taken
+                ]
+                if rows:
+                    await conn.execute(insert(account_seats), rows)
+        except IntegrityError:
+            return
 
     async def find(self, name: str) -> tuple[Account, int] | None:
         """The account named ``name`` (any case) and when it was made."""
