@@ -85,6 +85,9 @@ class Accounts:
         self.secret = secret
         self.passwords = passwords
         self.clock = clock
+        # Both players of a finished game may ask for its rematch at once: their
+        # copies of the seats' owners take turns (each reads, then inserts).
+        self._copying = asyncio.Lock()
 
     # argon2 takes tens of milliseconds on purpose: in a thread, so that moves
     # at other tables are not held up meanwhile.
@@ -294,28 +297,24 @@ class Accounts:
 
     async def copy_owners(self, old_id: str, new_id: str) -> None:
         """A rematch's seats belong to whoever held them at the old table
-        (asked again, it changes nothing; asked by both players at once, the
-        second finds the first's rows as it inserts, and they are the same)."""
-        try:
-            async with self.engine.begin() as conn:
-                old = await conn.execute(
-                    select(account_seats.c.seat, account_seats.c.account_id).where(
-                        account_seats.c.table_id == old_id
-                    )
+        (asked again, it changes nothing)."""
+        async with self._copying, self.engine.begin() as conn:
+            old = await conn.execute(
+                select(account_seats.c.seat, account_seats.c.account_id).where(
+                    account_seats.c.table_id == old_id
                 )
-                new = await conn.execute(
-                    select(account_seats.c.seat).where(account_seats.c.table_id == new_id)
-                )
-                taken = {r.seat for r in new}
-                rows = [
-                    {"table_id": new_id, "seat": r.seat, "account_id": r.account_id}
-                    for r in old
-                    if r.seat not in taken
-                ]
-                if rows:
-                    await conn.execute(insert(account_seats), rows)
-        except IntegrityError:
-            return
+            )
+            new = await conn.execute(
+                select(account_seats.c.seat).where(account_seats.c.table_id == new_id)
+            )
+            taken = {r.seat for r in new}
+            rows = [
+                {"table_id": new_id, "seat": r.seat, "account_id": r.account_id}
+                for r in old
+                if r.seat not in taken
+            ]
+            if rows:
+                await conn.execute(insert(account_seats), rows)
 
     async def find(self, name: str) -> tuple[Account, int] | None:
         """The account named ``name`` (any case) and when it was made."""
