@@ -2,6 +2,7 @@
 
     python benchmarks/bench_server.py [--tables 200] [--seconds 60] [--hard 10]
         [--mode pace|burst|both] [--db postgresql://user@127.0.0.1:5432/db]
+        [--chat] [--accounts]
 
 The server runs as a user runs it (``python -m cardtable serve`` in its own
 process, on 127.0.0.1, a fresh SQLite file unless ``--db`` is given). Each
@@ -15,6 +16,12 @@ rematch.
   acknowledgement (p50/p99), which covers the engine's check, the commit to
   the database and the messages to every seat.
 - ``burst``: every player answers at once, for the peak moves/s.
+
+``--chat``: chat at every table, a line every 5 s on average (each player says
+one every 8–12 s, text or a quick phrase, within the server's default chat
+limit); the report counts the lines every client received. ``--accounts``:
+every player signs up first (an account each, before the clock starts), sits
+down and connects signed in.
 
 Bounded: ``--tables`` at most 1000, ``--seconds`` at most 600, 127.0.0.1 only.
 Moves/s counts every move applied (people's and bots'); the server's CPU time
@@ -54,6 +61,8 @@ class Tally:
     moves: int = 0  # every move applied, counted once per table
     errors: list[str] = field(default_factory=list)
     games: int = 0
+    chat_lines: int = 0  # chat lines received, by every client
+    cpu_before: float = 0.0  # the server's CPU seconds once every table was set up
 
 
 # One client (this script) plays every table: the limits per client would stop it.
@@ -71,13 +80,24 @@ def free_port() -> int:
         return port
 
 
-def http(port: int, path: str, body: dict[str, Any] | None = None) -> Any:
+def http(port: int, path: str, body: dict[str, Any] | None = None, cookie: str = "") -> Any:
     data = None if body is None else json.dumps(body).encode()
-    request = urllib.request.Request(
-        f"http://127.0.0.1:{port}{path}", data=data, headers={"Content-Type": "application/json"}
-    )
+    headers = {"Content-Type": "application/json", **({"Cookie": cookie} if cookie else {})}
+    request = urllib.request.Request(f"http://127.0.0.1:{port}{path}", data=data, headers=headers)
     with urllib.request.urlopen(request, timeout=30) as response:
         return json.load(response)
+
+
+def sign_up(port: int, name: str) -> str:
+    """A new account's session cookie (``ct_session=…``), for requests and sockets."""
+    body = json.dumps({"name": name, "password": "bench password"}).encode()
+    request = urllib.request.Request(
+        f"http://127.0.0.1:{port}/api/account/signup",
+        data=body,
+        headers={"Content-Type": "application/json"},
+    )
+    with urllib.request.urlopen(request, timeout=60) as response:
+        return str(response.headers["Set-Cookie"]).split(";", 1)[0]
 
 
 def start_server(port: int, db: str, *extra: str) -> subprocess.Popen[bytes]:
@@ -105,7 +125,10 @@ def cpu_seconds(pid: int) -> float:
     return sum(int(x) for x in fields[11:13]) / os.sysconf("SC_CLK_TCK")
 
 
-async def make_table(port: int, game: str, bot: str) -> tuple[str, list[str]]:
+async def make_table(
+    port: int, game: str, bot: str, names: list[str] | None
+) -> tuple[str, list[str], list[str]]:
+    """A table, its two people's tokens and (with ``names``: accounts) their cookies."""
     body = {
         "game": game,
         "options": GAMES[game],
@@ -113,23 +136,40 @@ async def make_table(port: int, game: str, bot: str) -> tuple[str, list[str]]:
         "bot_delay_ms": 0,
     }
     table = (await asyncio.to_thread(http, port, "/api/tables", body))["id"]
+    cookies = [await asyncio.to_thread(sign_up, port, n) for n in names] if names else ["", ""]
     tokens = [
         (
             await asyncio.to_thread(
-                http, port, f"/api/tables/{table}/join", {"seat": s, "name": f"p{s}"}
+                http, port, f"/api/tables/{table}/join", {"seat": s, "name": f"p{s}"}, cookies[s]
             )
         )["token"]
         for s in (0, 1)
     ]
-    return table, tokens
+    return table, tokens, cookies
 
 
 class Player:
     """One scripted person: random legal moves after a think time."""
 
-    def __init__(self, port: int, token: str, think: tuple[float, float], seed: int) -> None:
+    def __init__(
+        self,
+        port: int,
+        token: str,
+        think: tuple[float, float],
+        seed: int,
+        chat: bool = False,
+        cookie: str = "",
+    ) -> None:
         self.port, self.token, self.think = port, token, think
         self.rng = random.Random(seed)
+        self.chat, self.cookie = chat, cookie
+
+    async def _chatter(self, ws: ClientConnection) -> None:
+        """A chat line every 8–12 s, free text or a quick phrase, until cancelled."""
+        while True:
+            await asyncio.sleep(self.rng.uniform(8.0, 12.0))
+            line = self.rng.choice([{"text": "nice move, well thought"}, {"phrase": "gg"}])
+            await ws.send(json.dumps({"type": "chat", **line}))
 
     async def play(self, table: str, tally: Tally, counts_moves: bool, until: float) -> None:
         while time.monotonic() < until:
@@ -137,38 +177,52 @@ class Player:
 
     async def _one_game(self, table: str, tally: Tally, counts_moves: bool, until: float) -> str:
         url = f"ws://127.0.0.1:{self.port}/ws/{table}?token={self.token}"
-        async with connect(url, max_size=2**20) as ws:
-            sent_at: dict[int, float] = {}
-            played: set[int] = set()
-            first_seq: int | None = None
-            last_seq = 0
-            while (left := until - time.monotonic()) > 0:
-                try:
-                    message = json.loads(await asyncio.wait_for(ws.recv(), left))
-                except TimeoutError:
-                    break
-                kind = message["type"]
-                if kind == "ack":
-                    started = sent_at.pop(message["seq"] - 1, None)
-                    if started is not None:
-                        tally.latencies.append(time.monotonic() - started)
-                    continue
-                if kind == "error":
-                    tally.errors.append(message["message"])
-                    continue
-                seq = message["seq"]
-                first_seq = seq if first_seq is None else first_seq
-                last_seq = seq
-                if message["finished"]:
-                    return await self._next_table(ws, table, message, tally, counts_moves)
-                if message["to_move"] == message["seat"] and seq not in played:
-                    played.add(seq)
-                    await asyncio.sleep(self.rng.uniform(*self.think))
-                    sent_at[seq] = time.monotonic()
-                    move = self.rng.choice(message["legal"])
-                    await ws.send(json.dumps({"type": "move", "seq": seq, "move": move}))
-            if counts_moves and first_seq is not None:
-                tally.moves += last_seq - first_seq
+        headers = {"Cookie": self.cookie} if self.cookie else None
+        async with connect(url, max_size=2**20, additional_headers=headers) as ws:
+            chatter = asyncio.create_task(self._chatter(ws)) if self.chat else None
+            try:
+                return await self._play(ws, table, tally, counts_moves, until)
+            finally:
+                if chatter is not None:
+                    chatter.cancel()
+
+    async def _play(
+        self, ws: ClientConnection, table: str, tally: Tally, counts_moves: bool, until: float
+    ) -> str:
+        sent_at: dict[int, float] = {}
+        played: set[int] = set()
+        first_seq: int | None = None
+        last_seq = 0
+        while (left := until - time.monotonic()) > 0:
+            try:
+                message = json.loads(await asyncio.wait_for(ws.recv(), left))
+            except TimeoutError:
+                break
+            kind = message["type"]
+            if kind == "chat":
+                tally.chat_lines += len(message["lines"])
+                continue
+            if kind == "ack":
+                started = sent_at.pop(message["seq"] - 1, None)
+                if started is not None:
+                    tally.latencies.append(time.monotonic() - started)
+                continue
+            if kind == "error":
+                tally.errors.append(message["message"])
+                continue
+            seq = message["seq"]
+            first_seq = seq if first_seq is None else first_seq
+            last_seq = seq
+            if message["finished"]:
+                return await self._next_table(ws, table, message, tally, counts_moves)
+            if message["to_move"] == message["seat"] and seq not in played:
+                played.add(seq)
+                await asyncio.sleep(self.rng.uniform(*self.think))
+                sent_at[seq] = time.monotonic()
+                move = self.rng.choice(message["legal"])
+                await ws.send(json.dumps({"type": "move", "seq": seq, "move": move}))
+        if counts_moves and first_seq is not None:
+            tally.moves += last_seq - first_seq
         return table
 
     async def _next_table(
@@ -187,19 +241,30 @@ class Player:
 
 
 async def run(
-    port: int, tables: int, hard: int, think: tuple[float, float], seconds: float
+    port: int,
+    tables: int,
+    hard: int,
+    think: tuple[float, float],
+    seconds: float,
+    chat: bool,
+    accounts: str | None,
+    server_pid: int,
 ) -> Tally:
+    """``accounts``: a prefix for the players' account names (None: guests)."""
     tally = Tally()
     setups = []
     for i in range(tables):
         game = list(GAMES)[i % len(GAMES)]
-        setups.append(make_table(port, game, "hard" if i < hard else "easy"))
+        names = [f"{accounts}{i}-{s}" for s in (0, 1)] if accounts else None
+        setups.append(make_table(port, game, "hard" if i < hard else "easy", names))
     made = await asyncio.gather(*setups)
+    # The set-up (sign-ups hash passwords) is not part of the load measured.
+    tally.cpu_before = cpu_seconds(server_pid)
     until = time.monotonic() + seconds
     players = []
-    for i, (table, tokens) in enumerate(made):
+    for i, (table, tokens, cookies) in enumerate(made):
         for seat, token in enumerate(tokens):
-            player = Player(port, token, think, seed=i * 2 + seat)
+            player = Player(port, token, think, i * 2 + seat, chat, cookies[seat])
             players.append(player.play(table, tally, counts_moves=seat == 0, until=until))
     results = await asyncio.gather(*players, return_exceptions=True)
     tally.errors += [repr(r) for r in results if isinstance(r, BaseException)]
@@ -216,7 +281,8 @@ def report(mode: str, tally: Tally, seconds: float, cpu: float, players_cpu: flo
     print(
         f"{mode:5} {tally.moves / seconds:8.1f} moves/s  {len(lat) / seconds:7.1f} people's moves/s"
         f"  ack p50 {p50:6.1f} ms  p99 {p99:6.1f} ms  max {lat[-1] * 1000:6.0f} ms"
-        f"  games {tally.games}  CPU: server {cpu / seconds:.0%},"
+        f"  games {tally.games}  chat {tally.chat_lines / seconds:.0f} lines/s received"
+        f"  CPU: server {cpu / seconds:.0%},"
         f" players {players_cpu / seconds:.0%}  errors {len(tally.errors)}"
     )
     for message in sorted(set(tally.errors))[:3]:
@@ -230,6 +296,8 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=60.0)
     parser.add_argument("--mode", choices=("pace", "burst", "both"), default="both")
     parser.add_argument("--db", help="database URL (default: a fresh SQLite file)")
+    parser.add_argument("--chat", action="store_true", help="a chat line per table every ~5 s")
+    parser.add_argument("--accounts", action="store_true", help="every player signed in")
     args = parser.parse_args()
     if not 1 <= args.tables <= 1000 or not 1 <= args.seconds <= 600:
         parser.error("--tables 1…1000 and --seconds 1…600")
@@ -242,12 +310,27 @@ def main() -> None:
             print(
                 f"{args.tables} tables ({args.hard} with a hard bot), {args.seconds:.0f} s a mode,"
                 f" database {db.split('://')[0]}, {os.cpu_count()} cores"
+                + (", chat on" if args.chat else "")
+                + (", players signed in" if args.accounts else "")
             )
             for mode in modes:
                 think = (0.5, 1.5) if mode == "pace" else (0.0, 0.0)
-                cpu, own = cpu_seconds(server.pid), time.process_time()
-                tally = asyncio.run(run(port, args.tables, args.hard, think, args.seconds))
-                cpu = cpu_seconds(server.pid) - cpu
+                own = time.process_time()
+                # Each mode signs up accounts of its own (names are unique).
+                accounts = f"{mode}-" if args.accounts else None
+                tally = asyncio.run(
+                    run(
+                        port,
+                        args.tables,
+                        args.hard,
+                        think,
+                        args.seconds,
+                        args.chat,
+                        accounts,
+                        server.pid,
+                    )
+                )
+                cpu = cpu_seconds(server.pid) - tally.cpu_before
                 report(mode, tally, args.seconds, cpu, time.process_time() - own)
         finally:
             server.kill()

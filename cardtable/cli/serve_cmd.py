@@ -100,6 +100,9 @@ def serve(
     quick_per_client: Annotated[
         int, typer.Option(help="people of one address waiting for a quick match at once")
     ] = 4,
+    chat_per_minute: Annotated[
+        int, typer.Option(help="chat lines one client may send at one table per minute")
+    ] = 12,
     public_url: Annotated[str | None, typer.Option(help=PUBLIC_URL_HELP)] = None,
     trusted_proxy: Annotated[list[str] | None, typer.Option(help=PROXY_HELP)] = None,
     redis: Annotated[str | None, typer.Option(metavar="URL", help=REDIS_HELP)] = None,
@@ -134,6 +137,7 @@ def serve(
         ("--joins-per-minute", joins_per_minute),
         ("--token-attempts-per-minute", token_attempts_per_minute),
         ("--quick-per-client", quick_per_client),
+        ("--chat-per-minute", chat_per_minute),
     ):
         if count < 1:
             raise fail(f"{flag} {count}: at least 1")
@@ -152,6 +156,7 @@ def serve(
         joins_per_minute=joins_per_minute,
         token_attempts_per_minute=token_attempts_per_minute,
         quick_per_client=quick_per_client,
+        chat_per_minute=chat_per_minute,
         waiting_seconds=waiting_minutes * 60,
         abandoned_seconds=abandoned_hours * 3600,
         public_url=_public_url(public_url) if public_url else None,

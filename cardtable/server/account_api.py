@@ -82,7 +82,11 @@ def routes(hub: Hub, accounts: Accounts, ratings: Ratings, static: Path) -> list
     async def delete_account(request: Request) -> Response:
         account = await need_account(request)
         body = convert(await read_json(request), Confirm, "request")
-        rename(DELETED_NAME, await accounts.delete(account, body.password))
+        held = await accounts.delete(account, body.password)
+        rename(DELETED_NAME, held)
+        for table in hub.tables.values():  # the chat kept in memory, as the database has it
+            seats = {seat for table_id, seat in held if table_id == table.id}
+            table.rename_in_chat(account.name, seats, DELETED_NAME)
         return signed_out({"account": None})
 
     async def claim(request: Request) -> Response:

@@ -31,7 +31,7 @@ from cardtable.server.account_schema import account_seats, accounts, sessions
 from cardtable.server.account_schema import login_limits as limits
 from cardtable.server.passwords import Passwords
 from cardtable.server.rating_schema import rating_changes, ratings
-from cardtable.server.schema import seats, tables
+from cardtable.server.schema import chat, seats, tables
 from cardtable.server.table import now_ms
 from cardtable.server.wire import BadInput
 
@@ -86,6 +86,9 @@ class Accounts:
         self.secret = secret
         self.passwords = passwords
         self.clock = clock
+        # Both players of a finished game may ask for its rematch at once: their
+        # copies of the seats' owners take turns (each reads, then inserts).
+        self._copying = asyncio.Lock()
 
     # argon2 takes tens of milliseconds on purpose: in a thread, so that moves
     # at other tables are not held up meanwhile.
@@ -224,7 +227,8 @@ class Accounts:
             await conn.execute(delete(limits).where(limits.c.key == f"name:{name_key(name)}"))
 
     async def delete(self, account: Account, password: str) -> list[tuple[str, int]]:
-        """Delete the account and its ratings: its games stay, its seats are renamed
+        """Delete the account and its ratings: its games stay, its seats (and what
+        they said in the chat, and what it said as a spectator) are renamed
         :data:`DELETED_NAME`. The ``(table, seat)`` pairs it held."""
         async with self.engine.begin() as conn:
             await self._check_password(conn, account, password)
@@ -242,6 +246,17 @@ class Accounts:
                     .where(seats.c.table_id == table_id, seats.c.seat == seat)
                     .values(name=DELETED_NAME)
                 )
+                await conn.execute(
+                    update(chat)
+                    .where(chat.c.table_id == table_id, chat.c.seat == seat)
+                    .values(name=DELETED_NAME)
+                )
+            # A spectator's line carries the account's name only (names are unique).
+            await conn.execute(
+                update(chat)
+                .where(chat.c.seat.is_(None), chat.c.name == account.name)
+                .values(name=DELETED_NAME)
+            )
             await conn.execute(
                 delete(account_seats).where(account_seats.c.account_id == account.id)
             )
@@ -289,7 +304,7 @@ class Accounts:
     async def copy_owners(self, old_id: str, new_id: str) -> None:
         """A rematch's seats belong to whoever held them at the old table
         (asked again, it changes nothing)."""
-        async with self.engine.begin() as conn:
+        async with self._copying, self.engine.begin() as conn:
             old = await conn.execute(
                 select(account_seats.c.seat, account_seats.c.account_id).where(
                     account_seats.c.table_id == old_id

@@ -120,7 +120,11 @@ def routes(hub: Hub, play: Play, analyses: Analyses, static: Path) -> list[BaseR
         step = _number(request.query_params.get("step", "0"), "step")
         raw = request.query_params.get("seat")
         seat: Seat = raw if raw in (None, "all") else _number(raw, "seat")
-        return JSONResponse(replay_step(table, step, seat))
+        out = replay_step(table, step, seat)
+        # The chat said up to this step, both channels: the game is over, nothing is secret.
+        said = await hub.storage.load_chat(table.id)
+        out["chat"] = [line.to_json() for line in said if line.move <= step]
+        return JSONResponse(out)
 
     async def analysis(request: Request) -> Response:
         table = await hub.get(request.path_params["table_id"])

@@ -159,7 +159,10 @@ class Hub:
         state = load_record(record, random.Random(secrets.randbits(64)) if live else None)
         if facts.status == "waiting" and all(s.kind == "bot" or s.token_hash for s in facts.seats):
             facts.status = "playing"  # the last join's status write did not land; its seat did
-        return build_table(facts, load(facts.game, **facts.options), state, Journal(events))
+        table = build_table(facts, load(facts.game, **facts.options), state, Journal(events))
+        table.chat.extend(stored.chat)
+        table.chat_next = stored.chat[-1].n + 1 if stored.chat else 0
+        return table
 
     async def get(self, table_id: str, keep: bool = False) -> Table:
         """The table ``table_id``, from memory or (a finished one) from the

@@ -1,5 +1,5 @@
-"""Limits against abuse: how many tables a client makes, joins it asks for and
-tokens it tries, and which address counts as the client.
+"""Limits against abuse: how many tables a client makes, joins it asks for,
+tokens it tries and chat lines it sends, and which address counts as the client.
 
 Each limit is a setting of ``cardtable serve`` (:class:`Limits`, docs/server.md).
 A request over a limit is refused with :class:`TooMany` (HTTP 429, a
@@ -7,8 +7,8 @@ A request over a limit is refused with :class:`TooMany` (HTTP 429, a
 in sliding one-minute windows; what must survive a restart is rebuilt from the
 database at start (:meth:`Gate.remember_creates`: each table stores its
 creator and creation time; waiting tables come back with their creator).
-Joins and token attempts are not stored: a client cannot restart the server,
-so a restart only forgets at most one minute of them.
+Joins, token attempts and chat lines are counted in memory only: a client
+cannot restart the server, so a restart forgets at most one minute of them.
 """
 
 from __future__ import annotations
@@ -38,6 +38,7 @@ class Limits:
     joins_per_minute: int = 30  # seat requests from one address per minute
     token_attempts_per_minute: int = 20  # wrong seat tokens from one address per minute
     quick_per_client: int = 4  # people of one address waiting for a quick match at once
+    chat_per_minute: int = 12  # chat lines one client sends at one table per minute
     waiting_seconds: float = 30 * 60  # a waiting table nobody joins expires after this
     abandoned_seconds: float = 24 * 3600  # a game all its people left: stand-ins finish it
     public_url: str | None = None  # the site's address behind a reverse proxy
@@ -93,6 +94,7 @@ class Gate:
         self.creates = Window(limits.creates_per_minute)
         self.joins = Window(limits.joins_per_minute)
         self.tokens = Window(limits.token_attempts_per_minute)
+        self.chats = Window(limits.chat_per_minute)
 
     def now(self) -> float:
         return self.limits.clock()
@@ -150,6 +152,18 @@ class Gate:
 
     def wrong_token(self, client: str) -> None:
         self.tokens.add(client, self.now())
+
+    def may_chat(self, speaker: str) -> None:
+        """Count a chat line of ``speaker`` (a client at one table's seat, or
+        its spectators' rail); refuse it past the rate."""
+        now = self.now()
+        self._refuse_if_full(
+            self.chats,
+            speaker,
+            now,
+            f"you sent {self.limits.chat_per_minute} chat lines at this table in the last minute",
+        )
+        self.chats.add(speaker, now)
 
     @staticmethod
     def _refuse_if_full(window: Window, client: str, now: float, what: str) -> None:

@@ -21,6 +21,7 @@ from typing import Any
 from cardtable.core.engine import explain
 from cardtable.core.errors import RefusalParam
 from cardtable.core.game import Game, State
+from cardtable.server.chat import ChatLine
 from cardtable.server.rating_rules import change_json
 from cardtable.server.table import Table
 
@@ -34,18 +35,26 @@ def error(
     rule: str | None = None,
     key: str | None = None,
     params: Mapping[str, RefusalParam] | None = None,
+    about: str | None = None,
 ) -> str:
     """An ``error`` message; a refusal by the rules also names its ``key`` and
-    ``params``, from which a client words it in its reader's language."""
-    return dumps(
-        {
-            "type": "error",
-            "message": message,
-            "rule": rule or None,
-            "key": key,
-            "params": dict(params) if params else {},
-        }
-    )
+    ``params``, from which a client words it in its reader's language;
+    ``about`` names what it answers when that is not a move (``"chat"``), so
+    the page shows it there."""
+    body: dict[str, Any] = {
+        "type": "error",
+        "message": message,
+        "rule": rule or None,
+        "key": key,
+        "params": dict(params) if params else {},
+    }
+    return dumps(body if about is None else {**body, "about": about})
+
+
+def chat_message(lines: Sequence[ChatLine], history: bool = False) -> str:
+    """The ``chat`` message: new lines, or (``history``) every line a client may
+    read, sent as it (re)connects."""
+    return dumps({"type": "chat", "history": history, "lines": [line.to_json() for line in lines]})
 
 
 def game_part(game: Game, state: State, seat: int | None) -> dict[str, Any]:

@@ -18,10 +18,17 @@ from typing import Any
 
 from cardtable.core.game import Move
 from cardtable.server.bots import BotJob
+from cardtable.server.chat import ChatLine, channel_of, checked_phrase, checked_text, may_read
 from cardtable.server.hub import Hub
-from cardtable.server.messages import dumps, error, state_message
+from cardtable.server.messages import chat_message, dumps, error, state_message
 from cardtable.server.rating_rules import outcome_of
-from cardtable.server.schemas import BackMessage, ClientMessage, MoveMessage
+from cardtable.server.schemas import (
+    UNSET,
+    BackMessage,
+    ChatMessage,
+    ClientMessage,
+    MoveMessage,
+)
 from cardtable.server.storage import LeaseLost
 from cardtable.server.table import Client, Refused, Table, Timer, now_ms
 from cardtable.server.wire import BadInput, convert, parse_json
@@ -64,6 +71,11 @@ class Play:
             elif was_gone and seat.connections == 1:  # a reload: "left", so now "is back"
                 table.note("back", client.seat)
         self.changed(table)
+        # After the state (a client counts an error before its first state as a
+        # refused token): the chat so far, of the channels this client reads.
+        history = [line for line in table.chat if may_read(client.seat, line.channel)]
+        if history:
+            client.send(chat_message(history, history=True))
 
     def disconnect(self, table: Table, client: Client) -> None:
         table.clients.discard(client)
@@ -86,6 +98,11 @@ class Play:
                 await self._human_move(table, client, msg.seq, msg.move)
             elif isinstance(msg, BackMessage):
                 self._back(table, client)
+            elif isinstance(msg, ChatMessage):
+                try:
+                    await self._uncancelled(self._chat(table, client, msg))
+                except BadInput as exc:
+                    client.send(error(str(exc), about="chat"))
             else:
                 client.send(PONG)
         except Refused as exc:
@@ -100,6 +117,30 @@ class Play:
             raise BadInput("your seat is yours already: no bot is playing it")
         self._take_back(table, client.seat)
         self.changed(table)
+
+    async def _chat(self, table: Table, client: Client, msg: ChatMessage) -> None:
+        """Check, count, store and only then pass on one chat line."""
+        if (msg.text is UNSET) == (msg.phrase is UNSET):
+            raise BadInput("message: send either text or phrase (a quick phrase's key)")
+        text = None if msg.text is UNSET else checked_text(msg.text)
+        phrase = None if msg.phrase is UNSET else checked_phrase(msg.phrase)
+        seat = client.seat
+        self.hub.gate.may_chat(f"{client.address} {table.id} {seat}")
+        name = client.account if seat is None else table.seats[seat].facts.name
+        line = ChatLine(
+            table.chat_next, channel_of(seat), seat, name, text, phrase, table.seq, now_ms()
+        )
+        table.chat_next += 1  # taken before the write: lines said meanwhile get the next numbers
+        try:
+            await self.hub.storage.add_chat(table.id, line)
+        except Exception:
+            log.exception("table %s: storing a chat line failed", table.id)
+            raise BadInput("the server could not store this chat line; try again") from None
+        table.chat.append(line)
+        text_out = chat_message([line])
+        for other in list(table.clients):
+            if may_read(other.seat, line.channel):
+                other.send(text_out)
 
     def _take_back(self, table: Table, seat: int) -> None:
         table.seats[seat].stand_in = None

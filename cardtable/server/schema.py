@@ -3,7 +3,8 @@
 ``ct_events`` is append-only: one row per deal and per move, in order, each
 the JSON a ``cardtable-record/1`` writes for it (a move with its ``seat`` and
 any chance outcome). Replaying the events rebuilds the game exactly.
-``ct_analyses`` holds the analysis of a finished game, one row per seat
+``ct_chat`` holds what was said at a table, in order, stored with it and
+shown beside its replay. ``ct_analyses`` holds the analysis of a finished game, one row per seat
 (requested, then done with its JSON, or failed).
 Migrations in ``migrations/versions`` create these tables; this module is
 what the code queries.
@@ -96,4 +97,18 @@ leases = Table(
     Column("owner", String(96), nullable=True),
     Column("epoch", Integer, nullable=False),
     Column("expires_ms", BigInteger, nullable=False),
+)
+
+chat = Table(
+    "ct_chat",
+    metadata,
+    Column("table_id", String(32), ForeignKey("ct_tables.id"), primary_key=True),
+    Column("n", Integer, primary_key=True),  # 0, 1, 2… in the order the table stored them
+    Column("channel", String(16), nullable=False),  # "players" or "spectators"
+    Column("seat", Integer, nullable=True),  # None: a spectator
+    Column("name", String(64), nullable=True),  # the speaker's name (None: a guest spectator)
+    Column("text", Text, nullable=True),  # free text, or None for a quick phrase
+    Column("phrase", String(32), nullable=True),  # a quick phrase's catalog key
+    Column("move", Integer, nullable=False),  # moves played when it was said
+    Column("at_ms", BigInteger, nullable=False),
 )

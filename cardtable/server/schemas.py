@@ -18,6 +18,7 @@ __all__ = [
     "UNSET",
     "Analyze",
     "BackMessage",
+    "ChatMessage",
     "ClientMessage",
     "CreateTable",
     "Join",
@@ -109,4 +110,11 @@ class PingMessage(Closed, tag_field="type", tag="ping"):
     """Keep the connection alive (answered with ``pong``)."""
 
 
-ClientMessage = MoveMessage | BackMessage | PingMessage
+class ChatMessage(Closed, tag_field="type", tag="chat"):
+    """A line for the table's chat: free ``text`` or a quick ``phrase`` (its catalog key)."""
+
+    text: Annotated[str, Meta(description="must be the line's text")] | UnsetType = UNSET
+    phrase: Annotated[str, Meta(description="must be a quick phrase's key")] | UnsetType = UNSET
+
+
+ClientMessage = MoveMessage | BackMessage | PingMessage | ChatMessage

@@ -22,7 +22,7 @@ import contextlib
 import json
 import logging
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from alembic import command
@@ -31,11 +31,12 @@ from sqlalchemy import Connection, event, insert, literal_column, select, update
 from sqlalchemy.engine import Engine
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
+from cardtable.server.chat import ChatLine
 from cardtable.server.facts import SeatFacts, TableFacts
 from cardtable.server.journal import Event
 from cardtable.server.rating_rules import Outcome
 from cardtable.server.ratings import rate_table, table_changes
-from cardtable.server.schema import analyses, events, leases, seats, tables
+from cardtable.server.schema import analyses, chat, events, leases, seats, tables
 
 log = logging.getLogger(__name__)
 
@@ -56,10 +57,11 @@ class LeaseLost(Exception):
 
 @dataclass(slots=True)
 class StoredTable:
-    """A table as read back: its facts and its events in order."""
+    """A table as read back: its facts, its events and its chat in order."""
 
     facts: TableFacts
     events: list[Event]
+    chat: list[ChatLine] = field(default_factory=list)
 
 
 @dataclass(slots=True)
@@ -120,7 +122,13 @@ class _Analysis:
     new: bool  # insert (a first request) rather than update
 
 
-_Write = _Create | _Append | _Seat | _Table | _Analysis
+@dataclass(slots=True)
+class _Chat:
+    table_id: str
+    line: ChatLine
+
+
+_Write = _Create | _Append | _Seat | _Table | _Analysis | _Chat
 
 
 def _migrate(connection: Connection) -> None:
@@ -229,6 +237,10 @@ class Storage:
     async def put_analysis(self, row: AnalysisRow, new: bool) -> None:
         """Store a seat's analysis row: ``new`` inserts it, else it is updated."""
         await self._submit(_Analysis(row, new))
+
+    async def add_chat(self, table_id: str, line: ChatLine) -> None:
+        """Store a chat line of ``table_id`` (committed when this returns)."""
+        await self._submit(_Chat(table_id, line))
 
     async def _submit(self, write: _Write) -> None:
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
@@ -345,6 +357,11 @@ class Storage:
         async with self.engine.connect() as conn:
             return [(r[0], r[1]) for r in (await conn.execute(query)).all()]
 
+    async def load_chat(self, table_id: str) -> list[ChatLine]:
+        """Every chat line of one table, in order: what its replay shows."""
+        async with self.engine.connect() as conn:
+            return [line for _, line in await _chat_rows(conn, [table_id])]
+
     async def load_analyses(self, table_id: str) -> list[AnalysisRow]:
         """The analysis rows of one table, by seat."""
         return await self._analyses(analyses.c.table_id == table_id)
@@ -398,7 +415,30 @@ class Storage:
             if finished:
                 for table_id, changes in (await table_changes(conn, finished)).items():
                     by_id[table_id].facts.ratings = changes
+            for table_id, line in await _chat_rows(conn, ids):
+                by_id[table_id].chat.append(line)
         return list(by_id.values())
+
+
+async def _chat_rows(conn: AsyncConnection, ids: list[str]) -> list[tuple[str, ChatLine]]:
+    """(table id, line) of every chat line of the tables ``ids``, each table's in order."""
+    query = select(chat).where(chat.c.table_id.in_(ids)).order_by(chat.c.table_id, chat.c.n)
+    return [
+        (
+            r["table_id"],
+            ChatLine(
+                r["n"],
+                r["channel"],
+                r["seat"],
+                r["name"],
+                r["text"],
+                r["phrase"],
+                r["move"],
+                r["at_ms"],
+            ),
+        )
+        for r in (await conn.execute(query)).mappings()
+    ]
 
 
 async def _discard(conn: AsyncConnection | None) -> None:
@@ -505,6 +545,21 @@ async def _execute(conn: AsyncConnection, write: _Write) -> None:
             )
     elif isinstance(write, _Table):
         await conn.execute(update(tables).where(tables.c.id == write.table_id).values(write.values))
+    elif isinstance(write, _Chat):
+        line = write.line
+        await conn.execute(
+            insert(chat).values(
+                table_id=write.table_id,
+                n=line.n,
+                channel=line.channel,
+                seat=line.seat,
+                name=line.name,
+                text=line.text,
+                phrase=line.phrase,
+                move=line.move,
+                at_ms=line.at_ms,
+            )
+        )
     elif isinstance(write, _Analysis):
         asked = write.row
         values = {

@@ -10,6 +10,7 @@ is not on disk.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import hashlib
 import hmac
 import secrets
@@ -22,6 +23,7 @@ from typing import Any
 from cardtable.core.engine import refusal
 from cardtable.core.errors import RecordError, RefusalParam
 from cardtable.core.game import Game, Move, State
+from cardtable.server.chat import HISTORY, ChatLine
 from cardtable.server.facts import SeatFacts, TableFacts
 from cardtable.server.journal import Event, Journal
 from cardtable.server.wire import BadInput
@@ -73,6 +75,8 @@ class Client:
     seat: int | None
     send: Callable[[str], None]
     close: Callable[[int], None] = _stays_open
+    address: str = ""  # the client's address, as the limits count it
+    account: str | None = None  # a signed-in spectator's account name (its chat's name)
 
 
 @dataclass
@@ -116,6 +120,9 @@ class Table:
     # The view-derived part of each seat's message at move ``parts_seq``.
     parts: dict[int | None, dict[str, Any]] = field(default_factory=dict)
     parts_seq: int = -1
+    # The latest chat lines (what a client is sent on connecting), and the next line's number.
+    chat: deque[ChatLine] = field(default_factory=lambda: deque(maxlen=HISTORY))
+    chat_next: int = 0
 
     @property
     def id(self) -> str:
@@ -148,6 +155,18 @@ class Table:
             s.facts.name or (f"bot:{s.facts.bot}" if not s.human else f"seat {i}")
             for i, s in enumerate(self.seats)
         ]
+
+    def rename_in_chat(self, spectator: str, seats: set[int], name: str) -> None:
+        """Rename the kept chat lines of ``seats`` and of the spectator named ``spectator``."""
+        self.chat = deque(
+            (
+                dataclasses.replace(line, name=name)
+                if line.seat in seats or (line.seat is None and line.name == spectator)
+                else line
+                for line in self.chat
+            ),
+            maxlen=HISTORY,
+        )
 
     def seat_for_token(self, token: str) -> int | None:
         digest = hash_token(token)

@@ -13,10 +13,12 @@ from collections.abc import Awaitable, Callable
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from cardtable.server.accounts import Accounts
 from cardtable.server.hub import Hub, ServedElsewhere, TableMoving
 from cardtable.server.limits import TooMany, client_address
 from cardtable.server.messages import error
 from cardtable.server.play import Play
+from cardtable.server.session_cookie import COOKIE
 from cardtable.server.table import Client
 from cardtable.server.wire import BadInput
 
@@ -55,8 +57,8 @@ def endpoint(hub: Hub, play: Play) -> Callable[[WebSocket], Awaitable[None]]:
             return
         token = ws.query_params.get("token")
         seat = None
+        address = client_address(ws.scope, hub.settings.limits)
         if token:
-            address = client_address(ws.scope, hub.settings.limits)
             try:
                 hub.gate.may_try_token(address)
             except TooMany as exc:
@@ -82,7 +84,14 @@ def endpoint(hub: Hub, play: Play) -> Callable[[WebSocket], Awaitable[None]]:
                 await ws.send_text(text)
             await ws.close(text)
 
-        client = Client(seat, send, queue.put_nowait)
+        # A signed-in spectator chats under the account's name; a guest as "spectator".
+        account = None
+        cookie = ws.cookies.get(COOKIE)
+        if seat is None and cookie:
+            accounts: Accounts = ws.app.state.accounts
+            found = await accounts.session(cookie)
+            account = found.name if found else None
+        client = Client(seat, send, queue.put_nowait, address=address, account=account)
         sender = asyncio.create_task(pump())
         play.connect(table, client)
         try:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import random
-from collections.abc import Coroutine, Iterator
+from collections.abc import Callable, Coroutine, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -21,6 +21,7 @@ from starlette.testclient import TestClient, WebSocketTestSession
 import cardtable
 from cardtable.core.game import State
 from cardtable.server.app import create_app
+from cardtable.server.chat import ChatLine
 from cardtable.server.hub import Hub, Settings
 from cardtable.server.limits import Limits
 from cardtable.server.table import Table
@@ -96,6 +97,12 @@ class Server:
         record: dict[str, Any] = response.json()
         return record
 
+    def chat(self, table_id: str) -> list[ChatLine]:
+        """Every chat line the database holds for ``table_id``, in order."""
+        load = self.hub.storage.load_chat
+        said: list[ChatLine] = self.client.portal.call(load, table_id)  # type: ignore[union-attr]
+        return said
+
     def create(self, game: str, seats: list[str], **settings: Any) -> str:
         """A table; ``seats`` holds "human" or a bot name per seat."""
         options = settings.pop("options") if "options" in settings else QUICK[game]
@@ -139,6 +146,7 @@ UNLIMITED = Limits(
     waiting_per_client=10**6,
     joins_per_minute=10**6,
     token_attempts_per_minute=10**6,
+    chat_per_minute=10**6,
 )
 
 
@@ -161,12 +169,14 @@ def play_out(
     rng: random.Random,
     mistakes: float = 0.0,
     stale_first: bool = False,
+    talk: Callable[[Conn, dict[str, Any]], None] | None = None,
 ) -> dict[str, Any]:
     """Play random legal moves for the ``players`` (by seat) until the game
     ends; ``observer`` sees every state (a spectator or one of the players).
     With probability ``mistakes`` a refused move is tried first (and must be
     refused). With ``stale_first`` the first move may be answered "stale" (a
-    stand-in's move was being stored as its player came back)."""
+    stand-in's move was being stored as its player came back). ``talk`` is
+    called with the mover and its state before each move (to chat)."""
     played = -1  # the last seq a move was sent for
     while True:
         state = observer.until_state(
@@ -179,6 +189,8 @@ def play_out(
         seq, seat = state["seq"], state["to_move"]
         mover = players[seat]
         now = mover.until_state(lambda m, q=seq, s=seat: m["seq"] == q and m["to_move"] == s)
+        if talk is not None:
+            talk(mover, now)
         if now["refused"] and rng.random() < mistakes:
             mover.move(rng.choice(now["refused"])["move"])
             assert mover.until(lambda m: m["type"] in ("ack", "error"))["type"] == "error"

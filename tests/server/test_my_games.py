@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import random
@@ -14,11 +15,12 @@ from typing import Any, TypeVar
 import pytest
 from alembic.config import Config
 from alembic.script import ScriptDirectory
-from sqlalchemy import Connection, inspect, text
+from sqlalchemy import Connection, inspect, select, text
 from sqlalchemy.ext.asyncio import create_async_engine
 
 import cardtable
 from cardtable.core.registry import manifest
+from cardtable.server.account_schema import account_seats
 from cardtable.server.limits import Limits
 from tests.server.accounts_helpers import AccountServer, account_server
 from tests.server.helpers import play_out, run_coroutine
@@ -262,3 +264,38 @@ def test_claiming_seats_by_guessed_tokens_is_limited_per_address(db_url: str) ->
         assert refused.status_code == 429, refused.text
         assert "2 wrong seat tokens in the last minute" in refused.json()["error"]
         assert server.client.get(f"/api/tables/{table}").json()["seats"][0]["name"] == "guest Ann"
+
+
+def _head() -> str:
+    """The newest migration's revision (each new one moves it)."""
+    config = Config()
+    config.set_main_option("script_location", "cardtable.server:migrations")
+    head = ScriptDirectory.from_config(config).get_current_head()
+    assert head is not None
+    return head
+
+
+def test_both_players_asking_for_the_rematch_at_once_copy_its_owners_once(any_db: str) -> None:
+    # bench_server.py --accounts found it: two copies at once clashed (a 500).
+    with account_server(any_db) as ann:
+        bob = ann.browser()
+        ann.sign_up("Ann")
+        bob.sign_up("Bob")
+        old = ann.create("marshmallow-test", ["human", "human"])
+        ann.join(old, 0)
+        bob.join(old, 1)
+        new = ann.create("marshmallow-test", ["human", "human"])
+        accounts = ann.accounts
+
+        async def both() -> None:
+            await asyncio.gather(accounts.copy_owners(old, new), accounts.copy_owners(old, new))
+
+        ann.client.portal.call(both)  # type: ignore[union-attr]
+        owners = ann.client.portal.call(_owners, accounts, new)  # type: ignore[union-attr]
+        assert owners == [0, 1]
+
+
+async def _owners(accounts: Any, table_id: str) -> list[int]:
+    async with accounts.engine.connect() as conn:
+        query = select(account_seats.c.seat).where(account_seats.c.table_id == table_id)
+        return sorted(r.seat for r in await conn.execute(query))

@@ -13,6 +13,11 @@ spectator; every message each client received is then checked two ways:
 For Marshmallow Test, whose cards have names, every card named anywhere in a
 message (refusals aside: they cover the whole action space) must also be one
 the seat can see.
+
+The people and the spectator chat as they play. A chat message is exactly
+its stored lines and nothing else (no state goes into it, so swapping the
+unseen cards cannot change it), names no card, and players never get the
+spectators' lines.
 """
 
 from __future__ import annotations
@@ -27,9 +32,10 @@ import pytest
 import cardtable
 from cardtable.core.game import State
 from cardtable.core.registry import manifest
+from cardtable.server.chat import ChatLine
 from cardtable.server.journal import Journal
 from cardtable.server.limits import Limits
-from cardtable.server.messages import ended_rounds, game_part
+from cardtable.server.messages import chat_message, ended_rounds, game_part
 from tests.server.helpers import Conn, play_moves, play_out, running, states_by_seq
 from tests.server.test_lobby_lifecycle import Clock
 
@@ -45,6 +51,37 @@ def visible_cards(view: dict[str, Any]) -> set[str]:
     return set(MT_CARD.findall(json.dumps(view)))
 
 
+SAYINGS = [{"phrase": "thinking"}, {"phrase": "sorry"}, {"text": "nice one <3"}]
+
+
+def check_chat(said: list[ChatLine], conns: list[Conn]) -> int:
+    """Check every chat message against the lines stored; the lines checked."""
+    by_n = {line.n: line for line in said}
+    checked = 0
+    for conn in conns:
+        for message in conn.messages:
+            if message["type"] != "chat":
+                continue
+            lines = [by_n[line["n"]] for line in message["lines"]]
+            assert json.loads(chat_message(lines, message["history"])) == message
+            assert not MT_CARD.findall(json.dumps(message))
+            if conn.seat is not None:
+                assert all(line.channel == "players" for line in lines)
+            checked += len(lines)
+    return checked
+
+
+def chatter(rng: random.Random, watcher: Conn) -> Any:
+    """A ``talk`` for :func:`play_out`: now and then the mover or the spectator says something."""
+
+    def talk(mover: Conn, state: dict[str, Any]) -> None:
+        if rng.random() < 0.15:
+            speaker = rng.choice([mover, watcher])
+            speaker.send({"type": "chat", **rng.choice(SAYINGS)})
+
+    return talk
+
+
 def check(record: dict[str, Any], conns: list[Conn]) -> int:
     """Check every message; the number of swaps that changed some hidden card."""
     name = record["game"]
@@ -56,6 +93,8 @@ def check(record: dict[str, Any], conns: list[Conn]) -> int:
     for conn in conns:
         last_view: dict[str, Any] = {}
         for message in conn.messages:
+            if message["type"] == "chat":
+                continue  # check_chat
             if message["type"] != "state":
                 if name == "marshmallow-test":
                     named = set(MT_CARD.findall(json.dumps(message)))
@@ -95,7 +134,7 @@ def named_by_client(conn: Conn, error: dict[str, Any]) -> set[str]:
 
 @pytest.mark.parametrize("name", ["marshmallow-test", "myrummy-111"])
 def test_no_message_carries_a_card_its_seat_may_not_see(db_url: str, name: str) -> None:
-    swapped = checked = 0
+    swapped = checked = lines = 0
     with running(db_url) as server:
         for seed in range(GAMES):
             rng = random.Random(seed)
@@ -109,14 +148,16 @@ def test_no_message_carries_a_card_its_seat_may_not_see(db_url: str, name: str) 
                 conns = {i: server.connect(table, tokens[i]) for i in humans}
                 opened = {i: c.__enter__() for i, c in conns.items()}
                 try:
-                    play_out(watcher, opened, rng, mistakes=0.3)
+                    play_out(watcher, opened, rng, mistakes=0.3, talk=chatter(rng, watcher))
                 finally:
                     for c in conns.values():
                         c.__exit__(None, None, None)
             all_conns = [watcher, *opened.values()]
             swapped += check(server.record(table), all_conns)
+            lines += check_chat(server.chat(table), all_conns)
             checked += sum(len(c.messages) for c in all_conns)
     assert checked > 50 * GAMES
+    assert lines > GAMES  # chat was said and checked
     assert swapped > checked // 4  # the swaps really changed what others hold
 
 

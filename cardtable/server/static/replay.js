@@ -1,9 +1,11 @@
 // Step-by-step replay of a finished game, as one seat saw it or with all hands
 // open, drawn by the game's own board from GET /api/tables/{id}/replay, with
-// the game's analysis beside it (analysis.js).
+// the game's analysis and the chat said up to the step shown beside it
+// (analysis.js, chat.js).
 
 import { analysisPanel } from "./analysis.js";
 import { api } from "./api.js";
+import { chatLine, chatOff, mutedNames } from "./chat.js";
 import { h } from "./dom.js";
 
 export function showReplay(box, { tableId, t, draw, summary, names, seats, mySeat }) {
@@ -22,6 +24,18 @@ export function showReplay(box, { tableId, t, draw, summary, names, seats, mySea
   const ended = h("details", { class: "panel replay-summary", id: "replay-summary", hidden: true },
     h("summary", {}, t("replay.roundSummary")));
   let endedKey = null;
+  // What was said by this step (both channels: the game is over); none where this browser turned the chat off.
+  const chatList = h("ol", { class: "chat-lines", id: "replay-chat-lines" });
+  const chatBox = h("section", { class: "panel replay-chat", id: "replay-chat", hidden: chatOff(), "aria-labelledby": "replay-chat-heading" },
+    h("h3", { id: "replay-chat-heading" }, t("chat.replayHeading")),
+    h("div", { class: "chat-scroll", role: "log", tabindex: "0", "aria-labelledby": "replay-chat-heading" }, chatList));
+  const drawChat = (lines) => {
+    const muted = mutedNames();
+    const shown = lines.filter((line) => !muted.has(line.name ?? ""));
+    chatList.replaceChildren(...(shown.length ? shown.map((line) => chatLine(line, t))
+      : [h("li", { class: "chat-empty hint" }, t("chat.replayEmpty"))]));
+    chatList.parentElement.scrollTop = chatList.parentElement.scrollHeight;
+  };
   const drawPosition = () => {
     if (steps === null) return; // nothing on screen yet
     const note = analysis.describe(step);
@@ -78,6 +92,7 @@ export function showReplay(box, { tableId, t, draw, summary, names, seats, mySea
         ended.open = Boolean(end) && step === steps;
         ended.replaceChildren(ended.firstChild, ...(end && summary ? [summary(end, { views: data.views ?? null })] : []));
       }
+      drawChat(data.chat ?? []);
       analysis.show(step, view?.to_move ?? null);
     } catch (err) {
       error.textContent = err.message;
@@ -102,6 +117,6 @@ export function showReplay(box, { tableId, t, draw, summary, names, seats, mySea
       button("replay-last", t("replay.last"), "last"),
       range, position),
     error,
-    h("div", { class: "replay-body" }, h("div", {}, root, ended), analysis.element));
+    h("div", { class: "replay-body" }, h("div", {}, root, ended), h("div", { class: "replay-side" }, chatBox, analysis.element)));
   go(0);
 }

@@ -6,6 +6,7 @@
 import { api, forgetSeat, joinSeat, refusedWords, saveSeat, savedName, savedSeat } from "./api.js";
 import { avatar, scoreHead } from "./avatars.js";
 import { GENERIC_BOARD, drawBoard, loadBoard } from "./board-host.js";
+import { ChatPanel } from "./chat.js";
 import { announce, h } from "./dom.js";
 import { translator } from "./i18n.js";
 import { invitePanel } from "./invite.js";
@@ -24,7 +25,9 @@ const EVENT_LINES = 8;
 const TICK_SECONDS = 5; // the timer's last seconds sound
 const CONFIRM_KEY = "cardtable.confirmCards";
 // The side panels; on a small screen each is a drawer opened from the toolbar.
-const PANELS = ["scores", "log", "invite"];
+const PANELS = ["scores", "log", "chat", "invite"];
+// Wide enough for the side column beside the board (style.css): panels there are always in sight.
+const WIDE = matchMedia("(min-width: 1100px)");
 
 export async function showTable(main, tableId, env) {
   const { t } = env;
@@ -90,6 +93,14 @@ class TablePage {
     this.replayBox = h("section", { class: "panel replay", id: "replay", hidden: true, "aria-labelledby": "replay-heading" });
     this.logList = h("ol", { class: "log-lines" });
     this.eventList = h("ul", { class: "log-lines table-events" });
+    this.unread = h("span", { class: "unread", id: "chat-unread", hidden: true });
+    this.chat = new ChatPanel({
+      t,
+      send: (message) => this.socket.send(message),
+      mine: () => this.mySeat(),
+      shown: () => WIDE.matches || this.side.dataset.open === "chat",
+      onUnread: (count) => this.drawUnread(count),
+    });
     this.scoresPanel = h("section", { class: "panel scores", id: "panel-scores", dataset: { panel: "scores" }, "aria-label": t("table.scoresTab") });
     this.side = h("aside", { class: "side", id: "side", "aria-label": t("table.sideLabel") },
       this.scoresPanel,
@@ -98,11 +109,12 @@ class TablePage {
         h("div", { class: "log-scroll", role: "log", tabindex: "0", "aria-labelledby": "log-heading" }, this.logList),
         h("h3", { class: "events-heading", id: "events-heading" }, t("table.eventsHeading")),
         h("div", { role: "log", "aria-labelledby": "events-heading" }, this.eventList)),
+      this.chat.element,
       invitePanel(this.tableId, t, { id: "panel-invite", dataset: { panel: "invite" } }));
     this.tabs = PANELS.map((name) => h("button", {
       type: "button", class: "tab", id: `tab-${name}`, "aria-controls": "side", "aria-expanded": "false",
       onclick: () => this.openPanel(this.side.dataset.open === name ? null : name),
-    }, t(`table.${name}Tab`)));
+    }, t(`table.${name}Tab`), name === "chat" ? this.unread : null));
     const toggle = (id, label, on, change) => h("label", { class: "toggle", for: id },
       h("input", { type: "checkbox", id, checked: on, onchange: (e) => change(e.currentTarget.checked) }), label);
     this.toolbar = h("div", { class: "toolbar", role: "group", "aria-label": t("table.toolbarLabel") },
@@ -134,13 +146,24 @@ class TablePage {
     if (name) this.side.dataset.open = name;
     else delete this.side.dataset.open;
     this.tabs.forEach((tab, i) => tab.setAttribute("aria-expanded", String(PANELS[i] === name)));
+    if (name === "chat") this.chat.seen();
+  }
+
+  /** The chat tab's badge: lines said while the chat was out of sight. */
+  drawUnread(count) {
+    this.unread.hidden = !count;
+    this.unread.replaceChildren(h("span", { "aria-hidden": "true" }, count > 99 ? "99+" : String(count)),
+      h("span", { class: "visually-hidden" }, this.t("chat.unread", { count })));
   }
 
   start() {
     this.socket = new TableSocket(this.tableId, {
       token: () => savedSeat(this.tableId)?.token,
       onMessage: (msg) => this.receive(msg),
-      onState: (state) => this.showConnection(state),
+      onState: (state) => {
+        if (state === "open") this.chat.reset(); // its history follows the state
+        this.showConnection(state);
+      },
       onRejected: () => this.tokenRejected(),
     });
     this.socket.open();
@@ -174,6 +197,10 @@ class TablePage {
         announce(this.t("table.yourTurn"));
         this.sound.cue("turn");
       }
+    } else if (msg.type === "chat") {
+      this.chat.receive(msg);
+    } else if (msg.type === "error" && msg.about === "chat") {
+      this.chat.refused(msg.message);
     } else if (msg.type === "ack") {
       if (this.pendingSeq !== null && msg.seq > this.pendingSeq) this.pendingSeq = null;
     } else if (msg.type === "error") {
