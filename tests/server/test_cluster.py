@@ -34,11 +34,9 @@ from tests.server.processes import (
     descendants,
     free_port,
     get,
-    launch_serve,
     play_acked,
     post,
     wait_gone,
-    wait_until_serving,
 )
 
 pytestmark = [
@@ -102,24 +100,11 @@ async def _stored_events(url: str, table: str) -> list[tuple[int, str, Any, int 
 
 @contextmanager
 def running_cluster(db: str, redis_url: str, n: int = 3, lease: str = LEASE) -> Iterator[Cluster]:
-    ports = [free_port() for _ in range(n)]
     extra = ("--redis", redis_url, "--lease-seconds", lease, "--bot-workers", "1")
-    with ExitStack() as stack:
-        processes: list[subprocess.Popen[bytes]] = []
-
-        def kill_all() -> None:
-            for process in processes:
-                if process.poll() is None:
-                    process.kill()
-                process.wait()
-
-        stack.callback(kill_all)
-        processes.append(launch_serve(ports[0], db, *extra))
-        wait_until_serving(ports[0], processes[0])  # the first migrates the database alone
-        processes += [launch_serve(port, db, *extra) for port in ports[1:]]
-        for port, process in zip(ports, processes, strict=True):
-            wait_until_serving(port, process)
-        proxy = stack.enter_context(topology.haproxy(ports))
+    with (
+        topology.serve_processes(db, n, *extra) as (ports, processes),
+        topology.haproxy(ports) as proxy,
+    ):
         yield Cluster(db, ports, processes, proxy)
 
 
