@@ -263,6 +263,6 @@ class Hub:
                 old.facts.stand_in,
             )
             table = await self.create(new, rematch_of=old.id, creator=old.facts.creator)
-            await self.storage.set_table(old.id, rematch_id=table.id)
+            await self.storage.set_finished_table(old.id, rematch_id=table.id)
             old.facts.rematch_id = table.id
             return table
