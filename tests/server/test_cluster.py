@@ -467,3 +467,16 @@ def test_a_rematch_asked_after_the_finished_tables_lease_went_is_made(
     rematch = post(cluster.proxy, f"/api/tables/{table}/rematch", {"token": token})["id"]
     assert get(cluster.proxy, f"/api/tables/{table}")["rematch"] == rematch
     assert get(cluster.proxy, f"/api/tables/{rematch}")["status"] == "playing"
+
+
+def test_quick_match_through_the_proxy_meets_at_one_process(cluster: Cluster) -> None:
+    """Each process queues its own quick-match people; the proxy sends every
+    /api/quick request to one of them (docs/deployment.md), so people whose
+    other requests spread over every process still meet."""
+    asked = {"game": "marshmallow-test", "players": 2, "wait_seconds": 30, "bots": None}
+    answers = [post(cluster.proxy, "/api/quick", {**asked, "name": n}) for n in ("Ann", "Bea")]
+    assert answers[0]["status"] == "waiting"
+    assert answers[1]["status"] == "seated", answers
+    ann = get(cluster.proxy, f"/api/quick/{answers[0]['ticket']}")
+    assert ann["status"] == "seated" and ann["table"] == answers[1]["table"]
+    assert {ann["seat"], answers[1]["seat"]} == {0, 1}
