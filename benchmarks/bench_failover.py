@@ -26,11 +26,8 @@ import json
 import random
 import signal
 import statistics
-import subprocess
 import sys
-import tempfile
 import time
-from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
@@ -44,8 +41,7 @@ sys.path.insert(0, str(ROOT))
 
 from cardtable.server.schema import events, leases  # noqa: E402
 from tests.server import topology  # noqa: E402
-from tests.server.pg import binaries, fresh_database, postgres  # noqa: E402
-from tests.server.processes import free_port, launch_serve, post, wait_until_serving  # noqa: E402
+from tests.server.processes import post  # noqa: E402
 
 UNLIMITED = [
     *("--creates-per-minute", "1000000"),
@@ -115,32 +111,9 @@ def _pid(owner: str | None) -> int | None:
 
 
 async def run(args: argparse.Namespace) -> None:
-    bin_dir = binaries()
-    if bin_dir is None:
-        raise SystemExit("PostgreSQL is not installed: scripts/install-test-deps.sh installs it")
-    with ExitStack() as stack:
-        db = fresh_database(bin_dir, stack.enter_context(postgres(bin_dir)))
-        _, redis_url = stack.enter_context(topology.redis())
-        ports = [free_port() for _ in range(args.processes)]
-        extra = ("--redis", redis_url, "--lease-seconds", str(args.lease_seconds), *UNLIMITED)
-        processes: list[subprocess.Popen[bytes]] = []
-
-        def stop_all() -> None:
-            for process in processes:
-                if process.poll() is None:
-                    process.kill()
-                process.wait()
-
-        stack.callback(stop_all)
-        for i, port in enumerate(ports):
-            log = stack.enter_context(tempfile.TemporaryFile())  # a pipe nobody reads fills up
-            processes.append(launch_serve(port, db, "--bot-workers", "1", *extra, output=log))
-            if i == 0:
-                wait_until_serving(port, processes[0])  # the first migrates alone
-        for port, process in zip(ports, processes, strict=True):
-            wait_until_serving(port, process)
-        proxy = stack.enter_context(topology.haproxy(ports))
-
+    extra = ("--lease-seconds", str(args.lease_seconds), "--bot-workers", "1", *UNLIMITED)
+    with topology.started(args.processes, *extra) as running:
+        db, processes, proxy = running.db, running.processes, running.proxy
         people = []
         for i in range(args.tables):
             body = {

@@ -2,10 +2,14 @@
 
     python benchmarks/bench_server.py [--tables 200] [--seconds 60] [--hard 10]
         [--mode pace|burst|both] [--db postgresql://user@127.0.0.1:5432/db]
-        [--chat] [--accounts]
+        [--chat] [--accounts] [--processes N]
 
 The server runs as a user runs it (``python -m cardtable serve`` in its own
-process, on 127.0.0.1, a fresh SQLite file unless ``--db`` is given). Each
+process, on 127.0.0.1, a fresh SQLite file unless ``--db`` is given). With
+``--processes N`` it is N ``cardtable serve --redis`` processes on a fresh
+PostgreSQL database and Redis behind haproxy, all started here as the test
+suite starts them (``tests/server/topology.py``), and the players connect
+through the proxy. Each
 table alternates the two games and seats two scripted WebSocket players and
 one bot without pacing (``easy``; ``hard`` at ``--hard`` of the tables, whose
 searches fill the worker pool the whole run). A finished game goes on as a
@@ -25,7 +29,7 @@ down and connects signed in.
 
 Bounded: ``--tables`` at most 1000, ``--seconds`` at most 600, 127.0.0.1 only.
 Moves/s counts every move applied (people's and bots'); the server's CPU time
-comes from /proc.
+(every ``cardtable serve`` process together) comes from /proc.
 """
 
 from __future__ import annotations
@@ -42,6 +46,8 @@ import sys
 import tempfile
 import time
 import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -49,6 +55,10 @@ from typing import Any
 from websockets.asyncio.client import ClientConnection, connect
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from tests.server import topology  # noqa: E402
+
 GAMES: dict[str, dict[str, Any]] = {
     "marshmallow-test": {},
     "myrummy-111": {},
@@ -62,7 +72,7 @@ class Tally:
     errors: list[str] = field(default_factory=list)
     games: int = 0
     chat_lines: int = 0  # chat lines received, by every client
-    cpu_before: float = 0.0  # the server's CPU seconds once every table was set up
+    cpu_before: float = 0.0  # the servers' CPU seconds once every table was set up
 
 
 # One client (this script) plays every table: the limits per client would stop it.
@@ -117,6 +127,25 @@ def start_server(port: int, db: str, *extra: str) -> subprocess.Popen[bytes]:
                 raise SystemExit("the server did not start") from None
             time.sleep(0.1)
     raise SystemExit("the server did not answer within 60 s")
+
+
+@contextmanager
+def servers(db: str | None, processes: int, folder: str) -> Iterator[tuple[int, list[int], str]]:
+    """The server(s) under load; yield (the port players use, the pids whose
+    CPU is counted, the database's kind)."""
+    if processes == 0:
+        url = db or f"sqlite:///{Path(folder) / 'bench.sqlite3'}"
+        port = free_port()
+        server = start_server(port, url)
+        try:
+            yield port, [server.pid], url.split("://")[0]
+        finally:
+            server.kill()
+            server.wait()
+        return
+    with topology.started(processes, *UNLIMITED) as running:
+        kind = f"postgresql + redis, {processes} processes behind haproxy"
+        yield running.proxy, [p.pid for p in running.processes], kind
 
 
 def cpu_seconds(pid: int) -> float:
@@ -248,7 +277,7 @@ async def run(
     seconds: float,
     chat: bool,
     accounts: str | None,
-    server_pid: int,
+    pids: list[int],
 ) -> Tally:
     """``accounts``: a prefix for the players' account names (None: guests)."""
     tally = Tally()
@@ -259,7 +288,7 @@ async def run(
         setups.append(make_table(port, game, "hard" if i < hard else "easy", names))
     made = await asyncio.gather(*setups)
     # The set-up (sign-ups hash passwords) is not part of the load measured.
-    tally.cpu_before = cpu_seconds(server_pid)
+    tally.cpu_before = sum(map(cpu_seconds, pids))
     until = time.monotonic() + seconds
     players = []
     for i, (table, tokens, cookies) in enumerate(made):
@@ -298,43 +327,38 @@ def main() -> None:
     parser.add_argument("--db", help="database URL (default: a fresh SQLite file)")
     parser.add_argument("--chat", action="store_true", help="a chat line per table every ~5 s")
     parser.add_argument("--accounts", action="store_true", help="every player signed in")
+    parser.add_argument(
+        "--processes",
+        type=int,
+        default=0,
+        help="N processes on PostgreSQL + Redis behind haproxy (default 0: one, on --db)",
+    )
     args = parser.parse_args()
     if not 1 <= args.tables <= 1000 or not 1 <= args.seconds <= 600:
         parser.error("--tables 1…1000 and --seconds 1…600")
-    with tempfile.TemporaryDirectory() as folder:
-        db = args.db or f"sqlite:///{Path(folder) / 'bench.sqlite3'}"
-        port = free_port()
-        server = start_server(port, db)
-        try:
-            modes = ("pace", "burst") if args.mode == "both" else (args.mode,)
-            print(
-                f"{args.tables} tables ({args.hard} with a hard bot), {args.seconds:.0f} s a mode,"
-                f" database {db.split('://')[0]}, {os.cpu_count()} cores"
-                + (", chat on" if args.chat else "")
-                + (", players signed in" if args.accounts else "")
+    if not 0 <= args.processes <= 8 or (args.processes and args.db):
+        parser.error("--processes 0…8 (0: one process on --db), and not with --db")
+    with (
+        tempfile.TemporaryDirectory() as folder,
+        servers(args.db, args.processes, folder) as (port, pids, kind),
+    ):
+        modes = ("pace", "burst") if args.mode == "both" else (args.mode,)
+        print(
+            f"{args.tables} tables ({args.hard} with a hard bot), {args.seconds:.0f} s a mode,"
+            f" database {kind}, {os.cpu_count()} cores"
+            + (", chat on" if args.chat else "")
+            + (", players signed in" if args.accounts else "")
+        )
+        for mode in modes:
+            think = (0.5, 1.5) if mode == "pace" else (0.0, 0.0)
+            own = time.process_time()
+            # Each mode signs up accounts of its own (names are unique).
+            accounts = f"{mode}-" if args.accounts else None
+            tally = asyncio.run(
+                run(port, args.tables, args.hard, think, args.seconds, args.chat, accounts, pids)
             )
-            for mode in modes:
-                think = (0.5, 1.5) if mode == "pace" else (0.0, 0.0)
-                own = time.process_time()
-                # Each mode signs up accounts of its own (names are unique).
-                accounts = f"{mode}-" if args.accounts else None
-                tally = asyncio.run(
-                    run(
-                        port,
-                        args.tables,
-                        args.hard,
-                        think,
-                        args.seconds,
-                        args.chat,
-                        accounts,
-                        server.pid,
-                    )
-                )
-                cpu = cpu_seconds(server.pid) - tally.cpu_before
-                report(mode, tally, args.seconds, cpu, time.process_time() - own)
-        finally:
-            server.kill()
-            server.wait()
+            cpu = sum(map(cpu_seconds, pids)) - tally.cpu_before
+            report(mode, tally, args.seconds, cpu, time.process_time() - own)
 
 
 if __name__ == "__main__":

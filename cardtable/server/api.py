@@ -75,6 +75,8 @@ def routes(hub: Hub, play: Play, analyses: Analyses, static: Path) -> list[BaseR
         return JSONResponse([{**g, "board": g["board"] or GENERIC_BOARD} for g in games_json()])
 
     async def list_tables(request: Request) -> Response:
+        if hub.owners is not None:  # several processes: the list of them all
+            return JSONResponse(await hub.owners.tables_page(request.query_params))
         return JSONResponse(tables_page(hub.tables.values(), request.query_params))
 
     async def create_table(request: Request) -> Response:

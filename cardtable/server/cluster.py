@@ -29,6 +29,7 @@ import asyncio
 import contextlib
 import json
 import logging
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 import redis.asyncio as aioredis
@@ -39,6 +40,7 @@ from cardtable.server.hub import Hub, ServedElsewhere, TableMoving
 from cardtable.server.leases import Leases
 from cardtable.server.play import Play
 from cardtable.server.relay import Relays, process_channel
+from cardtable.server.shared_lobby import SharedLobby
 from cardtable.server.storage import LIVE
 from cardtable.server.table import Table
 
@@ -74,6 +76,7 @@ class Cluster:
         self._taking: set[str] = set()  # claimed, being rebuilt: not in the hub yet
         self._kept: dict[str, str] = {}  # table -> the process that answered "keep"
         self.relays = Relays(hub, play, self.redis, self.name, self.leases)
+        self.lobby = SharedLobby(hub, self.redis, self.lease_seconds)
         hub.owners = self
 
     async def start(self) -> list[Table]:
@@ -168,6 +171,9 @@ class Cluster:
         self.play.review(table)
         return table
 
+    async def tables_page(self, query: Mapping[str, str]) -> dict[str, Any]:
+        return await self.lobby.tables_page(query)
+
     # --- heartbeat ------------------------------------------------------------
     async def _beat(self) -> None:
         # A task of its own: taking tables over (a failover's burst of
@@ -178,6 +184,10 @@ class Cluster:
                 await self._renew()
             except Exception:  # the database is away: try again at the next beat
                 log.exception("lease heartbeat failed")
+            try:
+                await self.lobby.publish()
+            except RedisError:  # Redis is away: the lines expire, each lists its own
+                log.warning("writing the lobby's lines to Redis failed")
 
     async def _sweep(self) -> None:
         while True:

@@ -18,8 +18,9 @@ import logging
 import random
 import re
 import secrets
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from cardtable.core.errors import CardtableError
 from cardtable.core.registry import load
@@ -97,6 +98,10 @@ class Owners(Protocol):
         self, ws: WebSocket, table_id: str, token: str | None, address: str, holder: str
     ) -> None:
         """Serve the accepted socket ``ws`` through ``holder``, which keeps the table."""
+        ...
+
+    async def tables_page(self, query: Mapping[str, str]) -> dict[str, Any]:
+        """``GET /api/tables`` over the tables of every process."""
         ...
 
 
@@ -268,6 +273,6 @@ class Hub:
                 old.facts.rated,
             )
             table = await self.create(new, rematch_of=old.id, creator=old.facts.creator)
-            await self.storage.set_table(old.id, rematch_id=table.id)
+            await self.storage.set_finished_table(old.id, rematch_id=table.id)
             old.facts.rematch_id = table.id
             return table

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from cardtable.core.registry import game_names
@@ -35,12 +36,32 @@ def listed(table: Table) -> bool:
     return not table.has_humans or table.humans_present or table.facts.abandoned_ms is not None
 
 
-def _key(table: Table) -> tuple[int, str]:
+Key = tuple[int, str]  # (created_ms, id): the order of the list, newest first
+Entry = tuple[Key, dict[str, Any]]  # a listed table's key and its lobby entry
+
+
+@dataclass(frozen=True)
+class Filters:
+    """What ``GET /api/tables`` asked for, checked."""
+
+    game: str | None
+    players: int | None
+    rated: bool | None  # None: rated and friendly tables alike
+    limit: int
+    after: Key | None  # the cursor: only tables older than this
+
+
+def key_of(table: Table) -> Key:
     return table.facts.created_ms, table.id
 
 
-def tables_page(tables: Iterable[Table], query: Mapping[str, str]) -> dict[str, Any]:
-    """One page of listed tables and the cursor of the next (``None``: the last page)."""
+def entry(table: Table) -> dict[str, Any]:
+    """The lobby's line for ``table``."""
+    return {**table_info(table), "title": title(table.facts.game)}
+
+
+def filters(query: Mapping[str, str]) -> Filters:
+    """The query's filters, or :class:`BadInput` saying which one is wrong."""
     for name in query:
         if name not in ("game", "players", "rated", "cursor", "limit"):
             raise BadInput(f"there is no filter {name[:40]!r}; filters are game, players and rated")
@@ -52,32 +73,47 @@ def tables_page(tables: Iterable[Table], query: Mapping[str, str]) -> dict[str, 
     if rated not in (None, "true", "false"):
         raise BadInput(f"rated must be true or false, got {rated[:20]!r}")
     limit = whole_number(query.get("limit"), "limit", 1, PAGE) or PAGE
-    after: tuple[int, str] | None = None
+    after: Key | None = None
     cursor = query.get("cursor")
     if cursor is not None:
         found = CURSOR.fullmatch(cursor)
         if found is None:
             raise BadInput("cursor must be the 'next' value of an earlier page")
         after = int(found[1]), found[2]
-    chosen = sorted(
-        (
-            t
-            for t in tables
-            if listed(t)
-            and (game is None or t.facts.game == game)
-            and (players is None or len(t.seats) == players)
-            and (rated is None or t.facts.rated == (rated == "true"))
-            and (after is None or _key(t) < after)
-        ),
-        key=_key,
-        reverse=True,
-    )
-    page = chosen[:limit]
-    more = len(chosen) > limit
+    return Filters(game, players, None if rated is None else rated == "true", limit, after)
+
+
+def entries(tables: Iterable[Table], wanted: Filters) -> list[Entry]:
+    """The listed ones of ``tables`` that pass ``wanted``, in no order."""
+    return [
+        (key_of(t), entry(t))
+        for t in tables
+        if listed(t)
+        and (wanted.game is None or t.facts.game == wanted.game)
+        and (wanted.players is None or len(t.seats) == wanted.players)
+        and (wanted.rated is None or t.facts.rated == wanted.rated)
+        and (wanted.after is None or key_of(t) < wanted.after)
+    ]
+
+
+def page(found: Iterable[Entry], limit: int, boundary: Key | None = None) -> dict[str, Any]:
+    """The newest ``limit`` of ``found`` and the cursor of the next page
+    (``None``: the last page). ``boundary``: ``found`` holds only the tables
+    down to this key, older ones were not looked at yet (the next page
+    starts past it)."""
+    chosen = sorted(found, key=lambda e: e[0], reverse=True)
+    shown = chosen[:limit]
+    last = shown[-1][0] if len(chosen) > limit else boundary
     return {
-        "tables": [{**table_info(t), "title": title(t.facts.game)} for t in page],
-        "next": f"{page[-1].facts.created_ms}.{page[-1].id}" if more else None,
+        "tables": [line for _, line in shown],
+        "next": None if last is None else f"{last[0]}.{last[1]}",
     }
+
+
+def tables_page(tables: Iterable[Table], query: Mapping[str, str]) -> dict[str, Any]:
+    """One page of listed tables and the cursor of the next (``None``: the last page)."""
+    wanted = filters(query)
+    return page(entries(tables, wanted), wanted.limit)
 
 
 def whole_number(text: str | None, name: str, low: int, high: int) -> int | None:

@@ -224,6 +224,11 @@ class Storage:
     async def set_table(self, table_id: str, **values: Any) -> None:
         await self._submit(_Table(table_id, values, self._epoch(table_id)))
 
+    async def set_finished_table(self, table_id: str, **values: Any) -> None:
+        """A write about a finished table (its rematch's id): no lease holds a
+        finished table (the heartbeat released it), so none fences the write."""
+        await self._submit(_Table(table_id, values, None))
+
     def _epoch(self, table_id: str) -> int | None:
         """The epoch a write about ``table_id`` carries; refused at once when
         processes share the database and this one holds no lease on it."""

@@ -14,7 +14,7 @@ import random
 import signal
 import subprocess
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from typing import Any
@@ -34,11 +34,9 @@ from tests.server.processes import (
     descendants,
     free_port,
     get,
-    launch_serve,
     play_acked,
     post,
     wait_gone,
-    wait_until_serving,
 )
 
 pytestmark = [
@@ -102,24 +100,11 @@ async def _stored_events(url: str, table: str) -> list[tuple[int, str, Any, int 
 
 @contextmanager
 def running_cluster(db: str, redis_url: str, n: int = 3, lease: str = LEASE) -> Iterator[Cluster]:
-    ports = [free_port() for _ in range(n)]
     extra = ("--redis", redis_url, "--lease-seconds", lease, "--bot-workers", "1")
-    with ExitStack() as stack:
-        processes: list[subprocess.Popen[bytes]] = []
-
-        def kill_all() -> None:
-            for process in processes:
-                if process.poll() is None:
-                    process.kill()
-                process.wait()
-
-        stack.callback(kill_all)
-        processes.append(launch_serve(ports[0], db, *extra))
-        wait_until_serving(ports[0], processes[0])  # the first migrates the database alone
-        processes += [launch_serve(port, db, *extra) for port in ports[1:]]
-        for port, process in zip(ports, processes, strict=True):
-            wait_until_serving(port, process)
-        proxy = stack.enter_context(topology.haproxy(ports))
+    with (
+        topology.serve_processes(db, n, *extra) as (ports, processes),
+        topology.haproxy(ports) as proxy,
+    ):
         yield Cluster(db, ports, processes, proxy)
 
 
@@ -402,3 +387,103 @@ def test_redis_restarting_mid_game_loses_nothing(postgres_url: str, stack: ExitS
         assert cluster.owner(table) == owner
         assert all(p.poll() is None for p in cluster.processes)
         _assert_stored(cluster, table, acked)
+
+
+def _listed_everywhere(
+    cluster: Cluster, query: str, done: Callable[[list[dict[str, Any]]], bool]
+) -> dict[int, list[dict[str, Any]]]:
+    """``GET /api/tables?QUERY`` of each process, polled until ``done`` holds
+    for every answer (an owner writes its lines at each heartbeat)."""
+    deadline = time.monotonic() + WAIT_SECONDS
+    while True:
+        pages = {
+            i: get(port, f"/api/tables?{query}")["tables"] for i, port in enumerate(cluster.ports)
+        }
+        if all(done(tables) for tables in pages.values()):
+            return pages
+        assert time.monotonic() < deadline, f"not every process lists it: {pages}"
+        time.sleep(0.1)
+
+
+def test_every_process_lists_every_open_table_with_its_owners_counts(
+    cluster: Cluster, stack: ExitStack
+) -> None:
+    two = [{"kind": "human"}, {"kind": "human"}]
+    waiting = _new_table(cluster.ports[0], "marshmallow-test", two)
+    hidden = post(
+        cluster.ports[0],
+        "/api/tables",
+        {"game": "marshmallow-test", "seats": two, "private": True},
+    )["id"]
+    playing = _new_table(cluster.ports[1], "myrummy-111", AGAINST_A_BOT, QUICK["myrummy-111"])
+    token = _join(cluster.ports[1], playing, 0, "Ann")
+    stack.enter_context(_socket(cluster.ports[1], playing, token))
+    stack.enter_context(_socket(cluster.ports[1], playing))  # a spectator at its owner
+
+    def both_shown(tables: list[dict[str, Any]]) -> bool:
+        by_id = {t["id"]: t for t in tables}
+        return waiting in by_id and by_id.get(playing, {}).get("spectators") == 1
+
+    pages = _listed_everywhere(cluster, "", both_shown)
+    for tables in pages.values():
+        by_id = {t["id"]: t for t in tables}
+        assert hidden not in by_id
+        assert by_id[waiting]["status"] == "waiting" and by_id[waiting]["url"] == f"/t/{waiting}"
+        assert by_id[playing]["status"] == "playing" and by_id[playing]["seats"][0]["connected"]
+        ids = [t["id"] for t in tables]
+        assert ids.index(playing) < ids.index(waiting)  # newest first
+    rummy = _listed_everywhere(cluster, "game=myrummy-111&players=2", bool)
+    assert all([t["id"] for t in tables] == [playing] for tables in rummy.values())
+    friendly = post(
+        cluster.ports[2],
+        "/api/tables",
+        {"game": "marshmallow-test", "seats": two, "rated": False},
+    )["id"]
+    only_friendly = _listed_everywhere(cluster, "rated=false", bool)
+    assert all([t["id"] for t in tables] == [friendly] for tables in only_friendly.values())
+
+
+def test_pages_of_the_shared_lobby_show_each_table_once(cluster: Cluster) -> None:
+    two = [{"kind": "human"}, {"kind": "human"}]
+    made = {_new_table(cluster.ports[i % 3], "marshmallow-test", two) for i in range(5)}
+    _listed_everywhere(cluster, "", lambda tables: made <= {t["id"] for t in tables})
+    for port in cluster.ports:
+        seen: list[str] = []
+        cursor = ""
+        for _ in range(10):
+            answer = get(port, f"/api/tables?limit=2{cursor}")
+            seen += [t["id"] for t in answer["tables"]]
+            if answer["next"] is None:
+                break
+            cursor = f"&cursor={answer['next']}"
+        assert sorted(seen) == sorted(made)  # every table once, on pages of two
+
+
+def test_a_rematch_asked_after_the_finished_tables_lease_went_is_made(
+    cluster: Cluster,
+) -> None:
+    table = _new_table(cluster.proxy, "marshmallow-test", AGAINST_A_BOT)
+    token = _join(cluster.proxy, table, 0, "Ann")
+    with _socket(cluster.proxy, table, token) as ann:
+        final = _play_out({0: ann}, random.Random(15))
+    assert final["finished"]
+    deadline = time.monotonic() + WAIT_SECONDS
+    while run_coroutine(_lease_rows(cluster.db))[table][0] is not None:
+        assert time.monotonic() < deadline, "the finished table's lease was never released"
+        time.sleep(0.1)
+    rematch = post(cluster.proxy, f"/api/tables/{table}/rematch", {"token": token})["id"]
+    assert get(cluster.proxy, f"/api/tables/{table}")["rematch"] == rematch
+    assert get(cluster.proxy, f"/api/tables/{rematch}")["status"] == "playing"
+
+
+def test_quick_match_through_the_proxy_meets_at_one_process(cluster: Cluster) -> None:
+    """Each process queues its own quick-match people; the proxy sends every
+    /api/quick request to one of them (docs/deployment.md), so people whose
+    other requests spread over every process still meet."""
+    asked = {"game": "marshmallow-test", "players": 2, "wait_seconds": 30, "bots": None}
+    answers = [post(cluster.proxy, "/api/quick", {**asked, "name": n}) for n in ("Ann", "Bea")]
+    assert answers[0]["status"] == "waiting"
+    assert answers[1]["status"] == "seated", answers
+    ann = get(cluster.proxy, f"/api/quick/{answers[0]['ticket']}")
+    assert ann["status"] == "seated" and ann["table"] == answers[1]["table"]
+    assert {ann["seat"], answers[1]["seat"]} == {0, 1}

@@ -16,10 +16,12 @@ import subprocess
 import tempfile
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 
-from tests.server.processes import free_port
+from tests.server.pg import binaries, fresh_database, postgres
+from tests.server.processes import free_port, launch_serve, wait_until_serving
 
 START_SECONDS = 20.0
 
@@ -103,6 +105,9 @@ backend servers
     # The table a request is about, from its path: /t/ID, /ws/ID, /api/tables/ID/...
     http-request set-var(txn.table) path,field(3,/) if {{ path_reg ^/(t|ws)/[^/]+ }}
     http-request set-var(txn.table) path,field(4,/) if {{ path_reg ^/api/tables/[^/]+ }}
+    # Quick match queues in one process's memory: every /api/quick request goes
+    # to the process the hash of the word "quick" picks.
+    http-request set-var(txn.table) str(quick) if {{ path_beg /api/quick }}
     # All of a table's requests go to one process; the others round-robin.
     # Consistent hashing: a process going down moves only its own tables.
     balance hash var(txn.table)
@@ -130,3 +135,67 @@ def haproxy(backends: list[int]) -> Iterator[int]:
         process.kill()
         process.wait()
         shutil.rmtree(folder, ignore_errors=True)
+
+
+@contextmanager
+def serve_processes(
+    db: str, n: int, *extra: str, logs_to_files: bool = False
+) -> Iterator[tuple[list[int], list[subprocess.Popen[bytes]]]]:
+    """``n`` ``cardtable serve`` processes on ``db`` (with ``extra`` options),
+    answering; yield (their ports, their processes), every one killed on
+    exit. The first migrates the database alone, then the others start.
+    ``logs_to_files``: what they print goes to temp files, not pipes (a pipe
+    nobody reads fills up and stops a long-running server)."""
+    ports = [free_port() for _ in range(n)]
+    with ExitStack() as stack:
+        processes: list[subprocess.Popen[bytes]] = []
+
+        def kill_all() -> None:
+            for process in processes:
+                if process.poll() is None:
+                    process.kill()
+                process.wait()
+
+        stack.callback(kill_all)
+
+        def launch(port: int) -> subprocess.Popen[bytes]:
+            if not logs_to_files:
+                return launch_serve(port, db, *extra)
+            return launch_serve(
+                port, db, *extra, output=stack.enter_context(tempfile.TemporaryFile())
+            )
+
+        processes.append(launch(ports[0]))
+        wait_until_serving(ports[0], processes[0])
+        processes += [launch(port) for port in ports[1:]]
+        for port, process in zip(ports, processes, strict=True):
+            wait_until_serving(port, process)
+        yield ports, processes
+
+
+@dataclass
+class Topology:
+    """A whole several-process deployment on this machine."""
+
+    db: str  # the PostgreSQL database's URL
+    ports: list[int]  # the cardtable serve processes'
+    processes: list[subprocess.Popen[bytes]]
+    proxy: int  # haproxy's port, in front of them
+
+
+@contextmanager
+def started(n: int, *extra: str) -> Iterator[Topology]:
+    """A fresh PostgreSQL database, Redis, ``n`` ``cardtable serve --redis``
+    processes (with ``extra`` options, printing to temp files) and haproxy
+    in front of them, all on 127.0.0.1 — what the benchmarks run."""
+    bin_dir = binaries()
+    if bin_dir is None:
+        raise SystemExit("PostgreSQL is not installed: scripts/install-test-deps.sh installs it")
+    if redis_binary() is None or haproxy_binary() is None:
+        raise SystemExit("redis-server or haproxy is missing: scripts/install-test-deps.sh")
+    with ExitStack() as stack:
+        db = fresh_database(bin_dir, stack.enter_context(postgres(bin_dir)))
+        _, redis_url = stack.enter_context(redis())
+        serving = serve_processes(db, n, "--redis", redis_url, *extra, logs_to_files=True)
+        ports, processes = stack.enter_context(serving)
+        yield Topology(db, ports, processes, stack.enter_context(haproxy(ports)))
