@@ -30,6 +30,7 @@ from cardtable.server import login_limits
 from cardtable.server.account_schema import account_seats, accounts, sessions
 from cardtable.server.account_schema import login_limits as limits
 from cardtable.server.passwords import Passwords
+from cardtable.server.puzzle_schema import puzzle_attempts, puzzle_players
 from cardtable.server.schema import seats, tables
 from cardtable.server.table import now_ms
 from cardtable.server.wire import BadInput
@@ -245,6 +246,10 @@ class Accounts:
                 delete(account_seats).where(account_seats.c.account_id == account.id)
             )
             await conn.execute(delete(sessions).where(sessions.c.account_id == account.id))
+            for puzzle_table in (puzzle_attempts, puzzle_players):
+                await conn.execute(
+                    delete(puzzle_table).where(puzzle_table.c.account_id == account.id)
+                )
             await conn.execute(delete(accounts).where(accounts.c.id == account.id))
         return held
 

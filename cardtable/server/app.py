@@ -20,6 +20,7 @@ from cardtable.server.hub import Hub, Settings
 from cardtable.server.lifecycle import Lifecycle
 from cardtable.server.passwords import Passwords
 from cardtable.server.play import Play
+from cardtable.server.puzzle_ratings import PuzzleRatings
 from cardtable.server.secret import data_folder, load_or_create_secret
 from cardtable.server.storage import Storage
 from cardtable.server.wire import BadInput
@@ -37,6 +38,7 @@ def create_app(settings: Settings) -> Starlette:
     secret = load_or_create_secret(data_folder(settings.db_url, settings.data_dir))
     accounts = Accounts(storage.engine, secret, Passwords(fast=settings.fast_passwords))
     lifecycle = Lifecycle(hub, play)
+    puzzle_ratings = PuzzleRatings(storage.engine, secret)
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -57,7 +59,7 @@ def create_app(settings: Settings) -> Starlette:
         routes=[
             *pages.routes(hub, STATIC),
             *api.routes(hub, play, analyses, STATIC),
-            *learn_api.routes(STATIC),
+            *learn_api.routes(STATIC, accounts, puzzle_ratings),
             *account_api.routes(hub, accounts, STATIC),
             WebSocketRoute("/ws/{table_id}", ws.endpoint(hub, play)),
         ],
@@ -69,5 +71,6 @@ def create_app(settings: Settings) -> Starlette:
     app.state.play = play
     app.state.analyses = analyses
     app.state.accounts = accounts
+    app.state.puzzle_ratings = puzzle_ratings
     app.state.lifecycle = lifecycle
     return app
