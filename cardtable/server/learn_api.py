@@ -280,7 +280,8 @@ def routes(static: Path, accounts: Accounts, ratings: PuzzleRatings) -> list[Bas
                 "rule": puzzle.rule,
                 "rule_text": None
                 if puzzle.rule is None or not rules.has("rules")
-                else rulebook(rules).rule(puzzle.rule),
+                # The rules are Markdown; a page shows the words, not the asterisks.
+                else rulebook(rules).rule(puzzle.rule).replace("**", ""),
                 "alternatives": [a.to_json() for a in puzzle.alternatives],
                 **rating,
             }
