@@ -37,12 +37,12 @@ from cardtable.learn.puzzles import Puzzle, PuzzleSet, load_puzzles
 from cardtable.learn.trainer import daily_puzzle, nearest_puzzle, rate
 from cardtable.learn.tutorial import Tutorial, languages, load_tutorial
 from cardtable.learn.words import words
-from cardtable.server.accounts import Account, Accounts
+from cardtable.server.accounts import Accounts
 from cardtable.server.api import read_json
 from cardtable.server.messages import game_part
 from cardtable.server.puzzle_ratings import GuestTry, PuzzleRatings
 from cardtable.server.schemas import Closed
-from cardtable.server.session_cookie import signed_in
+from cardtable.server.session_cookie import need_account, signed_in
 from cardtable.server.wire import BadInput, convert
 
 __all__ = ["routes"]
@@ -160,12 +160,6 @@ def _standing_json(rating: Rating, tries: int, solved: int) -> dict[str, Any]:
 
 def routes(static: Path, accounts: Accounts, ratings: PuzzleRatings) -> list[BaseRoute]:
     """The pages (the shell draws them) and their JSON."""
-
-    async def need_account(request: Request) -> Account:
-        account = await signed_in(accounts, request)
-        if account is None:
-            raise BadInput(f"{request.url.path}: sign in first", 401)
-        return account
 
     async def shell(request: Request) -> Response:
         _game_name(request)
@@ -300,7 +294,7 @@ def routes(static: Path, accounts: Accounts, ratings: PuzzleRatings) -> list[Bas
         """Move the guest tries this browser kept into the account: the server
         replays those its receipts prove and rates them itself."""
         puzzles = _puzzle_set(request)
-        account = await need_account(request)
+        account = await need_account(accounts, request)
         body = convert(await read_json(request), PuzzleClaim, "request")
         known = {p.id: p for p in puzzles.puzzles}
         tries = [GuestTry(t.id, t.played, t.receipt) for t in body.tries]
