@@ -35,6 +35,7 @@ def test_a_guests_puzzle_rating_moves_into_the_account_and_stays_on_the_server(
     guest_rating = page.locator("#puzzle-rating").inner_text()
     assert "1500" not in guest_rating  # rated in the browser, as before
     assert page.locator("#puzzle-note a[href='/account']").count() == 1
+    shoot(page, screenshots, "puzzles-guest-desktop")
 
     page.goto(f"{server.url}/account")
     sign_up(page, "Pia Puzzle", "**/me*")
