@@ -40,7 +40,7 @@ from cardtable.learn.words import words
 from cardtable.server.accounts import Accounts
 from cardtable.server.api import read_json
 from cardtable.server.messages import game_part
-from cardtable.server.puzzle_ratings import GuestTry, PuzzleRatings
+from cardtable.server.puzzle_ratings import GuestTry, PuzzleRatings, Standing
 from cardtable.server.schemas import Closed
 from cardtable.server.session_cookie import need_account, signed_in
 from cardtable.server.wire import BadInput, convert
@@ -148,13 +148,13 @@ def _rating_text(rating: Rating) -> str:
     return f"{rating.rating:.4f} {rating.deviation:.4f} {rating.volatility:.6f}"
 
 
-def _standing_json(rating: Rating, tries: int, solved: int) -> dict[str, Any]:
+def _standing_json(standing: Standing) -> dict[str, Any]:
     return {
         "signed_in": True,
-        "player_rating": round(rating.rating),
-        "deviation": round(rating.deviation),
-        "tries": tries,
-        "solves": solved,
+        "player_rating": round(standing.rating.rating),
+        "deviation": round(standing.rating.deviation),
+        "tries": standing.tries,
+        "solves": standing.solved,
     }
 
 
@@ -259,7 +259,7 @@ def routes(static: Path, accounts: Accounts, ratings: PuzzleRatings) -> list[Bas
             counted = await ratings.record(account, puzzles.game, puzzle, played)
             standing = await ratings.standing(account, puzzles.game)
             rating = {
-                **_standing_json(standing.rating, standing.tries, standing.solved),
+                **_standing_json(standing),
                 "counted": counted is not None,  # a puzzle counts once per account
             }
         rules = manifest(puzzles.game)
@@ -288,7 +288,7 @@ def routes(static: Path, accounts: Accounts, ratings: PuzzleRatings) -> list[Bas
         if account is None:
             return JSONResponse({"signed_in": False})
         standing = await ratings.standing(account, puzzles.game)
-        return JSONResponse(_standing_json(standing.rating, standing.tries, standing.solved))
+        return JSONResponse(_standing_json(standing))
 
     async def claim(request: Request) -> Response:
         """Move the guest tries this browser kept into the account: the server
@@ -300,9 +300,7 @@ def routes(static: Path, accounts: Accounts, ratings: PuzzleRatings) -> list[Bas
         tries = [GuestTry(t.id, t.played, t.receipt) for t in body.tries]
         counted = await ratings.claim(account, puzzles.game, tries, known.get)
         standing = await ratings.standing(account, puzzles.game)
-        return JSONResponse(
-            {"claimed": counted, **_standing_json(standing.rating, standing.tries, standing.solved)}
-        )
+        return JSONResponse({"claimed": counted, **_standing_json(standing)})
 
     def _puzzle_set(request: Request) -> PuzzleSet:
         name = _game_name(request)
