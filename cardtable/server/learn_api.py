@@ -33,7 +33,7 @@ from cardtable.core.registry import game_names, load, manifest
 from cardtable.core.rulebook import rulebook
 from cardtable.learn.glicko import Rating
 from cardtable.learn.lesson import judge
-from cardtable.learn.puzzles import Puzzle, PuzzleSet, load_puzzles
+from cardtable.learn.puzzles import Puzzle, PuzzleSet, legal_of, load_puzzles
 from cardtable.learn.trainer import daily_puzzle, nearest_puzzle, rate
 from cardtable.learn.tutorial import Tutorial, languages, load_tutorial
 from cardtable.learn.words import words
@@ -238,7 +238,7 @@ def routes(static: Path, accounts: Accounts, ratings: PuzzleRatings) -> list[Bas
         game = load(puzzles.game, **puzzles.options)
         body = await read_json(request)
         move = _move(game, puzzle.seat, body)
-        legal = [game.move_from_json({**m, "seat": puzzle.seat}, "legal")[1] for m in puzzle.legal]
+        legal = legal_of(game, puzzle)
         if move not in legal:
             raise BadInput(f"{move} is not legal in this puzzle")
         played = legal.index(move)

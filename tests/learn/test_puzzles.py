@@ -35,7 +35,7 @@ from cardtable.core.replay import parse_record
 from cardtable.learn import build
 from cardtable.learn import puzzles as puzzles_module
 from cardtable.learn.build import CONFIRM, build_puzzles, puzzle_of
-from cardtable.learn.puzzles import MARGIN, PuzzleSet, load_puzzles, theme_for
+from cardtable.learn.puzzles import MARGIN, PuzzleSet, load_puzzles, parse_puzzles, theme_for
 from cardtable.learn.trainer import Profile, daily_puzzle, next_puzzle
 
 GAMES = [name for name in game_names() if manifest(name).has("tutorial")]
@@ -235,3 +235,20 @@ def test_a_decision_the_glance_drops_is_valued_once_and_makes_no_puzzle(
     puzzles, stats = build_puzzles(game, games=1, budget=0.05, seed=3, per_game=4)
     assert stats.analysed == 4 and puzzles.puzzles == ()
     assert budgets == [0.05 * build.GLANCE] * 4
+
+
+def test_a_recheck_drops_a_puzzle_whose_solution_is_not_best_again(tmp_path: Path) -> None:
+    shipped = load_puzzles("marshmallow-test")
+    sound, other = sorted(shipped.puzzles, key=lambda p: p.id)[:2]
+    # The worst choice passed off as the solution: valued again, it is not best.
+    wrong = replace(other, id="tampered", solution=other.alternatives[-1].moves)
+    small = replace(shipped, puzzles=(sound, wrong))
+    path = tmp_path / "set.json"
+    path.write_text(json.dumps(small.to_json()), encoding="utf-8")
+    command = ["puzzles", "recheck", "marshmallow-test", "--file", str(path)]
+    result = CliRunner().invoke(app, command)
+    after = parse_puzzles(json.loads(path.read_text(encoding="utf-8")), "set.json")
+    assert result.exit_code == 0, result.output
+    assert "1 of 2 puzzles kept their solution" in result.output
+    assert [p.id for p in after.puzzles] == [sound.id]
+    assert after.builds[-1]["rechecked_out"] == 1 and after.builds[:-1] == shipped.builds
