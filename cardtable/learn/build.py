@@ -20,7 +20,8 @@ and is judged by. The glance and the screen only choose what to confirm:
 what makes a puzzle is the confirming evaluation alone. Last, every puzzle
 found is valued once more on other deals at ``RECHECK`` times the confirming
 budget, and kept only if its solution is found best again
-(:func:`recheck_set`; measured: 110 of 112 new Marshmallow Test puzzles were).
+(:func:`recheck_set`; measured: 210 of 212 Marshmallow Test puzzles were,
+45 of 45 MyRummy 111).
 
 A puzzle's first rating says what is known before anyone tries it: a
 solution that the ``easy`` level's rules of thumb find is easier (-250), one
