@@ -22,11 +22,17 @@ from cardtable.cli.commands import Command, Group
 from cardtable.cli.common import fail, game_option_flag, parse_options
 from cardtable.cli.ui import QuitGame, ReadLine, console_reader, make_ui, with_rules
 from cardtable.core.errors import CardtableError
-from cardtable.core.game import Game, Move
 from cardtable.core.registry import load, manifest
 from cardtable.core.rulebook import rulebook
-from cardtable.learn.build import BuildStats, build_puzzles
-from cardtable.learn.puzzles import Puzzle, PuzzleSet, load_puzzles, parse_puzzles, puzzles_path
+from cardtable.learn.build import BuildStats, build_puzzles, recheck_set
+from cardtable.learn.puzzles import (
+    Puzzle,
+    PuzzleSet,
+    legal_of,
+    load_puzzles,
+    parse_puzzles,
+    puzzles_path,
+)
 from cardtable.learn.trainer import Outcome, Profile, daily_puzzle, next_puzzle
 from cardtable.learn.words import words
 
@@ -67,10 +73,6 @@ def puzzle(
     player.save()
 
 
-def legal_moves(game: Game, puzzle: Puzzle) -> list[Move]:
-    return [game.move_from_json({"seat": puzzle.seat, **m}, "legal")[1] for m in puzzle.legal]
-
-
 def solve(
     puzzles: PuzzleSet,
     puzzle: Puzzle,
@@ -84,7 +86,7 @@ def solve(
     say = words(language)
     game = load(puzzles.game, **puzzles.options)
     view = game.view_from_json(puzzle.view)
-    legal = legal_moves(game, puzzle)
+    legal = legal_of(game, puzzle)
     names = [say["you"] if s == puzzle.seat else f"seat {s}" for s in range(game.num_players)]
     ui = make_ui(game, console, names, puzzle.seat)
     console.rule(
@@ -122,6 +124,13 @@ def solve(
         )
     )
     return outcome
+
+
+def _write_set(target: Path, puzzles: PuzzleSet) -> None:
+    # Written beside and moved into place: a build stopped half-way leaves the old set whole.
+    partial = target.with_name(target.name + ".partial")
+    partial.write_text(json.dumps(puzzles.to_json(), separators=(",", ":")) + "\n", "utf-8")
+    partial.replace(target)
 
 
 @puzzles_app.command("build", cls=Command)
@@ -181,10 +190,7 @@ def build(
             puzzles = before.merged(puzzles)
         except CardtableError as exc:
             raise fail(str(exc)) from None
-    # Written beside and moved into place: a build stopped half-way leaves the old set whole.
-    partial = target.with_name(target.name + ".partial")
-    partial.write_text(json.dumps(puzzles.to_json(), separators=(",", ":")) + "\n", "utf-8")
-    partial.replace(target)
+    _write_set(target, puzzles)
     minutes = stats.cpu_seconds / 60
     print(
         f"{stats.puzzles} puzzles from {stats.analysed} decisions of {stats.games} games"
@@ -192,3 +198,27 @@ def build(
         f" {stats.puzzles / minutes if minutes else 0:.1f} per CPU-minute; the set at {target}"
         f" holds {len(puzzles.puzzles)}"
     )
+
+
+@puzzles_app.command("recheck", cls=Command)
+def recheck(
+    game_name: Annotated[str, typer.Argument(metavar="GAME")],
+    budget: Annotated[
+        float, typer.Option(min=0.01, help="the build's nominal seconds per decision (screen)")
+    ] = 0.4,
+    file: Annotated[
+        Path | None, typer.Option(help="the set to recheck (default: the game's shipped one)")
+    ] = None,
+) -> None:
+    """Value every puzzle of a set again, on other deals at twice the confirming
+    budget, and drop those whose solution is not found best again."""
+    try:
+        target = file if file is not None else Path(str(puzzles_path(manifest(game_name))))
+        before = parse_puzzles(json.loads(target.read_text("utf-8")), str(target))
+        game = load(before.game, **before.options)
+    except (CardtableError, OSError) as exc:
+        raise fail(str(exc)) from None
+    after = recheck_set(game, before, budget)
+    _write_set(target, after)
+    kept = f"{len(after.puzzles)} of {len(before.puzzles)} puzzles kept their solution"
+    print(f"{kept}; the set at {target}")

@@ -41,6 +41,7 @@ __all__ = [
     "Puzzle",
     "PuzzleSet",
     "Theme",
+    "legal_of",
     "load_puzzles",
     "make_puzzle",
     "margin_of",
@@ -151,6 +152,11 @@ class PuzzleSet:
             if puzzle.id == puzzle_id:
                 return puzzle
         raise NoPuzzlesError(self.game, f"no puzzle has the id {puzzle_id!r}")
+
+
+def legal_of(game: Game, puzzle: Puzzle) -> list[Move]:
+    """The puzzle's legal moves as the engine's moves."""
+    return [game.move_from_json({"seat": puzzle.seat, **m}, "legal")[1] for m in puzzle.legal]
 
 
 def margin_of(evaluation: Evaluation) -> float:

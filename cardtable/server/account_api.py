@@ -14,24 +14,24 @@ from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from cardtable.server.account_schemas import Claim, Confirm, Credentials, NewPassword
-from cardtable.server.accounts import DELETED_NAME, Account, Accounts, TooSoon
+from cardtable.server.accounts import DELETED_NAME, Accounts, TooSoon
 from cardtable.server.api import read_json
 from cardtable.server.history import my_games, profile
 from cardtable.server.hub import Hub
 from cardtable.server.limits import client_address
 from cardtable.server.passwords import new_password
 from cardtable.server.ratings import Ratings
-from cardtable.server.session_cookie import COOKIE, signed_in, signed_out, with_session
+from cardtable.server.session_cookie import (
+    COOKIE,
+    need_account,
+    signed_in,
+    signed_out,
+    with_session,
+)
 from cardtable.server.wire import BadInput, convert, display_name
 
 
 def routes(hub: Hub, accounts: Accounts, ratings: Ratings, static: Path) -> list[BaseRoute]:
-    async def need_account(request: Request) -> Account:
-        account = await signed_in(accounts, request)
-        if account is None:
-            raise BadInput(f"{request.url.path}: sign in first", 401)
-        return account
-
     def rename(account_name: str, held: list[tuple[str, int]]) -> None:
         # Tables in memory show the new name at once; the database has it already.
         for table_id, seat in held:
@@ -68,11 +68,11 @@ def routes(hub: Hub, accounts: Accounts, ratings: Ratings, static: Path) -> list
         return signed_out({"account": None})
 
     async def sign_out_everywhere(request: Request) -> Response:
-        await accounts.sign_out_everywhere(await need_account(request))
+        await accounts.sign_out_everywhere(await need_account(accounts, request))
         return signed_out({"account": None})
 
     async def change_password(request: Request) -> Response:
-        account = await need_account(request)
+        account = await need_account(accounts, request)
         body = convert(await read_json(request), NewPassword, "request")
         token = await accounts.change_password(
             account, body.old, new_password(body.new, "request.new")
@@ -80,7 +80,7 @@ def routes(hub: Hub, accounts: Accounts, ratings: Ratings, static: Path) -> list
         return with_session({"account": {"name": account.name}}, token)
 
     async def delete_account(request: Request) -> Response:
-        account = await need_account(request)
+        account = await need_account(accounts, request)
         body = convert(await read_json(request), Confirm, "request")
         held = await accounts.delete(account, body.password)
         rename(DELETED_NAME, held)
@@ -91,7 +91,7 @@ def routes(hub: Hub, accounts: Accounts, ratings: Ratings, static: Path) -> list
 
     async def claim(request: Request) -> Response:
         """Make the guest seats this browser holds (by their tokens) the account's."""
-        account = await need_account(request)
+        account = await need_account(accounts, request)
         body = convert(await read_json(request), Claim, "request")
         # Seat tokens are secrets: guessing them here is limited as on a socket.
         client = client_address(request.scope, hub.settings.limits)
@@ -112,7 +112,7 @@ def routes(hub: Hub, accounts: Accounts, ratings: Ratings, static: Path) -> list
         return JSONResponse({"claimed": len(linked)})
 
     async def games(request: Request) -> Response:
-        return JSONResponse(await my_games(hub, accounts, await need_account(request)))
+        return JSONResponse(await my_games(hub, accounts, await need_account(accounts, request)))
 
     async def player(request: Request) -> Response:
         name = request.path_params["name"]

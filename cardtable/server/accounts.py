@@ -30,6 +30,7 @@ from cardtable.server import login_limits
 from cardtable.server.account_schema import account_seats, accounts, sessions
 from cardtable.server.account_schema import login_limits as limits
 from cardtable.server.passwords import Passwords
+from cardtable.server.puzzle_schema import puzzle_attempts, puzzle_players
 from cardtable.server.rating_schema import rating_changes, ratings
 from cardtable.server.schema import chat, seats, tables
 from cardtable.server.table import now_ms
@@ -266,6 +267,10 @@ class Accounts:
                 delete(rating_changes).where(rating_changes.c.account_id == account.id)
             )
             await conn.execute(delete(sessions).where(sessions.c.account_id == account.id))
+            for puzzle_table in (puzzle_attempts, puzzle_players):
+                await conn.execute(
+                    delete(puzzle_table).where(puzzle_table.c.account_id == account.id)
+                )
             await conn.execute(delete(accounts).where(accounts.c.id == account.id))
         return held
 

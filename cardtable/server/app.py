@@ -21,6 +21,7 @@ from cardtable.server.leases import process_name
 from cardtable.server.lifecycle import Lifecycle
 from cardtable.server.passwords import Passwords
 from cardtable.server.play import Play
+from cardtable.server.puzzle_ratings import PuzzleRatings
 from cardtable.server.quickmatch import QuickMatch
 from cardtable.server.ratings import Ratings
 from cardtable.server.secret import data_folder, load_or_create_secret
@@ -50,6 +51,7 @@ def create_app(settings: Settings) -> Starlette:
     lifecycle = Lifecycle(hub, play)
     ratings = Ratings(storage.engine)
     quick = QuickMatch(hub, play, accounts, rating=ratings.shown_rating)
+    puzzle_ratings = PuzzleRatings(storage.engine, secret)
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -73,7 +75,7 @@ def create_app(settings: Settings) -> Starlette:
         routes=[
             *pages.routes(hub, STATIC),
             *api.routes(hub, play, analyses, STATIC),
-            *learn_api.routes(STATIC),
+            *learn_api.routes(STATIC, accounts, puzzle_ratings),
             *account_api.routes(hub, accounts, ratings, STATIC),
             *quick_api.routes(quick, accounts),
             *leaderboard_api.routes(ratings, STATIC),
@@ -87,6 +89,7 @@ def create_app(settings: Settings) -> Starlette:
     app.state.play = play
     app.state.analyses = analyses
     app.state.accounts = accounts
+    app.state.puzzle_ratings = puzzle_ratings
     app.state.lifecycle = lifecycle
     app.state.quick = quick
     app.state.ratings = ratings  # rating_for(account_id, game, players), for matching

@@ -6,9 +6,12 @@ only: a step's state is rebuilt from its rounds, a puzzle's by resampling
 the cards its view does not show (``determinize``), so its message cannot
 carry a hidden card it never had. Moves are judged here, never in the page:
 a lesson's expected moves and a puzzle's solution leave the server only as
-the answer to a move. A person's puzzle rating lives in their browser and
-comes with each try; the server rates the try (Glicko-2) and says the new
-rating.
+the answer to a move. A guest's puzzle rating lives in their browser and
+comes with each try; the server rates the try (Glicko-2), says the new
+rating and gives a receipt for it. A signed-in person's rating and tried
+puzzles are the server's (:mod:`cardtable.server.puzzle_ratings`): it rates
+their tries itself and ignores any rating the browser sends, and the
+receipts of their guest tries move into the account once they sign in.
 """
 
 from __future__ import annotations
@@ -17,8 +20,9 @@ import datetime
 import random
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
+from msgspec import Meta
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import BaseRoute, Route
@@ -29,17 +33,36 @@ from cardtable.core.registry import game_names, load, manifest
 from cardtable.core.rulebook import rulebook
 from cardtable.learn.glicko import Rating
 from cardtable.learn.lesson import judge
-from cardtable.learn.puzzles import Puzzle, PuzzleSet, load_puzzles
+from cardtable.learn.puzzles import Puzzle, PuzzleSet, legal_of, load_puzzles
 from cardtable.learn.trainer import daily_puzzle, nearest_puzzle, rate
 from cardtable.learn.tutorial import Tutorial, languages, load_tutorial
 from cardtable.learn.words import words
+from cardtable.server.accounts import Accounts
 from cardtable.server.api import read_json
 from cardtable.server.messages import game_part
-from cardtable.server.wire import BadInput
+from cardtable.server.puzzle_ratings import GuestTry, PuzzleRatings, Standing
+from cardtable.server.schemas import Closed
+from cardtable.server.session_cookie import need_account, signed_in
+from cardtable.server.wire import BadInput, convert
 
 __all__ = ["routes"]
 
 MAX_TRIED = 2000  # puzzle ids a browser may say it has tried
+MAX_CLAIM = 150  # guest tries one sign-in hands in (the request stays under 16 KiB)
+
+
+class ClaimedTry(Closed):
+    """One guest try: the puzzle, the move played (its index) and the server's receipt."""
+
+    id: Annotated[str, Meta(max_length=32)]
+    played: Annotated[int, Meta(ge=0, le=1000)]
+    receipt: Annotated[str, Meta(max_length=32)]
+
+
+class PuzzleClaim(Closed):
+    """``POST /api/puzzles/GAME/claim``: the guest tries this browser kept."""
+
+    tries: Annotated[list[ClaimedTry], Meta(max_length=MAX_CLAIM)]
 
 
 @cache
@@ -125,7 +148,17 @@ def _rating_text(rating: Rating) -> str:
     return f"{rating.rating:.4f} {rating.deviation:.4f} {rating.volatility:.6f}"
 
 
-def routes(static: Path) -> list[BaseRoute]:
+def _standing_json(standing: Standing) -> dict[str, Any]:
+    return {
+        "signed_in": True,
+        "player_rating": round(standing.rating.rating),
+        "deviation": round(standing.rating.deviation),
+        "tries": standing.tries,
+        "solves": standing.solved,
+    }
+
+
+def routes(static: Path, accounts: Accounts, ratings: PuzzleRatings) -> list[BaseRoute]:
     """The pages (the shell draws them) and their JSON."""
 
     async def shell(request: Request) -> Response:
@@ -178,6 +211,11 @@ def routes(static: Path) -> list[BaseRoute]:
 
     async def next_puzzle(request: Request) -> Response:
         puzzles = _puzzle_set(request)
+        account = await signed_in(accounts, request)
+        if account is not None:  # the server's rating and tried puzzles, not the browser's
+            standing = await ratings.standing(account, puzzles.game)
+            chosen = nearest_puzzle(puzzles, standing.rating.rating, set(standing.tried))
+            return JSONResponse(_puzzle_message(puzzles, chosen))
         raw = request.query_params.get("rating", "1500")
         try:
             rating = float(raw)
@@ -200,16 +238,34 @@ def routes(static: Path) -> list[BaseRoute]:
         game = load(puzzles.game, **puzzles.options)
         body = await read_json(request)
         move = _move(game, puzzle.seat, body)
-        legal = [game.move_from_json({**m, "seat": puzzle.seat}, "legal")[1] for m in puzzle.legal]
+        legal = legal_of(game, puzzle)
         if move not in legal:
             raise BadInput(f"{move} is not legal in this puzzle")
         played = legal.index(move)
-        shipped = Rating(puzzle.rating, puzzle.deviation)
-        outcome = rate(_rating(body.get("player")), shipped, played in puzzle.solution)
+        solved = played in puzzle.solution
+        account = await signed_in(accounts, request)
+        rating: dict[str, Any]
+        if account is None:
+            shipped = Rating(puzzle.rating, puzzle.deviation)
+            outcome = rate(_rating(body.get("player")), shipped, solved)
+            rating = {
+                "signed_in": False,
+                "player": _rating_text(outcome.player_after),
+                "player_rating": round(outcome.player_after.rating),
+                "puzzle_rating": round(outcome.puzzle_after.rating),
+                "receipt": ratings.receipt(puzzles.game, puzzle.id, played),
+            }
+        else:
+            counted = await ratings.record(account, puzzles.game, puzzle, played)
+            standing = await ratings.standing(account, puzzles.game)
+            rating = {
+                **_standing_json(standing),
+                "counted": counted is not None,  # a puzzle counts once per account
+            }
         rules = manifest(puzzles.game)
         return JSONResponse(
             {
-                "solved": outcome.solved,
+                "solved": solved,
                 "played": played,
                 "solution": list(puzzle.solution),
                 "legal": list(puzzle.legal),
@@ -218,13 +274,33 @@ def routes(static: Path) -> list[BaseRoute]:
                 "rule": puzzle.rule,
                 "rule_text": None
                 if puzzle.rule is None or not rules.has("rules")
-                else rulebook(rules).rule(puzzle.rule),
+                # The rules are Markdown; a page shows the words, not the asterisks.
+                else rulebook(rules).rule(puzzle.rule).replace("**", ""),
                 "alternatives": [a.to_json() for a in puzzle.alternatives],
-                "player": _rating_text(outcome.player_after),
-                "player_rating": round(outcome.player_after.rating),
-                "puzzle_rating": round(outcome.puzzle_after.rating),
+                **rating,
             }
         )
+
+    async def mine(request: Request) -> Response:
+        """The signed-in person's standing in this game's puzzles (a guest: none)."""
+        puzzles = _puzzle_set(request)
+        account = await signed_in(accounts, request)
+        if account is None:
+            return JSONResponse({"signed_in": False})
+        standing = await ratings.standing(account, puzzles.game)
+        return JSONResponse(_standing_json(standing))
+
+    async def claim(request: Request) -> Response:
+        """Move the guest tries this browser kept into the account: the server
+        replays those its receipts prove and rates them itself."""
+        puzzles = _puzzle_set(request)
+        account = await need_account(accounts, request)
+        body = convert(await read_json(request), PuzzleClaim, "request")
+        known = {p.id: p for p in puzzles.puzzles}
+        tries = [GuestTry(t.id, t.played, t.receipt) for t in body.tries]
+        counted = await ratings.claim(account, puzzles.game, tries, known.get)
+        standing = await ratings.standing(account, puzzles.game)
+        return JSONResponse({"claimed": counted, **_standing_json(standing)})
 
     def _puzzle_set(request: Request) -> PuzzleSet:
         name = _game_name(request)
@@ -241,5 +317,7 @@ def routes(static: Path) -> list[BaseRoute]:
         Route("/api/learn/{game}/{step}", step_move, methods=["POST"]),
         Route("/api/puzzles/{game}/next", next_puzzle),
         Route("/api/puzzles/{game}/daily", daily),
+        Route("/api/puzzles/{game}/me", mine),
+        Route("/api/puzzles/{game}/claim", claim, methods=["POST"]),
         Route("/api/puzzles/{game}/{puzzle}", answer, methods=["POST"]),
     ]

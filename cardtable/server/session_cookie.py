@@ -11,6 +11,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
 from cardtable.server.accounts import Account, Accounts
+from cardtable.server.wire import BadInput
 
 COOKIE = "ct_session"
 COOKIE_DAYS = 60  # as long as a stored session lasts (Accounts.SESSION_MS)
@@ -20,6 +21,14 @@ async def signed_in(accounts: Accounts, request: Request) -> Account | None:
     """The account the request's session cookie signs in, if any."""
     token = request.cookies.get(COOKIE)
     return await accounts.session(token) if token else None
+
+
+async def need_account(accounts: Accounts, request: Request) -> Account:
+    """The signed-in account, or a 401 naming the route."""
+    account = await signed_in(accounts, request)
+    if account is None:
+        raise BadInput(f"{request.url.path}: sign in first", 401)
+    return account
 
 
 def with_session(body: dict[str, object], token: str, status: int = 200) -> Response:

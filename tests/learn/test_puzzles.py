@@ -18,6 +18,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
@@ -34,7 +35,7 @@ from cardtable.core.replay import parse_record
 from cardtable.learn import build
 from cardtable.learn import puzzles as puzzles_module
 from cardtable.learn.build import CONFIRM, build_puzzles, puzzle_of
-from cardtable.learn.puzzles import MARGIN, PuzzleSet, load_puzzles, theme_for
+from cardtable.learn.puzzles import MARGIN, PuzzleSet, load_puzzles, parse_puzzles, theme_for
 from cardtable.learn.trainer import Profile, daily_puzzle, next_puzzle
 
 GAMES = [name for name in game_names() if manifest(name).has("tutorial")]
@@ -92,6 +93,7 @@ def test_the_same_view_over_other_hidden_cards_makes_the_same_puzzle(
     # With the bar removed every decision makes a puzzle, so the comparison
     # covers whole puzzles: values, solution, theme, rating.
     monkeypatch.setattr(build, "MARGIN", -math.inf)
+    monkeypatch.setattr(build, "GLANCE_LEAD", -math.inf)
     monkeypatch.setattr(puzzles_module, "MARGIN", -math.inf)
     game = load("marshmallow-test", players=3)
     analyzer = Analyzer(game)
@@ -215,3 +217,38 @@ def test_a_persons_record_is_mined_and_one_of_another_game_refused(tmp_path: Pat
     assert result.exit_code == 2
     assert "record 1: not a marshmallow-test game with the set's options" in result.output
     assert not out.exists()
+
+
+def test_a_decision_the_glance_drops_is_valued_once_and_makes_no_puzzle(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    budgets: list[float] = []
+    evaluate_view = Analyzer.evaluate_view
+
+    def counted(self: Analyzer, *args: Any, **kwargs: Any) -> Any:
+        budgets.append(kwargs["budget"])
+        return evaluate_view(self, *args, **kwargs)
+
+    monkeypatch.setattr(Analyzer, "evaluate_view", counted)
+    monkeypatch.setattr(build, "GLANCE_LEAD", math.inf)  # no decision leads by that much
+    game = load("marshmallow-test", players=3)
+    puzzles, stats = build_puzzles(game, games=1, budget=0.05, seed=3, per_game=4)
+    assert stats.analysed == 4 and puzzles.puzzles == ()
+    assert budgets == [0.05 * build.GLANCE] * 4
+
+
+def test_a_recheck_drops_a_puzzle_whose_solution_is_not_best_again(tmp_path: Path) -> None:
+    shipped = load_puzzles("marshmallow-test")
+    sound, other = sorted(shipped.puzzles, key=lambda p: p.id)[:2]
+    # The worst choice passed off as the solution: valued again, it is not best.
+    wrong = replace(other, id="tampered", solution=other.alternatives[-1].moves)
+    small = replace(shipped, puzzles=(sound, wrong))
+    path = tmp_path / "set.json"
+    path.write_text(json.dumps(small.to_json()), encoding="utf-8")
+    command = ["puzzles", "recheck", "marshmallow-test", "--file", str(path)]
+    result = CliRunner().invoke(app, command)
+    after = parse_puzzles(json.loads(path.read_text(encoding="utf-8")), "set.json")
+    assert result.exit_code == 0, result.output
+    assert "1 of 2 puzzles kept their solution" in result.output
+    assert [p.id for p in after.puzzles] == [sound.id]
+    assert after.builds[-1]["rechecked_out"] == 1 and after.builds[:-1] == shipped.builds

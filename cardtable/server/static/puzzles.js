@@ -1,7 +1,9 @@
 // Puzzles in the browser (/puzzles/{game}): a position from a real game, drawn by
 // the game's board from the seat's view; one try, then the answer with every
-// choice's value and the rule. The person's Glicko-2 rating and the puzzles
-// they tried stay in this browser; the server rates each try.
+// choice's value and the rule. The server rates each try. Signed in, the
+// rating and the tried puzzles are the server's; a guest's stay in this
+// browser, with the server's receipt for each try, and move into the account
+// (the server replaying the receipted tries) when the person signs in.
 
 import { api } from "./api.js";
 import { drawBoard, loadBoard } from "./board-host.js";
@@ -11,13 +13,25 @@ import { translator } from "./i18n.js";
 const KEY = (game) => `cardtable.puzzles.${game}`;
 // The rating is kept as the server says it: "rating deviation volatility".
 const ratingOf = (player) => Math.round(Number(String(player ?? "1500").split(" ")[0]));
+const MAX_RECEIPTS = 150; // as many guest tries as one claim hands in
 
 function saved(game) {
   try {
     const value = JSON.parse(localStorage.getItem(KEY(game)) ?? "null");
-    if (value && typeof value.player === "string" && Array.isArray(value.tried)) return value;
+    if (value && typeof value.player === "string" && Array.isArray(value.tried)) {
+      return { tries: [], ...value };
+    }
   } catch { /* a damaged entry starts afresh */ }
-  return { player: null, tried: [] };
+  return { player: null, tried: [], tries: [] };
+}
+
+// Signed in: hand this browser's guest tries to the account once, then forget them here.
+async function claimGuestTries(base, game) {
+  const { tries } = saved(game);
+  if (!tries.length) return null;
+  const result = await api(`${base}/claim`, { method: "POST", body: { tries: tries.slice(-MAX_RECEIPTS) } });
+  localStorage.removeItem(KEY(game));
+  return result;
 }
 
 export async function showPuzzles(main, game, env) {
@@ -26,6 +40,7 @@ export async function showPuzzles(main, game, env) {
   const boardT = translator(lang, board.strings, env.strings);
   const base = `/api/puzzles/${encodeURIComponent(game)}`;
   const rating = h("p", { id: "puzzle-rating" });
+  const note = h("p", { id: "puzzle-note", class: "hint" });
   const heading = h("h2", { id: "puzzle-heading" });
   const boardRoot = h("div", { id: "board", class: "board", tabindex: "-1", "aria-label": t("puzzles.board") });
   const answerBox = h("div", { id: "puzzle-answer", role: "status" });
@@ -33,11 +48,20 @@ export async function showPuzzles(main, game, env) {
   const daily = h("button", { id: "puzzle-daily", type: "button" }, t("puzzles.daily"));
   document.title = t("puzzles.pageTitle");
   main.replaceChildren(h("section", { class: "panel puzzles", "aria-labelledby": "puzzles-title" },
-    h("h1", { id: "puzzles-title" }, t("puzzles.heading")), rating, daily, heading, boardRoot, answerBox, next));
+    h("h1", { id: "puzzles-title" }, t("puzzles.heading")), rating, note, daily, heading, boardRoot, answerBox, next));
+
+  let account = await api(`${base}/me`);
+  if (account.signed_in) {
+    const claimed = await claimGuestTries(base, game).catch(() => null);
+    if (claimed) account = claimed;
+    note.textContent = claimed?.claimed ? t("puzzles.claimed", { count: claimed.claimed }) : t("puzzles.kept");
+  } else {
+    note.replaceChildren(t("puzzles.guest"), " ", h("a", { href: "/account" }, t("puzzles.signIn")));
+  }
 
   const showRating = () => {
-    const { player } = saved(game);
-    rating.textContent = t("puzzles.yourRating", { rating: ratingOf(player) });
+    const value = account.signed_in ? account.player_rating : ratingOf(saved(game).player);
+    rating.textContent = t("puzzles.yourRating", { rating: value });
   };
 
   async function load(path) {
@@ -47,7 +71,7 @@ export async function showPuzzles(main, game, env) {
     heading.textContent = t("puzzles.find", { rating: puzzle.rating });
     boardRoot.dataset.puzzle = puzzle.id;
     const names = Array.from({ length: puzzle.message.view.players ?? puzzle.message.view.hand_sizes.length },
-      (_, seat) => (seat === puzzle.seat ? t("learn.you") : t("puzzles.seat", { seat })));
+      (_, seat) => t("puzzles.seat", { seat })); // the board marks the solver's own seat "(you)"
     let tried = false;
     const send = (move) => {
       if (tried) return false;
@@ -65,7 +89,7 @@ export async function showPuzzles(main, game, env) {
   async function answer(puzzle, move) {
     const state = saved(game);
     const result = await api(`${base}/${encodeURIComponent(puzzle.id)}`, {
-      method: "POST", body: { move, player: state.player },
+      method: "POST", body: account.signed_in ? { move } : { move, player: state.player },
     });
     const solution = result.solution.map((i) => result.names[i]).join(" = ");
     const verdict = result.solved
@@ -84,14 +108,25 @@ export async function showPuzzles(main, game, env) {
         h("caption", {}, t("puzzles.values")),
         h("thead", {}, h("tr", {}, h("th", {}, t("puzzles.choice")), h("th", {}, t("puzzles.win")),
           h("th", {}, t("puzzles.points")), h("th", {}, t("puzzles.loss")))),
-        h("tbody", {}, rows)));
+        h("tbody", {}, rows)),
+      ...(result.counted === false ? [h("p", { id: "puzzle-not-counted", class: "hint" }, t("puzzles.notCounted"))] : []));
     announce(verdict);
-    localStorage.setItem(KEY(game), JSON.stringify({ player: result.player, tried: [...state.tried, puzzle.id] }));
+    if (result.signed_in) {
+      account = result;
+    } else {
+      const receipt = { id: puzzle.id, played: result.played, receipt: result.receipt };
+      localStorage.setItem(KEY(game), JSON.stringify({
+        player: result.player,
+        tried: [...state.tried, puzzle.id],
+        tries: [...state.tries, receipt].slice(-MAX_RECEIPTS),
+      }));
+    }
     showRating();
     next.hidden = false;
   }
 
   const nextPath = () => {
+    if (account.signed_in) return `${base}/next`; // the server knows the rating and the tried puzzles
     const { player, tried } = saved(game);
     return `${base}/next?rating=${ratingOf(player)}&tried=${tried.slice(-500).join(",")}`;
   };
