@@ -140,8 +140,8 @@ def servers(db: str | None, processes: int, folder: str) -> Iterator[tuple[int, 
         try:
             yield port, [server.pid], url.split("://")[0]
         finally:
-            server.kill()
-            server.wait()
+            server.terminate()  # the graceful stop: its bot workers exit with it
+            server.wait(timeout=60)
         return
     with topology.started(processes, *UNLIMITED) as running:
         kind = f"postgresql + redis, {processes} processes behind haproxy"
