@@ -14,6 +14,7 @@ from starlette.routing import WebSocketRoute
 from cardtable.server import account_api, api, leaderboard_api, learn_api, pages, quick_api, ws
 from cardtable.server.accounts import Accounts
 from cardtable.server.analyses import Analyses
+from cardtable.server.analysis_queue import AnalysisQueue
 from cardtable.server.bots import BotPool
 from cardtable.server.guard import SameOrigin
 from cardtable.server.hub import Hub, Settings
@@ -44,7 +45,12 @@ def create_app(settings: Settings) -> Starlette:
         from cardtable.server.cluster import Cluster  # redis-py: only when asked for
 
         cluster = Cluster(hub, play, settings.redis_url)
-    analyses = Analyses(hub, settings.analysis_budget)
+    shared_analyses = None
+    if owner is not None:
+        # Several processes: any of them takes the next pending seat (a claim
+        # lasting a lease, renewed while it works).
+        shared_analyses = AnalysisQueue(storage.engine, owner, settings.lease_seconds)
+    analyses = Analyses(hub, settings.analysis_budget, shared_analyses)
     secret = load_or_create_secret(data_folder(settings.db_url, settings.data_dir))
     accounts = Accounts(storage.engine, secret, Passwords(fast=settings.fast_passwords))
     lifecycle = Lifecycle(hub, play)

@@ -574,6 +574,10 @@ async def _execute(conn: AsyncConnection, write: _Write) -> None:
             "requested_ms": asked.requested_ms,
             "result": asked.result,
             "error": asked.error,
+            # A seat asked for again, or finished, is nobody's job any more.
+            "claimed_by": None,
+            "claimed_until_ms": None,
+            "progress": None,
         }
         if write.new:
             await conn.execute(
