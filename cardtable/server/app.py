@@ -20,6 +20,7 @@ from cardtable.server.guard import SameOrigin
 from cardtable.server.hub import Hub, Settings
 from cardtable.server.leases import process_name
 from cardtable.server.lifecycle import Lifecycle
+from cardtable.server.limits import WINDOW, Gate
 from cardtable.server.passwords import Passwords
 from cardtable.server.play import Play
 from cardtable.server.quickmatch import QuickMatch
@@ -43,8 +44,11 @@ def create_app(settings: Settings) -> Starlette:
     cluster = None
     if settings.redis_url is not None:
         from cardtable.server.cluster import Cluster  # redis-py: only when asked for
+        from cardtable.server.shared_limits import SharedWindows
 
         cluster = Cluster(hub, play, settings.redis_url)
+        # The limits counted per client: one count for every process.
+        hub.gate = Gate(settings.limits, SharedWindows(cluster.redis, WINDOW))
     shared_analyses = None
     if owner is not None:
         # Several processes: any of them takes the next pending seat (a claim
