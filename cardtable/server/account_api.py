@@ -95,7 +95,7 @@ def routes(hub: Hub, accounts: Accounts, ratings: Ratings, static: Path) -> list
         body = convert(await read_json(request), Claim, "request")
         # Seat tokens are secrets: guessing them here is limited as on a socket.
         client = client_address(request.scope, hub.settings.limits)
-        hub.gate.may_try_token(client)
+        await hub.gate.may_try_token(client)
         proven = []
         for guest in body.seats:
             try:
@@ -104,7 +104,7 @@ def routes(hub: Hub, accounts: Accounts, ratings: Ratings, static: Path) -> list
                 continue  # a table gone from this server: nothing to claim
             seat = table.seat_for_token(guest.token)
             if seat is None:
-                hub.gate.wrong_token(client)
+                await hub.gate.wrong_token(client)
             else:
                 proven.append((table.id, seat))
         linked = await accounts.link_seats(account, proven)

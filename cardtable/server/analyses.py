@@ -14,11 +14,17 @@ progress. Progress (decisions judged so far) is kept in memory.
 Every seat of a table is analyzed with the same budget and seed (those of
 its first request; the seed is always :data:`SEED`), so the seats' results
 merge into the document one ``cardtable analyze --json`` run would print.
+
+When several processes share one PostgreSQL (``cardtable serve --redis``),
+the queue is the table itself (:mod:`cardtable.server.analysis_queue`): any
+process takes the next pending seat, whoever asked, and every process reads
+a seat's state and progress from its row.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import json
 import logging
@@ -29,6 +35,7 @@ from typing import Any
 
 from cardtable.analysis import SeatAnalysis
 from cardtable.core.registry import manifest
+from cardtable.server.analysis_queue import AnalysisQueue
 from cardtable.server.analysis_work import AnalysisJob, analyze_part, merge_results
 from cardtable.server.hub import Hub
 from cardtable.server.storage import AnalysisRow
@@ -41,6 +48,7 @@ log = logging.getLogger(__name__)
 
 SEED = 0  # the analysis seed: the same numbers for everybody who asks
 MAX_WAITING = 64  # seats queued at once; beyond that a request is refused for now
+POLL_SECONDS = 0.5  # several processes: how often an idle runner looks for a pending seat
 
 Key = tuple[str, int]  # (table id, seat)
 
@@ -55,11 +63,13 @@ class _Work:
 
 
 class Analyses:
-    """The analysis queue of one server process and its runner."""
+    """The analysis queue of one server process (or its side of the shared
+    one, given ``shared``) and its runner."""
 
-    def __init__(self, hub: Hub, budget: float) -> None:
+    def __init__(self, hub: Hub, budget: float, shared: AnalysisQueue | None = None) -> None:
         self.hub = hub
         self.budget = budget
+        self.shared = shared
         self._queue: deque[Key] = deque()
         self._work: dict[Key, _Work] = {}
         self._wake = asyncio.Event()
@@ -67,7 +77,11 @@ class Analyses:
         self._runner: asyncio.Task[None] | None = None
 
     async def start(self) -> None:
-        """Queue every seat asked for before a restart; start the runner."""
+        """Queue every seat asked for before a restart; start the runner.
+        (Shared, the pending rows are the queue: nothing to gather.)"""
+        if self.shared is not None:
+            self._runner = asyncio.create_task(self._run_shared(self.shared), name="analyses")
+            return
         for row in await self.hub.storage.pending_analyses():
             self._enqueue(row)
         self._runner = asyncio.create_task(self._run(), name="analyses")
@@ -86,9 +100,10 @@ class Analyses:
         async with self._lock:
             rows = {r.seat: r for r in await self.hub.storage.load_analyses(table.id)}
             wanted = [s for s in seats if s not in rows or rows[s].status == "failed"]
-            if len(self._queue) + len(wanted) > MAX_WAITING:
+            waiting = len(self._queue) if self.shared is None else await self.shared.waiting()
+            if waiting + len(wanted) > MAX_WAITING:
                 raise BadInput(
-                    f"{len(self._queue)} analyses are waiting on this server; try again later",
+                    f"{waiting} analyses are waiting on this server; try again later",
                     503,
                 )
             first = next(iter(rows.values()), None)
@@ -96,7 +111,9 @@ class Analyses:
             for s in wanted:
                 row = AnalysisRow(table.id, s, "pending", budget, SEED, now_ms())
                 await self.hub.storage.put_analysis(row, new=s not in rows)
-                self._enqueue(row)
+                if self.shared is None:
+                    self._enqueue(row)
+            self._wake.set()  # shared: this process looks at once, the others at their poll
         return await self.document(table, seat), bool(wanted)
 
     async def document(self, table: Table, seat: int | None) -> dict[str, Any]:
@@ -106,6 +123,10 @@ class Analyses:
         seats = self._seats(table, seat)
         rows = {r.seat: r for r in await self.hub.storage.load_analyses(table.id)}
         totals = _decisions(table)
+        order: list[Key] = []
+        running: dict[Key, int] = {}
+        if self.shared is not None and any(r.status == "pending" for r in rows.values()):
+            order, running = await self.shared.states()
         entries, results = [], []
         for s in seats:
             entry: dict[str, Any] = {
@@ -121,6 +142,11 @@ class Analyses:
                 entry["status"] = "running" if work.running else "pending"
                 entry["done"] = work.done
                 entry["ahead"] = self._queue.index((table.id, s))
+            elif row is not None and row.status == "pending" and (table.id, s) in order:
+                # Shared: the row says who works on it and how far they got.
+                entry["status"] = "running" if (table.id, s) in running else "pending"
+                entry["done"] = running.get((table.id, s), 0)
+                entry["ahead"] = order.index((table.id, s))
             elif row is not None:
                 entry["status"] = row.status
                 if row.status == "done" and row.result is not None:
@@ -179,7 +205,63 @@ class Analyses:
                 self._queue.popleft()
                 del self._work[key]
 
+    async def _run_shared(self, queue: AnalysisQueue) -> None:
+        """Take the next pending seat of the deployment, analyze it while
+        renewing the claim, store it; when there is none, wait for a request
+        here or the next poll."""
+        while True:
+            try:
+                row = await queue.claim()
+            except Exception:
+                log.exception("looking for an analysis to run failed")
+                row = None
+            if row is None:
+                self._wake.clear()
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._wake.wait(), POLL_SECONDS)
+                continue
+            await self._run_claimed(queue, _Work(row))
+
+    async def _run_claimed(self, queue: AnalysisQueue, work: _Work) -> None:
+        row = work.row
+        task = asyncio.create_task(self._judge(work))
+        try:
+            while not task.done():
+                await asyncio.wait({task}, timeout=queue.claim_ms / 3000)
+                if not task.done() and not await self._renew(queue, work):
+                    log.warning("the analysis of table %s was taken over", row.table_id)
+                    task.cancel()
+            await asyncio.gather(task, return_exceptions=True)
+            if task.cancelled():
+                return
+            exc = task.exception()
+            if isinstance(exc, Exception):
+                log.error("analyzing seat %s of table %s failed", row.seat, row.table_id)
+                await queue.finish(row, "failed", error=_why(exc))
+            elif exc is None:
+                await queue.finish(row, "done", result=task.result())
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            # It stays pending: once the claim runs out a process tries again.
+            log.exception("storing the analysis of table %s failed", row.table_id)
+        finally:
+            task.cancel()
+
+    @staticmethod
+    async def _renew(queue: AnalysisQueue, work: _Work) -> bool:
+        """Renew the claim; a database hiccup keeps going (the claim may still run)."""
+        try:
+            return await queue.renew(work.row, work.done)
+        except Exception:
+            log.exception("renewing the analysis claim of table %s failed", work.row.table_id)
+            return True
+
     async def _analyze(self, work: _Work) -> None:
+        await self._store(work, "done", result=await self._judge(work))
+
+    async def _judge(self, work: _Work) -> str:
+        """The seat's result as JSON text, judged a decision a job in the pool."""
         row = work.row
         table = await self.hub.get(row.table_id)
         record = json.dumps(table.state.record(table.names()))
@@ -200,7 +282,7 @@ class Analyses:
                 group.create_task(judge(()))
             ]
         result = functools.reduce(operator.add, (job.result() for job in jobs))
-        await self._store(work, "done", result=json.dumps(result.to_json()))
+        return json.dumps(result.to_json())
 
     async def _store(self, work: _Work, status: str, **values: str) -> None:
         row = work.row

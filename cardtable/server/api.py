@@ -81,10 +81,10 @@ def routes(hub: Hub, play: Play, analyses: Analyses, static: Path) -> list[BaseR
 
     async def create_table(request: Request) -> Response:
         client = client_address(request.scope, hub.settings.limits)
-        hub.gate.may_create(client)  # before any work
+        await hub.gate.may_create(client)  # before any work
         new = parse_create(await read_json(request))
         if any(s.kind == "human" for s in new.seats):  # it will wait for people
-            hub.gate.may_wait(client, hub.waiting_of(client))
+            await hub.gate.may_wait(client, await hub.waiting_of(client))
         table = await hub.create(new, creator=client)
         play.changed(table)
         return JSONResponse({"id": table.id, "url": f"/t/{table.id}"}, status_code=201)
@@ -94,7 +94,7 @@ def routes(hub: Hub, play: Play, analyses: Analyses, static: Path) -> list[BaseR
         return JSONResponse({**table_info(table), "title": title(table.facts.game)})
 
     async def join(request: Request) -> Response:
-        hub.gate.may_join(client_address(request.scope, hub.settings.limits))
+        await hub.gate.may_join(client_address(request.scope, hub.settings.limits))
         table = await hub.get(request.path_params["table_id"])
         body = convert(await read_json(request), Join, "request")
         # A signed-in person sits under their account's name, and the seat becomes theirs.
@@ -143,10 +143,10 @@ def routes(hub: Hub, play: Play, analyses: Analyses, static: Path) -> list[BaseR
     async def rematch(request: Request) -> Response:
         token = convert(await read_json(request), Rematch, "request").token
         client = client_address(request.scope, hub.settings.limits)
-        hub.gate.may_try_token(client)
+        await hub.gate.may_try_token(client)
         old = await hub.get(request.path_params["table_id"], keep=True)  # one rematch, not two
         if old.seat_for_token(token) is None:
-            hub.gate.wrong_token(client)
+            await hub.gate.wrong_token(client)
         try:
             table = await hub.rematch(old, token)
         finally:

@@ -14,11 +14,13 @@ from starlette.routing import WebSocketRoute
 from cardtable.server import account_api, api, leaderboard_api, learn_api, pages, quick_api, ws
 from cardtable.server.accounts import Accounts
 from cardtable.server.analyses import Analyses
+from cardtable.server.analysis_queue import AnalysisQueue
 from cardtable.server.bots import BotPool
 from cardtable.server.guard import SameOrigin
 from cardtable.server.hub import Hub, Settings
 from cardtable.server.leases import process_name
 from cardtable.server.lifecycle import Lifecycle
+from cardtable.server.limits import WINDOW, Gate
 from cardtable.server.passwords import Passwords
 from cardtable.server.play import Play
 from cardtable.server.puzzle_ratings import PuzzleRatings
@@ -43,9 +45,17 @@ def create_app(settings: Settings) -> Starlette:
     cluster = None
     if settings.redis_url is not None:
         from cardtable.server.cluster import Cluster  # redis-py: only when asked for
+        from cardtable.server.shared_limits import SharedWindows
 
         cluster = Cluster(hub, play, settings.redis_url)
-    analyses = Analyses(hub, settings.analysis_budget)
+        # The limits counted per client: one count for every process.
+        hub.gate = Gate(settings.limits, SharedWindows(cluster.redis, WINDOW))
+    shared_analyses = None
+    if owner is not None:
+        # Several processes: any of them takes the next pending seat (a claim
+        # lasting a lease, renewed while it works).
+        shared_analyses = AnalysisQueue(storage.engine, owner, settings.lease_seconds)
+    analyses = Analyses(hub, settings.analysis_budget, shared_analyses)
     secret = load_or_create_secret(data_folder(settings.db_url, settings.data_dir))
     accounts = Accounts(storage.engine, secret, Passwords(fast=settings.fast_passwords))
     lifecycle = Lifecycle(hub, play)

@@ -249,7 +249,7 @@ class Cluster:
         elif op == "keep":
             self._kept[str(message.get("table"))] = str(message.get("from"))
         else:
-            self.relays.on_message(message)
+            await self.relays.on_message(message)
 
     async def relay(
         self, ws: WebSocket, table_id: str, token: str | None, address: str, holder: str

@@ -191,8 +191,11 @@ class Hub:
         if table.status in ("finished", "expired") and not table.clients:
             self.tables.pop(table.id, None)
 
-    def waiting_of(self, creator: str) -> int:
-        """Tables ``creator`` made that wait for players."""
+    async def waiting_of(self, creator: str) -> int:
+        """Tables ``creator`` made that wait for players (in every process,
+        when several share the database: the database counts them)."""
+        if self.owners is not None:
+            return await self.storage.waiting_count(creator)
         return sum(
             1 for t in self.tables.values() if t.status == "waiting" and t.facts.creator == creator
         )

@@ -9,6 +9,11 @@ database at start (:meth:`Gate.remember_creates`: each table stores its
 creator and creation time; waiting tables come back with their creator).
 Joins, token attempts and chat lines are counted in memory only: a client
 cannot restart the server, so a restart forgets at most one minute of them.
+
+With several processes (``cardtable serve --redis``) the windows are counted
+in Redis instead (:mod:`cardtable.server.shared_limits`), so a client's
+allowance is the same however many processes its requests reach; while Redis
+is away, each process counts in its memory again.
 """
 
 from __future__ import annotations
@@ -19,9 +24,12 @@ import time
 from collections import deque
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cardtable.server.wire import BadInput
+
+if TYPE_CHECKING:  # redis-py is an extra: imported only by processes that share
+    from cardtable.server.shared_limits import SharedWindows
 
 WINDOW = 60.0  # seconds: every rate here is per minute
 #: Addresses a window remembers at once; past this the one first seen longest
@@ -87,10 +95,12 @@ class Window:
 
 
 class Gate:
-    """The limits of one server process, counted per client address."""
+    """The limits of one server process, counted per client address (in
+    ``shared`` windows, given those of every process)."""
 
-    def __init__(self, limits: Limits) -> None:
+    def __init__(self, limits: Limits, shared: SharedWindows | None = None) -> None:
         self.limits = limits
+        self.shared = shared
         self.creates = Window(limits.creates_per_minute)
         self.joins = Window(limits.joins_per_minute)
         self.tokens = Window(limits.token_attempts_per_minute)
@@ -100,74 +110,84 @@ class Gate:
         return self.limits.clock()
 
     def remember_creates(self, made: Iterable[tuple[str, int]]) -> None:
-        """Count tables made before a restart: (creator, created_ms) pairs."""
+        """Count tables made before a restart: (creator, created_ms) pairs.
+        (Shared windows outlive a process's restart: nothing to recall.)"""
+        if self.shared is not None:
+            return
         for creator, created_ms in made:
             self.creates.add(creator, created_ms / 1000)
 
-    def may_create(self, client: str) -> None:
+    async def may_create(self, client: str) -> None:
         """Count a create by ``client``; refuse it past the rate. It is counted
         before the table is made (no wait in between), so parallel requests
         cannot slip past; a create refused later (bad input) still counts."""
-        now = self.now()
-        self._refuse_if_full(
+        await self._count(
             self.creates,
+            "creates",
             client,
-            now,
             f"you created {self.limits.creates_per_minute} tables in the last minute",
         )
-        self.creates.add(client, now)
 
-    def may_wait(self, client: str, waiting: int) -> None:
+    async def may_wait(self, client: str, waiting: int) -> None:
         """Refuse a new waiting table of ``client``, who has ``waiting`` already.
         The refused create is taken off the rate's count (it made nothing),
         so a client at this limit can still make a table of bots only."""
         if waiting >= self.limits.waiting_per_client:
-            self.creates.drop_last(client)
+            if self.shared is None or not await self.shared.drop_last("creates", client):
+                self.creates.drop_last(client)
             raise TooMany(
                 f"you have {waiting} tables waiting for players, this server's limit:"
                 " start one of them or let it expire",
                 self.limits.waiting_seconds,
             )
 
-    def may_join(self, client: str) -> None:
+    async def may_join(self, client: str) -> None:
         """Count a seat request; refuse it past the rate."""
-        now = self.now()
-        self._refuse_if_full(
+        await self._count(
             self.joins,
+            "joins",
             client,
-            now,
             f"{self.limits.joins_per_minute} seat requests in the last minute from your address",
         )
-        self.joins.add(client, now)
 
-    def may_try_token(self, client: str) -> None:
+    async def may_try_token(self, client: str) -> None:
         """Refuse any token from an address that sent too many wrong ones."""
-        self._refuse_if_full(
+        await self._count(
             self.tokens,
+            "tokens",
             client,
-            self.now(),
             f"{self.limits.token_attempts_per_minute} wrong seat tokens in the last minute"
             " from your address",
+            count=False,
         )
 
-    def wrong_token(self, client: str) -> None:
-        self.tokens.add(client, self.now())
+    async def wrong_token(self, client: str) -> None:
+        now = self.now()
+        if self.shared is None or not await self.shared.add("tokens", client, now):
+            self.tokens.add(client, now)
 
-    def may_chat(self, speaker: str) -> None:
+    async def may_chat(self, speaker: str) -> None:
         """Count a chat line of ``speaker`` (a client at one table's seat, or
         its spectators' rail); refuse it past the rate."""
-        now = self.now()
-        self._refuse_if_full(
+        await self._count(
             self.chats,
+            "chats",
             speaker,
-            now,
             f"you sent {self.limits.chat_per_minute} chat lines at this table in the last minute",
         )
-        self.chats.add(speaker, now)
 
-    @staticmethod
-    def _refuse_if_full(window: Window, client: str, now: float, what: str) -> None:
-        wait = window.wait(client, now)
+    async def _count(
+        self, window: Window, name: str, client: str, what: str, count: bool = True
+    ) -> None:
+        """Refuse ``client`` when ``window`` is full; else (with ``count``) count it."""
+        now = self.now()
+        wait = None
+        if self.shared is not None:
+            wait = await self.shared.wait(name, client, window.limit, now, count)
+        if wait is None:  # one process, or Redis away: this process's memory
+            wait = window.wait(client, now)
+            if not wait and count:
+                window.add(client, now)
         if wait:
             raise TooMany(f"{what}, this server's limit", wait)
 

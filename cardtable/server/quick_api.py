@@ -36,7 +36,7 @@ def routes(quick: QuickMatch, accounts: Accounts) -> list[BaseRoute]:
 
     async def join(request: Request) -> Response:
         client = client_address(request.scope, quick.hub.settings.limits)
-        gate.may_join(client)  # a seat request like any other: counted before any work
+        await gate.may_join(client)  # a seat request like any other: counted before any work
         body = convert(await read_json(request), QuickJoin, "request")
         account = await signed_in(accounts, request)
         name = account.name if account else display_name(body.name, "request.name")

@@ -99,11 +99,12 @@ class Relays:
         await self.redis.publish(process_channel(process), json.dumps(message))
 
     # --- the owner's side ------------------------------------------------------
-    def on_message(self, message: dict[str, Any]) -> None:
-        """A relay's ``open``, ``text``, ``alive`` or ``close``."""
+    async def on_message(self, message: dict[str, Any]) -> None:
+        """A relay's ``open``, ``text``, ``alive`` or ``close`` (an ``open`` is
+        awaited, its token counted, before the link's next message is read)."""
         op, link = message.get("op"), str(message.get("link"))
         if op == "open":
-            self._open(link, message)
+            await self._open(link, message)
         elif op == "text" and (known := self.links.get(link)) is not None:
             known.seen = asyncio.get_running_loop().time()
             self._spawn(self._text(known, str(message.get("text"))))
@@ -112,7 +113,7 @@ class Relays:
         elif op == "close":
             self._drop(link)
 
-    def _open(self, link: str, message: dict[str, Any]) -> None:
+    async def _open(self, link: str, message: dict[str, Any]) -> None:
         table = self.hub.tables.get(str(message.get("table")))
         if table is None:  # not here (any more): the browser reconnects and finds it
             self._frame(link, {"close": RECONNECT})
@@ -121,14 +122,14 @@ class Relays:
         seat = None
         if token:
             try:
-                self.hub.gate.may_try_token(address)
+                await self.hub.gate.may_try_token(address)
             except TooMany as exc:
                 self._frame(link, {"t": error(str(exc))})
                 self._frame(link, {"close": TOO_MANY})
                 return
             seat = table.seat_for_token(str(token))
             if seat is None:
-                self.hub.gate.wrong_token(address)
+                await self.hub.gate.wrong_token(address)
                 self._frame(
                     link, {"t": error(f"this token belongs to no seat of table {table.id}")}
                 )

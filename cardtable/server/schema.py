@@ -84,6 +84,12 @@ analyses = Table(
     Column("requested_ms", BigInteger, nullable=False),
     Column("result", Text, nullable=True),  # the seat's analysis as JSON, once done
     Column("error", Text, nullable=True),  # why it failed, one sentence
+    # Several processes (cardtable/server/analysis_queue.py): the process
+    # working on a pending seat until ``claimed_until_ms`` (the database's
+    # clock, renewed while it works), and how many decisions it has judged.
+    Column("claimed_by", String(128), nullable=True),
+    Column("claimed_until_ms", BigInteger, nullable=True),
+    Column("progress", Integer, nullable=True),
 )
 
 # Which server process owns a table when several share one PostgreSQL

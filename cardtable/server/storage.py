@@ -27,7 +27,7 @@ from typing import Any
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Connection, event, insert, literal_column, select, update
+from sqlalchemy import Connection, event, func, insert, literal_column, select, update
 from sqlalchemy.engine import Engine
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
@@ -362,6 +362,16 @@ class Storage:
         async with self.engine.connect() as conn:
             return [(r[0], r[1]) for r in (await conn.execute(query)).all()]
 
+    async def waiting_count(self, creator: str) -> int:
+        """How many tables ``creator`` made wait for players now."""
+        query = (
+            select(func.count())
+            .select_from(tables)
+            .where(tables.c.status == "waiting", tables.c.creator == creator)
+        )
+        async with self.engine.connect() as conn:
+            return int((await conn.execute(query)).scalar_one())
+
     async def load_chat(self, table_id: str) -> list[ChatLine]:
         """Every chat line of one table, in order: what its replay shows."""
         async with self.engine.connect() as conn:
@@ -574,6 +584,10 @@ async def _execute(conn: AsyncConnection, write: _Write) -> None:
             "requested_ms": asked.requested_ms,
             "result": asked.result,
             "error": asked.error,
+            # A seat asked for again, or finished, is nobody's job any more.
+            "claimed_by": None,
+            "claimed_until_ms": None,
+            "progress": None,
         }
         if write.new:
             await conn.execute(

@@ -60,13 +60,13 @@ def endpoint(hub: Hub, play: Play) -> Callable[[WebSocket], Awaitable[None]]:
         address = client_address(ws.scope, hub.settings.limits)
         if token:
             try:
-                hub.gate.may_try_token(address)
+                await hub.gate.may_try_token(address)
             except TooMany as exc:
                 await _refuse(ws, str(exc), CLOSE_TOO_MANY)
                 return
             seat = table.seat_for_token(token)
             if seat is None:
-                hub.gate.wrong_token(address)
+                await hub.gate.wrong_token(address)
                 await _refuse(
                     ws, f"this token belongs to no seat of table {table.id}", CLOSE_BAD_TOKEN
                 )

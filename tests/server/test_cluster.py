@@ -34,9 +34,11 @@ from tests.server.processes import (
     descendants,
     free_port,
     get,
+    launch_serve,
     play_acked,
     post,
     wait_gone,
+    wait_until_serving,
 )
 
 pytestmark = [
@@ -317,6 +319,43 @@ def test_kill_9_of_an_owner_moves_its_table_and_loses_no_acknowledged_move(
         )
     assert cluster.owner(table) != owner
     _assert_stored(cluster, table, acked)
+
+
+def test_kill_9_of_each_process_in_turn_under_play_loses_nothing(
+    postgres_url: str, redis_url: str
+) -> None:
+    """Several tables in play; each process in turn is killed (and started
+    again on its port): every table is served again (the socket's bounded
+    poll), every acknowledged move is stored once, no table stays leased to
+    a dead process, and the epochs never go back (no table owned twice)."""
+    rng = random.Random(18)
+    extra = ("--redis", redis_url, "--lease-seconds", LEASE, "--bot-workers", "1")
+    with running_cluster(postgres_url, redis_url) as cluster:
+        tables = [
+            _new_table(cluster.proxy, "marshmallow-test", AGAINST_A_BOT, LONG) for _ in "abcd"
+        ]
+        tokens = [_join(cluster.proxy, table, 0, "Ann") for table in tables]
+        acked: dict[str, dict[int, dict[str, Any]]] = {table: {} for table in tables}
+
+        def play_each() -> None:
+            for table, token in zip(tables, tokens, strict=True):
+                with _socket(cluster.proxy, table, token) as (ws, first):
+                    assert first["seq"] >= max(acked[table], default=-1) + 1
+                    acked[table] |= play_acked(ws, 0, 2, rng, first)
+
+        play_each()
+        for i, port in enumerate(cluster.ports):
+            dead = cluster.processes[i]
+            dead.send_signal(signal.SIGKILL)
+            dead.wait()
+            play_each()  # every table served again, by whichever process holds it now
+            held = run_coroutine(_lease_rows(cluster.db))
+            assert all(f":{dead.pid}:" not in (held[t][0] or "") for t in tables)
+            cluster.processes[i] = launch_serve(port, cluster.db, *extra)
+            wait_until_serving(port, cluster.processes[i])
+        for table in tables:
+            _assert_stored(cluster, table, acked[table])
+            assert len(acked[table]) == 2 * (1 + len(cluster.ports))
 
 
 def test_sigterm_hands_tables_over_at_once_and_leaves_no_process(
