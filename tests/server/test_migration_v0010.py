@@ -16,7 +16,7 @@ from tests.server.test_migration_v0004 import upgrade_to
 async def _old_database_then_open(url: str) -> tuple[Any, ...]:
     old = Storage(url)
     async with old.engine.begin() as conn:
-        await conn.run_sync(upgrade_to("v0006"))
+        await conn.run_sync(upgrade_to("v0007"))
         await conn.execute(
             text(
                 "INSERT INTO ct_tables (id, game, options, private, turn_seconds, bot_delay_ms,"

@@ -1,7 +1,7 @@
 """Analysis jobs claimed by one server process at a time (several processes).
 
 Revision ID: v0010
-Revises: v0006
+Revises: v0007
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "v0010"
-down_revision = "v0006"
+down_revision = "v0007"
 branch_labels = None
 depends_on = None
 
