@@ -21,6 +21,7 @@ from websockets.sync.client import connect
 
 import cardtable
 from tests.server.helpers import QUICK, play_moves, play_out, running
+from tests.server.processes import get, post
 
 pytestmark = pytest.mark.timeout(300, method="thread")
 
@@ -101,21 +102,6 @@ def serve(db: Path, port: int) -> Iterator[subprocess.Popen[bytes]]:
     finally:
         process.send_signal(signal.SIGKILL)
         process.wait()
-
-
-def post(port: int, path: str, body: dict[str, Any]) -> Any:
-    request = urllib.request.Request(
-        f"http://127.0.0.1:{port}{path}",
-        data=json.dumps(body).encode(),
-        headers={"Content-Type": "application/json"},
-    )
-    with urllib.request.urlopen(request, timeout=10) as response:
-        return json.load(response)
-
-
-def get(port: int, path: str) -> Any:
-    with urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=10) as response:
-        return json.load(response)
 
 
 def test_kill_9_loses_no_acknowledged_move(tmp_path: Path) -> None:
