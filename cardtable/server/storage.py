@@ -150,6 +150,18 @@ def _sqlite_pragmas(engine: Engine) -> None:
         cursor.close()
 
 
+def _shared_settings(url: str, owner: str | None, lease_ms: int) -> dict[str, Any]:
+    """Engine options when processes share PostgreSQL. A process stalled in
+    the middle of a transaction (stopped, swapped out) keeps its row locks,
+    and the others' ``SKIP LOCKED`` claims pass over those rows for as long as
+    it stalls: its tables and analysis jobs could never move. PostgreSQL
+    therefore ends such a transaction once it has idled for a lease."""
+    if owner is None or not url.startswith("postgresql+asyncpg"):
+        return {}
+    timeout = {"idle_in_transaction_session_timeout": str(lease_ms)}
+    return {"connect_args": {"server_settings": timeout}}
+
+
 class Storage:
     """The database of one server process."""
 
@@ -161,7 +173,9 @@ class Storage:
         self.owner = owner
         self.lease_ms = int(lease_seconds * 1000)
         self.epochs: dict[str, int] = {}
-        self.engine: AsyncEngine = create_async_engine(url)
+        self.engine: AsyncEngine = create_async_engine(
+            url, **_shared_settings(url, owner, self.lease_ms)
+        )
         if self.engine.dialect.name == "sqlite":
             _sqlite_pragmas(self.engine.sync_engine)
         self._queue: asyncio.Queue[tuple[_Write, asyncio.Future[None]]] = asyncio.Queue()

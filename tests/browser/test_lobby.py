@@ -186,7 +186,10 @@ def test_a_stale_tab_is_refused_by_the_server_with_its_reason_and_nothing_change
     stale.locator(".mt-hand button.is-playable").first.click()  # seq is out of date
     notice = stale.locator("#notice:not(:empty)")
     notice.wait_for()
-    assert notice.inner_text().startswith(f"Refused: stale move: it was sent at move {before}")
+    # The server's refusal is the key "stale" with the seqs; the page words it
+    # from its catalog (static/refusal.js).
+    shell = json.loads(files("cardtable.server.static.i18n").joinpath("en.json").read_text("utf-8"))
+    assert notice.inner_text().startswith(f"Refused: {shell['refusal.stale']}")
     assert notice.inner_text().endswith("Nothing changed.")
     assert ann.status()["seq"] == now
     assert page.locator(".mt-hand button.card").count() == hand

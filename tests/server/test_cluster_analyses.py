@@ -51,7 +51,7 @@ def _finished_table(port: int) -> str:
     return table
 
 
-def _poll(condition: Any, what: str) -> None:
+def _poll(condition: Any, what: Any) -> None:
     deadline = time.monotonic() + WAIT_SECONDS
     while not condition():
         assert time.monotonic() < deadline, f"waited in vain for {what}"
@@ -85,7 +85,11 @@ def _done(port: int, table: str, query: str = "") -> dict[str, Any]:
         assert seen[-1]["status"] != "failed", seen[-1]
         return bool(seen[-1]["status"] == "done")
 
-    _poll(finished, "the analysis")
+    class Last:  # the message names the last answer seen
+        def __str__(self) -> str:
+            return f"the analysis; the last answer: {seen[-1] if seen else None}"
+
+    _poll(finished, Last())
     return seen[-1]
 
 

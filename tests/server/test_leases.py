@@ -9,6 +9,7 @@ asserted is who holds the table and what the database holds.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
 
 import pytest
@@ -138,3 +139,32 @@ def test_one_process_alone_writes_without_leases(db_url: str) -> None:
     held, epochs = run_coroutine(alone())
     assert held == {}
     assert epochs == [None, None]
+
+
+def test_a_stalled_transaction_does_not_keep_its_rows_from_the_other_processes(
+    postgres_url: str,
+) -> None:
+    # A process stopped in the middle of a transaction holds its row locks;
+    # SKIP LOCKED claims by the others would skip those rows for as long. The
+    # server ends a transaction that idles past a lease.
+    async def scenario() -> int:
+        stalled = Storage(postgres_url, owner="stalled", lease_seconds=0.3)
+        other = Storage(postgres_url, owner="other", lease_seconds=0.3)
+        await stalled.open()
+        await stalled.create(_facts("t1"), [])
+        lock = select(leases.c.table_id).where(leases.c.table_id == "t1").with_for_update()
+        conn = await stalled.engine.connect()
+        try:
+            await conn.begin()
+            await conn.execute(lock)  # held, and then the process stalls
+            await asyncio.sleep(1.0)
+            async with other.engine.connect() as claimer:
+                found = await claimer.execute(lock.with_for_update(skip_locked=True))
+                return len(found.all())
+        finally:
+            with contextlib.suppress(Exception):  # its session was ended by the server
+                await conn.close()
+            await stalled.close()
+            await other.engine.dispose()
+
+    assert run_coroutine(scenario()) == 1

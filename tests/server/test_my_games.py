@@ -266,15 +266,6 @@ def test_claiming_seats_by_guessed_tokens_is_limited_per_address(db_url: str) ->
         assert server.client.get(f"/api/tables/{table}").json()["seats"][0]["name"] == "guest Ann"
 
 
-def _head() -> str:
-    """The newest migration's revision (each new one moves it)."""
-    config = Config()
-    config.set_main_option("script_location", "cardtable.server:migrations")
-    head = ScriptDirectory.from_config(config).get_current_head()
-    assert head is not None
-    return head
-
-
 def test_both_players_asking_for_the_rematch_at_once_copy_its_owners_once(any_db: str) -> None:
     # bench_server.py --accounts found it: two copies at once clashed (a 500).
     with account_server(any_db) as ann:

@@ -3,7 +3,6 @@ request about one table to one backend."""
 
 from __future__ import annotations
 
-import asyncio
 import threading
 import urllib.request
 from collections.abc import Iterator
@@ -13,6 +12,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import pytest
 import redis.asyncio as aioredis
 
+from tests.server.helpers import run_coroutine
 from tests.server.processes import ROOT
 from tests.server.topology import haproxy, haproxy_config
 
@@ -25,7 +25,7 @@ def test_redis_answers(redis_url: str) -> None:
         finally:
             await client.aclose()
 
-    assert asyncio.run(ping())
+    assert run_coroutine(ping())
 
 
 @contextmanager
