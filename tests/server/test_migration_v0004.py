@@ -24,6 +24,17 @@ def upgrade_to(revision: str) -> Callable[[Connection], None]:
     return run
 
 
+async def write_at(url: str, revision: str, *statements: str) -> None:
+    """A database as the release at ``revision`` left it: the schema migrated
+    that far, then ``statements`` (its rows) run in one transaction."""
+    old = Storage(url)
+    async with old.engine.begin() as conn:
+        await conn.run_sync(upgrade_to(revision))
+        for statement in statements:
+            await conn.execute(text(statement))
+    await old.engine.dispose()
+
+
 async def _old_database_then_open(url: str) -> tuple[Any, list[tuple[str, int]]]:
     old = Storage(url)
     async with old.engine.begin() as conn:

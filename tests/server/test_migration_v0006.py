@@ -5,33 +5,23 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import text
-
 from cardtable.server.chat import ChatLine
 from cardtable.server.storage import Storage
 from tests.server.helpers import run_coroutine
-from tests.server.test_migration_v0004 import upgrade_to
+from tests.server.test_migration_v0004 import write_at
 
 
 async def _old_database_then_open(url: str) -> tuple[Any, ...]:
-    old = Storage(url)
-    async with old.engine.begin() as conn:
-        await conn.run_sync(upgrade_to("v0004"))
-        await conn.execute(
-            text(
-                "INSERT INTO ct_tables (id, game, options, private, turn_seconds, bot_delay_ms,"
-                " stand_in, status, created_ms, creator) VALUES ('old1', 'marshmallow-test',"
-                " '{\"players\": 2}', false, NULL, 0, 'random', 'waiting', 5, '10.0.0.1')"
-            )
-        )
-        await conn.execute(
-            text(
-                "INSERT INTO ct_seats (table_id, seat, kind, bot, name, token_hash)"
-                " VALUES ('old1', 0, 'human', NULL, 'Ann', 'ab'),"
-                " ('old1', 1, 'bot', 'easy', NULL, NULL)"
-            )
-        )
-    await old.engine.dispose()
+    await write_at(
+        url,
+        "v0004",
+        "INSERT INTO ct_tables (id, game, options, private, turn_seconds, bot_delay_ms,"
+        " stand_in, status, created_ms, creator) VALUES ('old1', 'marshmallow-test',"
+        " '{\"players\": 2}', false, NULL, 0, 'random', 'waiting', 5, '10.0.0.1')",
+        "INSERT INTO ct_seats (table_id, seat, kind, bot, name, token_hash)"
+        " VALUES ('old1', 0, 'human', NULL, 'Ann', 'ab'),"
+        " ('old1', 1, 'bot', 'easy', NULL, NULL)",
+    )
     new = Storage(url)
     await new.open()  # migrates to the head
     try:

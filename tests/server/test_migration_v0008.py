@@ -5,29 +5,23 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import select, text
+from sqlalchemy import select
 
 from cardtable.server.schema import events, leases
 from cardtable.server.storage import Storage
 from tests.server.helpers import run_coroutine
-from tests.server.test_migration_v0004 import upgrade_to
+from tests.server.test_migration_v0004 import write_at
 
 
 async def _old_database_then_open(url: str) -> tuple[Any, ...]:
-    old = Storage(url)
-    async with old.engine.begin() as conn:
-        await conn.run_sync(upgrade_to("v0004"))
-        await conn.execute(
-            text(
-                "INSERT INTO ct_tables (id, game, options, private, turn_seconds, bot_delay_ms,"
-                " stand_in, status, created_ms) VALUES ('old1', 'marshmallow-test',"
-                " '{\"players\": 2}', false, NULL, 0, 'random', 'playing', 5)"
-            )
-        )
-        await conn.execute(
-            text("INSERT INTO ct_events (table_id, n, kind, data) VALUES ('old1', 0, 'deal', '{}')")
-        )
-    await old.engine.dispose()
+    await write_at(
+        url,
+        "v0004",
+        "INSERT INTO ct_tables (id, game, options, private, turn_seconds, bot_delay_ms,"
+        " stand_in, status, created_ms) VALUES ('old1', 'marshmallow-test',"
+        " '{\"players\": 2}', false, NULL, 0, 'random', 'playing', 5)",
+        "INSERT INTO ct_events (table_id, n, kind, data) VALUES ('old1', 0, 'deal', '{}')",
+    )
     new = Storage(url)
     await new.open()  # migrates to the head
     try:

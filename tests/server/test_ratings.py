@@ -25,7 +25,7 @@ from tests.fixtures.plugin import NAME as PLUGIN
 from tests.fixtures.plugin import registered
 from tests.server.accounts_helpers import AccountServer, account_server
 from tests.server.helpers import UNLIMITED, Conn, play_out, run_coroutine
-from tests.server.test_migration_v0004 import upgrade_to
+from tests.server.test_migration_v0004 import write_at
 
 pytestmark = pytest.mark.timeout(300, method="thread")
 
@@ -386,24 +386,16 @@ def test_quick_match_pairs_on_the_shown_rating(db_url: str) -> None:
 
 
 async def _v0004_database_then_open(url: str) -> tuple[list[str], int, int]:
-    old = Storage(url)
-    async with old.engine.begin() as conn:
-        await conn.run_sync(upgrade_to("v0004"))
-        await conn.execute(
-            text(
-                "INSERT INTO ct_tables (id, game, options, private, turn_seconds, bot_delay_ms,"
-                " stand_in, status, created_ms, creator, abandoned_ms) VALUES ('old1',"
-                " 'marshmallow-test', '{\"players\": 2}', false, NULL, 0, 'random', 'finished',"
-                " 5, '10.0.0.1', NULL)"
-            )
-        )
-        await conn.execute(
-            text(
-                "INSERT INTO ct_accounts (id, name, name_key, password_hash, created_ms)"
-                " VALUES ('acc1', 'Ann', 'ann', 'x', 1)"
-            )
-        )
-    await old.engine.dispose()
+    await write_at(
+        url,
+        "v0004",
+        "INSERT INTO ct_tables (id, game, options, private, turn_seconds, bot_delay_ms,"
+        " stand_in, status, created_ms, creator, abandoned_ms) VALUES ('old1',"
+        " 'marshmallow-test', '{\"players\": 2}', false, NULL, 0, 'random', 'finished',"
+        " 5, '10.0.0.1', NULL)",
+        "INSERT INTO ct_accounts (id, name, name_key, password_hash, created_ms)"
+        " VALUES ('acc1', 'Ann', 'ann', 'x', 1)",
+    )
     new = Storage(url)
     await new.open()  # migrates to the head
     try:
