@@ -171,6 +171,7 @@ def serve(
         max_tables=max_tables,
         analysis_budget=analysis_budget,
         limits=limits,
+        settle_heap=True,
     )
     shown = "127.0.0.1" if host == "0.0.0.0" else host
     typer.echo(f"cardtable: open http://{shown}:{port}/  (database: {_safe(url)}; Ctrl-C stops)")

@@ -16,6 +16,7 @@ from cardtable.server.accounts import Accounts
 from cardtable.server.analyses import Analyses
 from cardtable.server.analysis_queue import AnalysisQueue
 from cardtable.server.bots import BotPool
+from cardtable.server.collector import settle_heap
 from cardtable.server.guard import SameOrigin
 from cardtable.server.hub import Hub, Settings
 from cardtable.server.leases import process_name
@@ -69,6 +70,8 @@ def create_app(settings: Settings) -> Starlette:
         play.start(await (hub.load_live() if cluster is None else cluster.start()))
         await analyses.start()
         await lifecycle.start()
+        if settings.settle_heap:
+            settle_heap()
         try:
             yield
         finally:

@@ -60,6 +60,10 @@ class Settings:
     # this process is alone), and how long a table's lease lasts unrenewed.
     redis_url: str | None = None
     lease_seconds: float = 5.0
+    # A process of its own (``cardtable serve``, not a test's app): once
+    # started, freeze its heap and space out the cycle collector
+    # (cardtable/server/collector.py).
+    settle_heap: bool = False
 
 
 class NotFound(BadInput):
