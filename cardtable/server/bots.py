@@ -75,10 +75,16 @@ def _start_worker(parent: int) -> None:
         libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
     if os.getppid() != parent:
         os._exit(0)
-    # A search spends its time budget however fast it runs: at a lower
-    # priority it yields the CPU to the event loop (acks stay fast) and only
-    # searches a little less when the machine is busy.
-    os.nice(10)
+    # A search spends its time budget however fast it runs, so it can take
+    # the CPU last: as an idle-class task (Linux's SCHED_IDLE) it runs only on
+    # a core nothing else wants, and the event loop takes the core back the
+    # moment it wakes (acks stay fast); it searches less when the machine is
+    # busy. A lower nice value alone still took a tenth of a shared core and
+    # stretched the acks' tail (docs/server.md, "Where the tail came from").
+    if hasattr(os, "SCHED_IDLE"):
+        os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
+    else:
+        os.nice(10)
 
 
 def runs_inline(game: str, bot: str) -> bool:

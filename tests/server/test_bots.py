@@ -3,13 +3,15 @@ tables keep moving meanwhile."""
 
 from __future__ import annotations
 
+import asyncio
+import os
 import random
 
 import pytest
 
 from cardtable.bots import LEVELS, level_for
 from cardtable.core.registry import manifest
-from cardtable.server.bots import BotJob, runs_inline, think
+from cardtable.server.bots import BotJob, BotPool, runs_inline, think
 from tests.server.helpers import play_moves, play_out, running
 
 pytestmark = pytest.mark.timeout(600, method="thread")
@@ -73,3 +75,17 @@ def test_other_tables_keep_moving_while_a_hard_bot_thinks(db_url: str) -> None:
                 busy += auto is not None and not auto[1].done()
         # Ann's moves were acknowledged while a hard bot's search was running.
         assert busy >= 5
+
+
+@pytest.mark.skipif(not hasattr(os, "SCHED_IDLE"), reason="SCHED_IDLE is Linux's")
+def test_search_workers_take_the_cpu_last() -> None:
+    # The pool's processes run in Linux's idle class: the event loop, at the
+    # normal class, takes a core back from a search the moment it wakes.
+    async def policy() -> int:
+        pool = BotPool(1)
+        try:
+            return await pool.run(os.sched_getscheduler, 0)
+        finally:
+            await pool.close()
+
+    assert asyncio.run(policy()) == os.SCHED_IDLE
