@@ -69,6 +69,12 @@ class Leases:
 
     def __init__(self, engine: AsyncEngine, owner: str, lease_seconds: float) -> None:
         self.engine = engine
+        # Claims, renewals and releases are one statement each, run outside a
+        # transaction so that PostgreSQL commits them as they end: the lease
+        # rows they lock are free again at once, not a round trip (and a turn
+        # of this process's event loop) later when a COMMIT would arrive. The
+        # appends fenced on those rows wait that much less (docs/server.md).
+        self.statements = engine.execution_options(isolation_level="AUTOCOMMIT")
         self.owner = owner
         self.lease_ms = int(lease_seconds * 1000)
 
@@ -80,7 +86,7 @@ class Leases:
         ``idle_seconds``, only leases that ran out (or were released) at
         least that long ago: a sweep leaves a moving table to the process its
         people reconnect to, and takes the ones nobody asks for."""
-        async with self.engine.begin() as conn:
+        async with self.statements.connect() as conn:
             rows = await conn.execute(
                 text(_CLAIM),
                 {
@@ -96,7 +102,7 @@ class Leases:
     async def renew(self) -> dict[str, int]:
         """Extend every lease this process holds; {table id: epoch} of them
         (a table missing from it was lost)."""
-        async with self.engine.begin() as conn:
+        async with self.statements.connect() as conn:
             rows = await conn.execute(
                 text(_RENEW), {"owner": self.owner, "lease_ms": self.lease_ms}
             )
@@ -113,7 +119,7 @@ class Leases:
                 return
             query += " AND table_id = ANY(:ids)"
             params["ids"] = ids
-        async with self.engine.begin() as conn:
+        async with self.statements.connect() as conn:
             await conn.execute(text(query), params)
 
     async def status(self, table_id: str) -> tuple[str | None, str | None, float]:

@@ -23,7 +23,7 @@ import json
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from alembic import command
 from alembic.config import Config
@@ -278,8 +278,7 @@ class Storage:
                 try:
                     if conn is None:
                         conn = await self.engine.connect()
-                    await self._commit(conn, [w for w, _ in batch])
-                    failed: list[BaseException | None] = [None] * len(batch)
+                    failed = await self._store(conn, [w for w, _ in batch])
                 except Exception:
                     await _discard(conn)  # it may be broken
                     conn = None
@@ -307,6 +306,19 @@ class Storage:
             log.exception("storing %s failed", type(write).__name__)
             return exc
         return None
+
+    async def _store(
+        self, conn: AsyncConnection, writes: list[_Write]
+    ) -> list[BaseException | None]:
+        """Commit ``writes``; what failed, write by write (``LeaseLost``)."""
+        if self.owner is not None and all(_plain_move(w) for w in writes):
+            moves = cast(list[_Append], writes)
+            lost = await _append_fenced(conn, self.owner, moves)
+            for table_id in lost:
+                log.warning("%s", LeaseLost(table_id))
+            return [LeaseLost(w.table_id) if w.table_id in lost else None for w in moves]
+        await self._commit(conn, writes)
+        return [None] * len(writes)
 
     async def _commit(self, conn: AsyncConnection, writes: list[_Write]) -> None:
         async with conn.begin():
@@ -509,6 +521,54 @@ def _event_rows(
         }
         for i, (kind, data) in enumerate(new)
     ]
+
+
+def _plain_move(write: _Write) -> bool:
+    """A write that only appends events under a lease: the bulk of them."""
+    return (
+        isinstance(write, _Append)
+        and write.status is None
+        and write.outcome is None
+        and write.epoch is not None
+    )
+
+
+# The fence and the append in one statement (PostgreSQL). The lease rows are
+# read FOR SHARE in table order, as _fence and the heartbeat lock them; an
+# event is inserted only where its table's row still names this process at
+# the event's epoch, and the statement commits on its own. A move thus costs
+# one round trip instead of four (BEGIN, the fence, the insert, COMMIT):
+# measured with three processes on two cores, that halved the ack's p99.
+_APPEND_FENCED = """
+WITH held AS (
+    SELECT table_id, epoch FROM ct_leases
+    WHERE table_id = ANY($1::text[]) AND owner = $2
+    ORDER BY table_id FOR SHARE
+)
+INSERT INTO ct_events (table_id, n, kind, data, epoch)
+SELECT v.table_id, v.n, v.kind, v.data, v.epoch
+FROM unnest($3::text[], $4::int[], $5::text[], $6::text[], $7::int[])
+    AS v(table_id, n, kind, data, epoch)
+JOIN held ON held.table_id = v.table_id AND held.epoch = v.epoch
+RETURNING table_id
+"""
+
+
+async def _append_fenced(conn: AsyncConnection, owner: str, writes: list[_Append]) -> set[str]:
+    """Append ``writes``' events where this process still holds the table at
+    the write's epoch; the tables it no longer holds (nothing of theirs stored)."""
+    rows = [r for w in writes for r in _event_rows(w.table_id, w.first, w.new, w.epoch)]
+    raw = (await conn.get_raw_connection()).driver_connection
+    assert raw is not None
+    # Outside a transaction of SQLAlchemy's: asyncpg runs the statement in
+    # one implicit transaction of its own.
+    stored = await raw.fetch(
+        _APPEND_FENCED,
+        sorted({w.table_id for w in writes}),
+        owner,
+        *([r[key] for r in rows] for key in ("table_id", "n", "kind", "data", "epoch")),
+    )
+    return {r["table_id"] for r in rows} - {r["table_id"] for r in stored}
 
 
 async def _flush(conn: AsyncConnection, rows: list[dict[str, Any]]) -> None:

@@ -18,7 +18,7 @@ from sqlalchemy import select
 from cardtable.server.facts import SeatFacts, TableFacts
 from cardtable.server.leases import Leases
 from cardtable.server.schema import events, leases
-from cardtable.server.storage import LeaseLost, Storage
+from cardtable.server.storage import LeaseLost, Storage, _Append, _append_fenced
 from tests.server.helpers import run_coroutine
 
 pytestmark = pytest.mark.timeout(60, method="thread")
@@ -168,3 +168,46 @@ def test_a_stalled_transaction_does_not_keep_its_rows_from_the_other_processes(
             await other.engine.dispose()
 
     assert run_coroutine(scenario()) == 1
+
+
+async def _one_statement_batch(url: str) -> tuple[set[str], list[tuple[str, int, int]]]:
+    """Two tables' moves in one fenced append, after the second table moved
+    to another process."""
+    first = Storage(url, owner="first", lease_seconds=30)
+    second = Storage(url, owner="second", lease_seconds=30)
+    await first.open()
+    await second.open()
+    try:
+        await first.create(_facts("kept"), [("deal", {"n": 0})])
+        await first.create(_facts("moved"), [("deal", {"n": 0})])
+        await Leases(first.engine, "first", 30).release(["moved"])
+        second.epochs.update(await Leases(second.engine, "second", 30).claim("moved"))
+        moves = [
+            _Append("kept", 1, [("move", {"n": 1}), ("move", {"n": 2})], None, None, 1),
+            _Append("moved", 1, [("move", {"n": "stale"})], None, None, 1),
+        ]
+        async with first.engine.connect() as conn:
+            lost = await _append_fenced(conn, "first", moves)
+        async with first.engine.connect() as conn:
+            stored = (
+                await conn.execute(
+                    select(events.c.table_id, events.c.n, events.c.epoch).order_by(
+                        events.c.table_id, events.c.n
+                    )
+                )
+            ).all()
+        return lost, [tuple(r) for r in stored]
+    finally:
+        await first.close()
+        await second.close()
+
+
+def test_a_fenced_append_stores_the_tables_still_held_and_names_the_lost_ones(
+    postgres_url: str,
+) -> None:
+    # One statement checks each table's lease and appends its events: the
+    # table still held gets both its moves, the one another process claimed
+    # gets nothing, and it is named so that its caller lets it go.
+    lost, stored = run_coroutine(_one_statement_batch(postgres_url))
+    assert lost == {"moved"}
+    assert stored == [("kept", 0, 1), ("kept", 1, 1), ("kept", 2, 1), ("moved", 0, 1)]
