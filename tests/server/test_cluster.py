@@ -515,4 +515,3 @@ def test_a_rematch_asked_after_the_finished_tables_lease_went_is_made(
     rematch = post(cluster.proxy, f"/api/tables/{table}/rematch", {"token": token})["id"]
     assert get(cluster.proxy, f"/api/tables/{table}")["rematch"] == rematch
     assert get(cluster.proxy, f"/api/tables/{rematch}")["status"] == "playing"
-
