@@ -24,7 +24,7 @@ from typing import Any
 
 import pytest
 
-from tests.server.test_cluster import WAIT_SECONDS, Cluster, _socket, running_cluster
+from tests.server.test_cluster import LEASE, WAIT_SECONDS, Cluster, _socket, running_cluster
 
 pytestmark = [
     pytest.mark.timeout(120, method="thread"),
@@ -37,7 +37,7 @@ LIMIT = 4  # --quick-per-client, the default
 
 @pytest.fixture
 def cluster(postgres_url: str, redis_url: str) -> Iterator[Cluster]:
-    with running_cluster(postgres_url, redis_url, 3, "2", "--trusted-proxy", "127.0.0.1") as c:
+    with running_cluster(postgres_url, redis_url, 3, LEASE, "--trusted-proxy", "127.0.0.1") as c:
         yield c
 
 
@@ -105,6 +105,7 @@ def test_two_people_on_different_processes_meet_with_their_own_seats(cluster: Cl
         bea = play_now(p1, "Bea", "10.0.0.2")
         ann = asked.result()
     assert bea["status"] == "seated"  # she completed the table: seated at once
+    assert ann["status"] == "seated"  # her long poll on her own process learnt it
     table = assert_own_seats(cluster, [p0, p1], [ann, bea])
     assert bea["token"] not in json.dumps(ann) and ann["token"] not in json.dumps(bea)
     info = ask(p2, f"/api/tables/{table}", "10.0.0.3")[1]
