@@ -61,7 +61,9 @@ def create_app(settings: Settings) -> Starlette:
     accounts = Accounts(storage.engine, secret, Passwords(fast=settings.fast_passwords))
     lifecycle = Lifecycle(hub, play)
     ratings = Ratings(storage.engine)
-    quick = QuickMatch(hub, play, accounts, rating=ratings.shown_rating)
+    # Several processes share one queue in Redis: any of them answers any ticket.
+    store = cluster.quick if cluster is not None else None
+    quick = QuickMatch(hub, play, accounts, rating=ratings.shown_rating, store=store)
     puzzle_ratings = PuzzleRatings(storage.engine, secret)
 
     @asynccontextmanager

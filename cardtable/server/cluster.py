@@ -19,8 +19,10 @@ process:
 - **A graceful stop** releases every lease after the last write, so the
   tables move without waiting for their leases to run out.
 
-Redis carries those requests and relayed frames: nothing durable lives
-there, and while it is down tables still move after a lease runs out.
+Redis carries those requests and relayed frames (and the lobby's lines and
+the quick-match queue this class holds: :mod:`cardtable.server.shared_lobby`,
+:mod:`cardtable.server.shared_quick`): nothing durable lives there, and
+while it is down tables still move after a lease runs out.
 """
 
 from __future__ import annotations
@@ -39,8 +41,10 @@ from cardtable.core.errors import CardtableError
 from cardtable.server.hub import Hub, ServedElsewhere, TableMoving
 from cardtable.server.leases import Leases
 from cardtable.server.play import Play
+from cardtable.server.redis_channel import listen
 from cardtable.server.relay import Relays, process_channel
 from cardtable.server.shared_lobby import SharedLobby
+from cardtable.server.shared_quick import SharedQueue
 from cardtable.server.storage import LIVE
 from cardtable.server.table import Table
 
@@ -53,7 +57,6 @@ CLAIMS_PER_BEAT = 20  # tables one sweep takes over at most: a failover spreads 
 POLL_SECONDS = 0.05  # how often a table asked for is tried again while it moves
 HELD_POLL_SECONDS = 0.25  # …while another process's lease on it runs
 ASK_AGAIN_SECONDS = 0.5
-REDIS_RETRY_SECONDS = 0.5
 
 
 class Cluster:
@@ -77,6 +80,7 @@ class Cluster:
         self._kept: dict[str, str] = {}  # table -> the process that answered "keep"
         self.relays = Relays(hub, play, self.redis, self.name, self.leases)
         self.lobby = SharedLobby(hub, self.redis, self.lease_seconds)
+        self.quick = SharedQueue(self.redis)
         hub.owners = self
 
     async def start(self) -> list[Table]:
@@ -84,10 +88,14 @@ class Cluster:
         taken = await self._claim_free()
         self.idle_seconds = self.lease_seconds
         self.relays.start()
+        self.quick.start()
         self._tasks = [
             asyncio.create_task(self._beat(), name="cluster-heartbeat"),
             asyncio.create_task(self._sweep(), name="cluster-claims"),
-            asyncio.create_task(self._listen(), name="cluster-handovers"),
+            asyncio.create_task(
+                listen(self.redis, process_channel(self.name), self._on_data),
+                name="cluster-handovers",
+            ),
         ]
         return taken
 
@@ -97,6 +105,7 @@ class Cluster:
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
         await self.relays.stop()
+        await self.quick.stop()
         try:
             await self.leases.release()
         except Exception:  # the database is gone: the leases run out instead
@@ -226,21 +235,8 @@ class Cluster:
         return taken
 
     # --- hand-overs -------------------------------------------------------------
-    async def _listen(self) -> None:
-        """Take hand-over requests from Redis, reconnecting whenever it goes away."""
-        while True:
-            pubsub = self.redis.pubsub()
-            try:
-                await pubsub.subscribe(process_channel(self.name))
-                async for message in pubsub.listen():
-                    if message["type"] == "message":
-                        await self._on_message(json.loads(message["data"]))
-            except (RedisError, OSError) as exc:
-                log.warning("Redis: %s; reconnecting", exc)
-            finally:
-                with contextlib.suppress(Exception):
-                    await pubsub.aclose()  # type: ignore[no-untyped-call]
-            await asyncio.sleep(REDIS_RETRY_SECONDS)
+    async def _on_data(self, data: bytes) -> None:
+        await self._on_message(json.loads(data))
 
     async def _on_message(self, message: dict[str, Any]) -> None:
         op = message.get("op")

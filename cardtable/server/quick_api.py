@@ -29,7 +29,7 @@ def routes(quick: QuickMatch, accounts: Accounts) -> list[BaseRoute]:
     gate = quick.hub.gate
 
     async def waiting(request: Request) -> Response:
-        counts = quick.counts()
+        counts = await quick.counts()
         return JSONResponse(
             {"waiting": [{"game": g, "players": n, "count": c} for (g, n), c in counts.items()]}
         )
@@ -42,17 +42,17 @@ def routes(quick: QuickMatch, accounts: Accounts) -> list[BaseRoute]:
         name = account.name if account else display_name(body.name, "request.name")
         asked = PlayNow(body.game, body.players, name, body.wait_seconds, body.bots)
         entry = await quick.join(asked, account, client)
-        return JSONResponse(quick.answer(entry), status_code=201)
+        return JSONResponse(await quick.answer(entry), status_code=201)
 
     async def poll(request: Request) -> Response:
         raw = request.query_params.get("wait", "0")
         if not (raw.isascii() and raw.isdigit()) or int(raw) > MAX_POLL_SECONDS:
             raise BadInput(f"wait must be a whole number of seconds from 0 to {MAX_POLL_SECONDS}")
         entry = await quick.poll(request.path_params["ticket"], int(raw))
-        return JSONResponse(quick.answer(entry))
+        return JSONResponse(await quick.answer(entry))
 
     async def cancel(request: Request) -> Response:
-        quick.cancel(request.path_params["ticket"])
+        await quick.cancel(request.path_params["ticket"])
         return JSONResponse({"cancelled": True})
 
     return [

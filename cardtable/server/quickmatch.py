@@ -29,6 +29,12 @@ at most one queue (an account's new entry replaces its old one; a browser
 cancels its own before joining again), and one address holds at most
 ``Limits.quick_per_client`` entries.
 
+The entries live in a store (:mod:`cardtable.server.quick_store`): this
+process's memory, or with several processes Redis
+(:mod:`cardtable.server.shared_quick`), where any process matches any queue.
+A group is seated only once its entries are *taken* (:meth:`QueueStore.take`,
+all or none), so two processes matching at once seat each person once.
+
 Ratings come from an injected lookup (:data:`Rating`); without one everybody
 rates the same. All times are the settings' clock
 (:attr:`cardtable.server.limits.Limits.clock`), so tests move it by hand.
@@ -44,7 +50,7 @@ import random
 import re
 import secrets
 from collections.abc import Awaitable, Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from cardtable.bots import LEVELS, level_for
@@ -54,6 +60,7 @@ from cardtable.server.hub import Hub
 from cardtable.server.limits import TooMany
 from cardtable.server.lobby import parse_create
 from cardtable.server.play import Play
+from cardtable.server.quick_store import Entry, MemoryQueue, QueueStore, Seated
 from cardtable.server.table import new_token
 from cardtable.server.wire import BadInput
 
@@ -77,46 +84,14 @@ async def same_rating(account_id: str | None, game: str, players: int) -> float:
     return 0.0
 
 
-@dataclass(frozen=True, slots=True)
-class Seated:
-    """Where a person was seated: their table, seat and that seat's token."""
-
-    table: str
-    seat: int
-    token: str
-    at: float  # clock time it was made
-
-
-@dataclass(eq=False)
-class Entry:
-    """One person waiting in one queue."""
-
-    ticket: str  # the person's secret: only it asks for their seat and token
-    game: str
-    players: int
-    name: str
-    account: Account | None
-    client: str  # the address that asked (limits per address)
-    rating: float
-    joined: float  # clock times, seconds
-    wait: float  # seconds they wait for people before bots may fill the seats
-    bots: str | None  # the bot level for empty seats; None: people only
-    seen: float
-    seated: Seated | None = None
-    watching: int = 0  # long polls in flight: the page is open
-    changed: asyncio.Event = field(default_factory=asyncio.Event)
-
-    @property
-    def queue(self) -> tuple[str, int]:
-        return self.game, self.players
-
-    def range(self, now: float) -> float:
-        return RANGE_START + RANGE_GROWTH * max(0.0, now - self.joined)
+def reach(entry: Entry, now: float) -> float:
+    """The rating points either way ``entry`` accepts at ``now``."""
+    return RANGE_START + RANGE_GROWTH * max(0.0, now - entry.joined)
 
 
 def compatible(a: Entry, b: Entry, now: float) -> bool:
     """Whether ``a`` and ``b`` may sit together now (see the module)."""
-    return abs(a.rating - b.rating) <= max(a.range(now), b.range(now))
+    return abs(a.rating - b.rating) <= max(reach(a, now), reach(b, now))
 
 
 def next_group(waiting: list[Entry], now: float) -> tuple[list[Entry], str | None] | None:
@@ -183,20 +158,32 @@ class NoTicket(BadInput):
 
 
 class QuickMatch:
-    """Every quick-match queue of this server process."""
+    """Every quick-match queue, matched by this process (and, with a shared
+    store, by every other one at the same time)."""
 
     def __init__(
-        self, hub: Hub, play: Play, accounts: Accounts, rating: Rating = same_rating
+        self,
+        hub: Hub,
+        play: Play,
+        accounts: Accounts,
+        rating: Rating = same_rating,
+        store: QueueStore | None = None,
     ) -> None:
         self.hub = hub
         self.play = play
         self.accounts = accounts
         self.rating = rating
-        self.entries: dict[str, Entry] = {}  # by ticket, in the order they joined
-        self._lock = asyncio.Lock()  # one match at a time: a person is seated once
+        self.store = MemoryQueue() if store is None else store
+        self._lock = asyncio.Lock()  # one match at a time in this process
         self._rng = random.Random(secrets.randbits(64))  # who sits where
-        self._dirty = True  # someone came or went since the last match
+        self._matched: int | None = None  # the store's version at the last match
         self._matched_at = -math.inf  # clock time of the last match
+
+    @property
+    def entries(self) -> dict[str, Entry]:
+        """Every entry, when they are in this process's memory (tests look in)."""
+        assert isinstance(self.store, MemoryQueue), "a shared queue's entries are in Redis"
+        return self.store.entries
 
     def now(self) -> float:
         return self.hub.settings.limits.clock()
@@ -204,24 +191,8 @@ class QuickMatch:
     async def join(self, request: PlayNow, account: Account | None, client: str) -> Entry:
         """Put a person in the queue (refused past the limits) and match it."""
         check_request(request.game, request.players, request.bots)
-        if account is not None:  # at most one queue: the account's new entry replaces the old
-            mine = [e for e in self.entries.values() if e.account and e.account.id == account.id]
-            for old in mine:
-                self._drop(old)
-        self.prune()
-        waiting = sum(1 for e in self.entries.values() if e.client == client and not e.seated)
-        limit = self.hub.settings.limits.quick_per_client
-        if waiting >= limit:
-            raise TooMany(
-                f"your address has {waiting} people waiting for a quick match, this server's"
-                " limit: cancel one first",
-                STALE_SECONDS,
-            )
-        if len(self.entries) >= MAX_ENTRIES:
-            raise BadInput(
-                f"{MAX_ENTRIES} people wait for a quick match, the limit; try later", 503
-            )
         rating = await self.rating(account.id if account else None, request.game, request.players)
+        await self.prune()
         now = self.now()
         entry = Entry(
             ticket=secrets.token_urlsafe(24),
@@ -236,53 +207,58 @@ class QuickMatch:
             bots=request.bots,
             seen=now,
         )
-        self.entries[entry.ticket] = entry
-        self._dirty = True
+        limit = self.hub.settings.limits.quick_per_client
+        refused = await self.store.add(entry, limit, MAX_ENTRIES)
+        if refused is not None and refused.waiting is not None:
+            raise TooMany(
+                f"your address has {refused.waiting} people waiting for a quick match, this"
+                " server's limit: cancel one first",
+                STALE_SECONDS,
+            )
+        if refused is not None:
+            raise BadInput(
+                f"{MAX_ENTRIES} people wait for a quick match, the limit; try later", 503
+            )
         await self.match()
-        return entry
+        return await self._found(entry.ticket)
 
-    def find(self, ticket: str) -> Entry:
-        entry = self.entries.get(ticket) if TICKET.fullmatch(ticket) else None
+    async def poll(self, ticket: str, wait: float = 0.0) -> Entry:
+        """The entry after a match, waiting up to ``wait`` real seconds for a
+        seat (a long poll, woken when the entry is seated or dropped here or by
+        another process; matched again every second, so a wait that runs out
+        meanwhile is seen, and a wake-up lost with Redis costs a second)."""
+        if not TICKET.fullmatch(ticket) or await self.store.seen(ticket, self.now(), 1) is None:
+            raise NoTicket(ticket)
+        try:
+            with self.store.wakers.watch(ticket) as woken:
+                await self.match()
+                loop = asyncio.get_running_loop()
+                until = loop.time() + wait
+                while True:
+                    woken.clear()  # before reading: a change while it is read still wakes
+                    entry = await self.store.seen(ticket, self.now())
+                    left = until - loop.time()
+                    if entry is None or entry.seated is not None or left <= 0:
+                        break
+                    with contextlib.suppress(TimeoutError):
+                        await asyncio.wait_for(woken.wait(), min(left, MATCH_EVERY))
+                    await self.match()
+        finally:
+            entry = await self.store.seen(ticket, self.now(), -1)
         if entry is None:
             raise NoTicket(ticket)
         return entry
 
-    async def poll(self, ticket: str, wait: float = 0.0) -> Entry:
-        """The entry after a match, waiting up to ``wait`` real seconds for a
-        seat (a long poll; matched again every second, so a wait that runs out
-        meanwhile is seen)."""
-        entry = self.find(ticket)
-        entry.seen = self.now()
-        entry.watching += 1
-        try:
-            await self.match()
-            loop = asyncio.get_running_loop()
-            until = loop.time() + wait
-            while entry.seated is None and ticket in self.entries:
-                left = until - loop.time()
-                if left <= 0:
-                    break
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(entry.changed.wait(), min(left, 1.0))
-                await self.match()
-        finally:
-            entry.watching -= 1
-            entry.seen = self.now()
-        return self.find(ticket)
+    async def cancel(self, ticket: str) -> None:
+        if not TICKET.fullmatch(ticket) or not await self.store.drop(ticket):
+            raise NoTicket(ticket)
 
-    def cancel(self, ticket: str) -> None:
-        self._drop(self.find(ticket))
-
-    def counts(self) -> dict[tuple[str, int], int]:
+    async def counts(self) -> dict[tuple[str, int], int]:
         """People waiting (not yet seated) per (game, players)."""
-        self.prune()
-        out: dict[tuple[str, int], int] = {}
-        for e in self.entries.values():
-            if e.seated is None:
-                out[e.queue] = out.get(e.queue, 0) + 1
-        return out
+        await self.prune()
+        return await self.store.counts()
 
-    def answer(self, entry: Entry) -> dict[str, Any]:
+    async def answer(self, entry: Entry) -> dict[str, Any]:
         """What ``entry``'s own person is told: their seat once seated, else
         how long they waited and how many wait with them (nobody else's token)."""
         base: dict[str, Any] = {
@@ -300,47 +276,46 @@ class QuickMatch:
             **base,
             "status": "waiting",
             "waited_seconds": int(self.now() - entry.joined),
-            "waiting": self.counts().get(entry.queue, 0),
+            "waiting": (await self.counts()).get(entry.queue, 0),
         }
 
-    def prune(self) -> None:
+    async def prune(self) -> None:
         """Drop the entries of closed pages and seat answers kept long enough."""
-        now = self.now()
-        for e in list(self.entries.values()):
-            if e.seated is not None:
-                if now - e.seated.at >= SEATED_KEEP_SECONDS:
-                    self._drop(e)
-            elif not e.watching and now - e.seen >= STALE_SECONDS:
-                self._drop(e)
+        await self.store.prune(self.now(), STALE_SECONDS, SEATED_KEEP_SECONDS)
 
-    def _drop(self, entry: Entry) -> None:
-        self.entries.pop(entry.ticket, None)
-        self._dirty = True
-        entry.changed.set()  # a long poll of it returns now
+    async def _found(self, ticket: str) -> Entry:
+        entry = await self.store.seen(ticket, self.now())
+        if entry is None:
+            raise NoTicket(ticket)
+        return entry
 
     async def match(self) -> None:
         """Seat every group that can be seated now (see the module). Every
         long poll asks each second; the queues are walked again only when
         someone came or went, or ranges and waits may have grown since."""
         async with self._lock:
-            self.prune()
+            await self.prune()
             now = self.now()
-            if not self._dirty and now - self._matched_at < MATCH_EVERY:
+            version = await self.store.version()
+            if version == self._matched and now - self._matched_at < MATCH_EVERY:
                 return
-            self._dirty, self._matched_at = False, now
+            self._matched, self._matched_at = version, now
             queues: dict[tuple[str, int], list[Entry]] = {}
-            for e in self.entries.values():
-                if e.seated is None:
-                    queues.setdefault(e.queue, []).append(e)
+            for e in await self.store.waiting():
+                queues.setdefault(e.queue, []).append(e)
             for waiting in queues.values():
                 while (found := next_group(waiting, self.now())) is not None:
                     group, bots = found
-                    if not await self._seat(group, bots):
+                    take = await self.store.take([e.ticket for e in group], self.now())
+                    if take is None:
+                        break  # another process seated one of them: the next match looks again
+                    if not await self._seat(group, bots, take):
                         break  # the server is full: they keep waiting
                     waiting = [e for e in waiting if e not in group]
 
-    async def _seat(self, group: list[Entry], bots: str | None) -> bool:
-        """Make the table of ``group`` (bots of level ``bots`` in the other seats)."""
+    async def _seat(self, group: list[Entry], bots: str | None, take: str) -> bool:
+        """Make the table of ``group``, taken by ``take`` (bots of level
+        ``bots`` in the other seats), and store each person's seat."""
         first = group[0]
         places = list(range(first.players))
         self._rng.shuffle(places)  # who sits first is chance, as at a real table
@@ -367,13 +342,16 @@ class QuickMatch:
             table = await self.hub.create(new)
         except BadInput as exc:  # the server holds its most tables; a level's extra is missing
             log.warning("quick match: no table for %d people: %s", len(group), exc)
+            await self.store.put_back(take, [e.ticket for e in group])
             return False
         for i, entry in people.items():
             if entry.account is not None:
                 await self.accounts.link_seats(entry.account, [(table.id, i)])
         self.play.changed(table)
         now = self.now()
-        for i, entry in people.items():
-            entry.seated = Seated(table.id, i, tokens[i], now)
-            entry.changed.set()
+        answers = {e.ticket: Seated(table.id, i, tokens[i], now) for i, e in people.items()}
+        stored = await self.store.seat(take, answers)
+        if len(stored) < len(answers):  # cancelled meanwhile, or this process stalled
+            log.warning("quick match: table %s made, %d seats unclaimed", table.id,
+                        len(answers) - len(stored))  # fmt: skip
         return True

@@ -101,8 +101,10 @@ async def _stored_events(url: str, table: str) -> list[tuple[int, str, Any, int 
 
 
 @contextmanager
-def running_cluster(db: str, redis_url: str, n: int = 3, lease: str = LEASE) -> Iterator[Cluster]:
-    extra = ("--redis", redis_url, "--lease-seconds", lease, "--bot-workers", "1")
+def running_cluster(
+    db: str, redis_url: str, n: int = 3, lease: str = LEASE, *options: str
+) -> Iterator[Cluster]:
+    extra = ("--redis", redis_url, "--lease-seconds", lease, "--bot-workers", "1", *options)
     with (
         topology.serve_processes(db, n, *extra) as (ports, processes),
         topology.haproxy(ports) as proxy,
@@ -513,16 +515,3 @@ def test_a_rematch_asked_after_the_finished_tables_lease_went_is_made(
     rematch = post(cluster.proxy, f"/api/tables/{table}/rematch", {"token": token})["id"]
     assert get(cluster.proxy, f"/api/tables/{table}")["rematch"] == rematch
     assert get(cluster.proxy, f"/api/tables/{rematch}")["status"] == "playing"
-
-
-def test_quick_match_through_the_proxy_meets_at_one_process(cluster: Cluster) -> None:
-    """Each process queues its own quick-match people; the proxy sends every
-    /api/quick request to one of them (docs/deployment.md), so people whose
-    other requests spread over every process still meet."""
-    asked = {"game": "marshmallow-test", "players": 2, "wait_seconds": 30, "bots": None}
-    answers = [post(cluster.proxy, "/api/quick", {**asked, "name": n}) for n in ("Ann", "Bea")]
-    assert answers[0]["status"] == "waiting"
-    assert answers[1]["status"] == "seated", answers
-    ann = get(cluster.proxy, f"/api/quick/{answers[0]['ticket']}")
-    assert ann["status"] == "seated" and ann["table"] == answers[1]["table"]
-    assert {ann["seat"], answers[1]["seat"]} == {0, 1}

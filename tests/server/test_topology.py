@@ -72,6 +72,8 @@ def test_haproxy_sends_a_tables_requests_to_one_backend() -> None:
         assert all(len(backends) == 1 for backends in where.values()), where
         # …and the tables are spread: more than one backend serves them.
         assert len(set().union(*where.values())) > 1
+        # Quick match is every process's (one queue in Redis): its requests spread too.
+        assert len({_who(port, "/api/quick") for _ in range(6)}) > 1
 
 
 def test_the_deployment_page_shows_the_proxy_configuration_the_tests_use() -> None:

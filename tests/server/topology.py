@@ -105,9 +105,6 @@ backend servers
     # The table a request is about, from its path: /t/ID, /ws/ID, /api/tables/ID/...
     http-request set-var(txn.table) path,field(3,/) if {{ path_reg ^/(t|ws)/[^/]+ }}
     http-request set-var(txn.table) path,field(4,/) if {{ path_reg ^/api/tables/[^/]+ }}
-    # Quick match queues in one process's memory: every /api/quick request goes
-    # to the process the hash of the word "quick" picks.
-    http-request set-var(txn.table) str(quick) if {{ path_beg /api/quick }}
     # All of a table's requests go to one process; the others round-robin.
     # Consistent hashing: a process going down moves only its own tables.
     balance hash var(txn.table)
