@@ -27,6 +27,14 @@ limit); the report counts the lines every client received. ``--accounts``:
 every player signs up first (an account each, before the clock starts), sits
 down and connects signed in.
 
+``--cpus-per-process C`` caps each ``cardtable serve`` process (and the
+bot workers it starts) at C cores with a CPU cgroup, as a container's limit
+would (root only; cgroup v1's ``cpu`` controller or cgroup v2's
+``cpu.max``). On a machine whose cores the players, PostgreSQL and Redis
+share with the servers, this is how to see whether a second process adds
+what a second machine would: each process gets the same CPU, and the
+load's own share stays the same.
+
 Bounded: ``--tables`` at most 1000, ``--seconds`` at most 600, 127.0.0.1 only.
 Moves/s counts every move applied (people's and bots'); the server's CPU time
 (every ``cardtable serve`` process together) comes from /proc.
@@ -148,6 +156,51 @@ def servers(db: str | None, processes: int, folder: str) -> Iterator[tuple[int, 
         yield running.proxy, [p.pid for p in running.processes], kind
 
 
+CGROUP_V1 = Path("/sys/fs/cgroup/cpu")
+CGROUP_V2 = Path("/sys/fs/cgroup")
+PERIOD_US = 100_000
+
+
+@contextmanager
+def cpu_capped(pids: list[int], cpus: float | None) -> Iterator[None]:
+    """Each of ``pids`` (whole processes, and the children they start later)
+    in a CPU cgroup of its own capped at ``cpus`` cores; removed afterwards."""
+    if cpus is None:
+        yield
+        return
+    controllers = CGROUP_V2 / "cgroup.controllers"
+    v2 = controllers.exists() and "cpu" in controllers.read_text().split()
+    root = CGROUP_V2 if v2 else CGROUP_V1
+    quota = int(cpus * PERIOD_US)
+    groups = []
+    try:
+        for pid in pids:
+            group = root / f"cardtable-bench-{os.getpid()}-{pid}"
+            group.mkdir()
+            groups.append(group)
+            if v2:
+                (group / "cpu.max").write_text(f"{quota} {PERIOD_US}")
+            else:
+                (group / "cpu.cfs_period_us").write_text(str(PERIOD_US))
+                (group / "cpu.cfs_quota_us").write_text(str(quota))
+            (group / "cgroup.procs").write_text(str(pid))
+    except OSError as exc:
+        for group in groups:
+            group.rmdir()
+        raise SystemExit(
+            f"--cpus-per-process: cannot make a CPU cgroup under {root} ({exc.strerror});"
+            " it needs root and the cpu controller"
+        ) from None
+    try:
+        yield
+    finally:
+        for group in groups:
+            # Its processes have exited (or go back to the parent group first).
+            for member in (group / "cgroup.procs").read_text().split():
+                (root / "cgroup.procs").write_text(member)
+            group.rmdir()
+
+
 def cpu_seconds(pid: int) -> float:
     """User + system CPU seconds of process ``pid`` (the bot workers not included)."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
@@ -207,7 +260,8 @@ class Player:
     async def _one_game(self, table: str, tally: Tally, counts_moves: bool, until: float) -> str:
         url = f"ws://127.0.0.1:{self.port}/ws/{table}?token={self.token}"
         headers = {"Cookie": self.cookie} if self.cookie else None
-        async with connect(url, max_size=2**20, additional_headers=headers) as ws:
+        # A capped server answers 400 handshakes at once slowly: wait for it.
+        async with connect(url, max_size=2**20, additional_headers=headers, open_timeout=60) as ws:
             chatter = asyncio.create_task(self._chatter(ws)) if self.chat else None
             try:
                 return await self._play(ws, table, tally, counts_moves, until)
@@ -328,6 +382,11 @@ def main() -> None:
     parser.add_argument("--chat", action="store_true", help="a chat line per table every ~5 s")
     parser.add_argument("--accounts", action="store_true", help="every player signed in")
     parser.add_argument(
+        "--cpus-per-process",
+        type=float,
+        help="cap each server process at this many cores (a CPU cgroup; root only)",
+    )
+    parser.add_argument(
         "--processes",
         type=int,
         default=0,
@@ -338,9 +397,12 @@ def main() -> None:
         parser.error("--tables 1…1000 and --seconds 1…600")
     if not 0 <= args.processes <= 8 or (args.processes and args.db):
         parser.error("--processes 0…8 (0: one process on --db), and not with --db")
+    if args.cpus_per_process is not None and not 0.05 <= args.cpus_per_process <= 64:
+        parser.error("--cpus-per-process 0.05…64")
     with (
         tempfile.TemporaryDirectory() as folder,
         servers(args.db, args.processes, folder) as (port, pids, kind),
+        cpu_capped(pids, args.cpus_per_process),
     ):
         modes = ("pace", "burst") if args.mode == "both" else (args.mode,)
         print(
@@ -348,6 +410,11 @@ def main() -> None:
             f" database {kind}, {os.cpu_count()} cores"
             + (", chat on" if args.chat else "")
             + (", players signed in" if args.accounts else "")
+            + (
+                f", each server process capped at {args.cpus_per_process:g} cores"
+                if args.cpus_per_process
+                else ""
+            )
         )
         for mode in modes:
             think = (0.5, 1.5) if mode == "pace" else (0.0, 0.0)
