@@ -69,11 +69,13 @@ def create_app(settings: Settings) -> Starlette:
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         await storage.open()
+        if settings.settle_heap:
+            # Everything imported and the database open, no table loaded yet:
+            # what is frozen now lives as long as the process.
+            settle_heap()
         play.start(await (hub.load_live() if cluster is None else cluster.start()))
         await analyses.start()
         await lifecycle.start()
-        if settings.settle_heap:
-            settle_heap()
         try:
             yield
         finally:

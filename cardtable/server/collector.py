@@ -9,12 +9,15 @@ SQLAlchemy, the games and the bots. Measured under 200 tables at a human pace
 loop for 190-370 ms each, a few times a minute, and made the whole p99.
 
 The remedy is the one CPython documents for long-lived servers (``gc.freeze``)
-and the one large Python services use: once the server is up, collect once
-and move every object alive then into the permanent generation, which no
-collection walks again, and collect the young generation less often, so
+and the one large Python services use: once the server has imported what it
+needs and opened its database, before it loads any table, collect once and
+move every object alive then into the permanent generation, which no
+collection walks again; and collect the young generation less often, so
 fewer objects survive into the old ones and full collections come rarely.
 Reference counting still frees every object that dies; only garbage in
-reference cycles waits longer, bounded by the thresholds below.
+reference cycles waits longer, bounded by the thresholds below. Freezing
+before the tables load keeps their objects collectable: a frozen object in a
+cycle that becomes garbage is never freed.
 """
 
 from __future__ import annotations
