@@ -1,16 +1,18 @@
 """Measure the bots' published ratings: the fixed ratings the server seats them at.
 
-    PYTHONPATH=. nice -n 10 python benchmarks/measure_bot_ratings.py GAME \\
-        --ladder random,easy,medium --games 40,16 [--players 2] [--seed 1] [--write]
+    PYTHONPATH=. python3 benchmarks/measure_bot_ratings.py GAME \\
+        --ladder random,easy,medium,hard --games 40,16,16 [--players 2] [--seed 1] [--write]
 
-Each neighbouring pair of the ladder (``random``–``easy``, ``easy``–``medium``)
+Give it a core of its own and no ``nice``: ``medium`` and ``hard`` search
+for a wall-clock time each move, so a busy machine weakens them.
+
+Each neighbouring pair of the ladder (``random``–``easy``, …, ``medium``–``hard``)
 plays its number of arena games (:func:`cardtable.arena.run_arena`: duplicate
 deals, rotated seats); then every game of every pair, taken in turn, goes
 through the one rating model (:func:`cardtable.bots.ratings.rate`), each bot
 one player starting as a newcomer. So every bot lands on one scale with
 people, who start where the bots started. A level of the game left off the
-ladder (``hard``, whose 0.5 s a move costs too much CPU to measure here)
-carries the rating of the strongest level below it, marked ``measured:
+ladder carries the rating of the strongest level below it, marked ``measured:
 false``: a lower bound. A level that seats a bot without its own budget
 (``easy`` seats ``heuristic``) is written under that bot's name too.
 
@@ -116,7 +118,7 @@ def main() -> None:
     document["schema"] = SCHEMA
     document.setdefault("ratings", {})[str(args.players)] = ratings
     document.setdefault("commands", {})[str(args.players)] = (
-        f"PYTHONPATH=. nice -n 10 python benchmarks/measure_bot_ratings.py {args.game}"
+        f"PYTHONPATH=. python3 benchmarks/measure_bot_ratings.py {args.game}"
         f" --ladder {args.ladder} --games {args.games} --players {args.players}"
         f" --seed {args.seed} --write"
     )
