@@ -3,7 +3,6 @@ tables keep moving meanwhile."""
 
 from __future__ import annotations
 
-import asyncio
 import os
 import random
 
@@ -12,7 +11,7 @@ import pytest
 from cardtable.bots import LEVELS, level_for
 from cardtable.core.registry import manifest
 from cardtable.server.bots import BotJob, BotPool, runs_inline, think
-from tests.server.helpers import play_moves, play_out, running
+from tests.server.helpers import play_moves, play_out, run_coroutine, running
 
 pytestmark = pytest.mark.timeout(600, method="thread")
 
@@ -88,4 +87,4 @@ def test_search_workers_take_the_cpu_last() -> None:
         finally:
             await pool.close()
 
-    assert asyncio.run(policy()) == os.SCHED_IDLE
+    assert run_coroutine(policy()) == os.SCHED_IDLE
