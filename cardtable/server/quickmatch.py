@@ -179,12 +179,6 @@ class QuickMatch:
         self._matched: int | None = None  # the store's version at the last match
         self._matched_at = -math.inf  # clock time of the last match
 
-    @property
-    def entries(self) -> dict[str, Entry]:
-        """Every entry, when they are in this process's memory (tests look in)."""
-        assert isinstance(self.store, MemoryQueue), "a shared queue's entries are in Redis"
-        return self.store.entries
-
     def now(self) -> float:
         return self.hub.settings.limits.clock()
 

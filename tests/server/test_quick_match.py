@@ -11,6 +11,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from cardtable.server.limits import Limits
+from cardtable.server.quick_store import Entry, MemoryQueue
 from cardtable.server.quickmatch import (
     RANGE_GROWTH,
     RANGE_START,
@@ -28,6 +29,13 @@ MT = "marshmallow-test"
 def quick(server: Server) -> QuickMatch:
     queue: QuickMatch = server.client.app.state.quick  # type: ignore[attr-defined]
     return queue
+
+
+def entries(server: Server) -> dict[str, Entry]:
+    """The queue's entries: in this process's memory, a server alone."""
+    store = quick(server).store
+    assert isinstance(store, MemoryQueue)
+    return store.entries
 
 
 def play_now(server: Server, name: str, status: int = 201, **asked: Any) -> dict[str, Any]:
@@ -174,7 +182,7 @@ def test_cancel_and_closed_pages_leave_nothing_behind(db_url: str) -> None:
         ann = play_now(server, "Ann")
         cancelled = server.client.post(f"/api/quick/{ann['ticket']}/cancel", json={})
         assert cancelled.status_code == 200, cancelled.text
-        assert waiting(server) == {} and quick(server).entries == {}
+        assert waiting(server) == {} and entries(server) == {}
         gone = poll(server, ann["ticket"], 404)["error"]
         assert "no quick-match ticket" in gone
         bea = play_now(server, "Bea")  # nobody is there any more for her
@@ -190,7 +198,7 @@ def test_cancel_and_closed_pages_leave_nothing_behind(db_url: str) -> None:
         clock.now += 1
         poll(server, cy["ticket"], 404)
         poll(server, dee["ticket"], 404)
-        assert quick(server).entries == {}
+        assert entries(server) == {}
 
 
 def test_bad_input_is_refused_in_one_sentence_and_changes_nothing(db_url: str) -> None:
@@ -273,7 +281,7 @@ def test_a_long_poll_answers_when_the_person_is_seated(db_url: str) -> None:
             # Ann's page asks, waiting up to 25 s; Bea's arrival answers it.
             asked = pool.submit(server.client.get, f"/api/quick/{ann['ticket']}?wait=25")
             for _ in range(2000):  # until Ann's long poll is in flight (a bound, not a timing)
-                if quick(server).entries[ann["ticket"]].watching:
+                if entries(server)[ann["ticket"]].watching:
                     break
                 time.sleep(0.01)
             bea = play_now(server, "Bea")
