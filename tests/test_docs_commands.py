@@ -29,6 +29,9 @@ SHELL = ("sh", "bash", "shell", "console")
 SKIPPED = {
     "pip install": "installs packages into the environment the suite runs in",
     "-m pytest": "runs this test suite itself",
+    "scripts/test-newest.sh": "runs this test suite itself, in a fresh environment",
+    "scripts/install-test-deps.sh": "installs packages into the environment the suite runs in",
+    "scripts/lock.sh": "resolves against the package index and rewrites requirements/",
     "benchmarks/": "a benchmark: minutes of measurement against its peers",
     "cardtable serve": "a server that runs until stopped: tests/server and tests/browser start it",
 }

@@ -16,12 +16,14 @@ def run(*args: str) -> subprocess.CompletedProcess[str]:
 
 
 def test_ruff_is_clean() -> None:
-    result = run("ruff", "check", "cardtable", "tests", "benchmarks")
+    result = run("ruff", "check", "cardtable", "tests", "benchmarks", "scripts")
     assert result.returncode == 0, result.stdout + result.stderr
 
 
 def test_ruff_format_is_clean() -> None:
-    result = run("ruff", "format", "--check", "cardtable", "tests", "benchmarks", "docs/examples")
+    result = run(
+        "ruff", "format", "--check", "cardtable", "tests", "benchmarks", "scripts", "docs/examples"
+    )
     assert result.returncode == 0, result.stdout + result.stderr
 
 

@@ -33,5 +33,5 @@ async def listen(
             log.warning("Redis (%s): %s; subscribing again", channel, exc)
         finally:
             with contextlib.suppress(Exception):
-                await pubsub.aclose()  # type: ignore[no-untyped-call]
+                await pubsub.aclose()
         await asyncio.sleep(RETRY_SECONDS)

@@ -211,7 +211,7 @@ class Relays:
             with contextlib.suppress(Exception):
                 await self.send(holder, {"op": "close", "link": link})
             with contextlib.suppress(Exception):
-                await pubsub.aclose()  # type: ignore[no-untyped-call]
+                await pubsub.aclose()
 
     async def _downstream(self, ws: WebSocket, pubsub: Any) -> None:
         """The owner's frames for this socket, to the browser."""
