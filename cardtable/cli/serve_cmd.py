@@ -174,7 +174,9 @@ def serve(
         settle_heap=True,
     )
     shown = "127.0.0.1" if host == "0.0.0.0" else host
-    typer.echo(f"cardtable: open http://{shown}:{port}/  (database: {_safe(url)}; Ctrl-C stops)")
+    typer.echo(
+        f"cardtable: open http://{shown}:{port}/  (database: {without_password(url)}; Ctrl-C stops)"
+    )
     try:
         app = create_app(settings)
     except CardtableError as exc:  # e.g. a damaged session secret in the data folder
@@ -226,7 +228,7 @@ def _public_url(url: str) -> str:
     return url
 
 
-def _safe(url: str) -> str:
+def without_password(url: str) -> str:
     """The URL without a password."""
     scheme, sep, rest = url.partition("://")
     if "@" in rest:
