@@ -186,6 +186,10 @@ def serve(
         host=host,
         port=port,
         log_level="warning",
+        # The client's address is the peer's unless the peer is a --trusted-proxy
+        # (cardtable/server/limits.py): uvicorn must not believe X-Forwarded-For
+        # (and -Proto) from 127.0.0.1 of its own accord.
+        proxy_headers=False,
         # Messages over 4 KiB get an error from the table; this is the hard cap.
         ws_max_size=64 * 1024,
     )
