@@ -309,7 +309,16 @@ class Accounts:
     async def copy_owners(self, old_id: str, new_id: str) -> None:
         """A rematch's seats belong to whoever held them at the old table
         (asked again, it changes nothing)."""
-        async with self._copying, self.engine.begin() as conn:
+        async with self._copying:
+            try:
+                await self._copy_owners(old_id, new_id)
+            except IntegrityError:
+                # Another process copied them at the same moment: its rows
+                # are there now, and reading again finds those seats taken.
+                await self._copy_owners(old_id, new_id)
+
+    async def _copy_owners(self, old_id: str, new_id: str) -> None:
+        async with self.engine.begin() as conn:
             old = await conn.execute(
                 select(account_seats.c.seat, account_seats.c.account_id).where(
                     account_seats.c.table_id == old_id
