@@ -23,7 +23,7 @@ from sqlalchemy import (
     String,
     Table,
     Text,
-    true,
+    false,
 )
 
 metadata = MetaData()
@@ -47,8 +47,9 @@ tables = Table(
     Column("creator", String(64), nullable=True),
     # When stand-ins were sent to finish the game, its people all gone too long.
     Column("abandoned_ms", BigInteger, nullable=True),
-    # Rated or friendly, chosen when it is made: a friendly table never changes a rating.
-    Column("rated", Boolean, nullable=False, server_default=true()),
+    # Rated or friendly, chosen when it is made: a friendly table never changes a
+    # rating. Tables from before the choice (v0009) are friendly.
+    Column("rated", Boolean, nullable=False, server_default=false()),
 )
 
 seats = Table(

@@ -105,7 +105,7 @@ async def _v0004_table_then_open(url: str) -> tuple[list[str], bool]:
         await storage.close()
 
 
-def test_a_v0004_database_keeps_its_tables_as_rated_ones(any_db: str) -> None:
+def test_a_v0004_database_keeps_its_tables_as_friendly_ones(any_db: str) -> None:
     tables, rated = run_coroutine(_v0004_table_then_open(any_db))
     assert tables == ["old1"]
-    assert rated is True  # rated as before: the rules of then hold for them
+    assert rated is False  # they never said they were rated (issue 27, item 10)
