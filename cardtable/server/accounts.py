@@ -276,11 +276,11 @@ class Accounts:
 
     # --- seats ------------------------------------------------------------
     async def link_seats(
-        self, account: Account, held: Sequence[tuple[str, int]]
+        self, account: Account, held: Sequence[tuple[str, int]], address: str
     ) -> list[tuple[str, int]]:
         """Make the seats ``held`` the account's (the caller proved each is
-        theirs) and give them its name; a seat another account holds is left
-        as it is. The seats linked."""
+        theirs; ``address`` is the client's) and give them its name; a seat
+        another account holds is left as it is. The seats linked."""
         linked: list[tuple[str, int]] = []
         async with self.engine.begin() as conn:
             for table_id, seat in held:
@@ -295,7 +295,7 @@ class Accounts:
                     continue
                 await conn.execute(
                     insert(account_seats).values(
-                        table_id=table_id, seat=seat, account_id=account.id
+                        table_id=table_id, seat=seat, account_id=account.id, address=address
                     )
                 )
                 await conn.execute(
@@ -320,16 +320,21 @@ class Accounts:
     async def _copy_owners(self, old_id: str, new_id: str) -> None:
         async with self.engine.begin() as conn:
             old = await conn.execute(
-                select(account_seats.c.seat, account_seats.c.account_id).where(
-                    account_seats.c.table_id == old_id
-                )
+                select(
+                    account_seats.c.seat, account_seats.c.account_id, account_seats.c.address
+                ).where(account_seats.c.table_id == old_id)
             )
             new = await conn.execute(
                 select(account_seats.c.seat).where(account_seats.c.table_id == new_id)
             )
             taken = {r.seat for r in new}
             rows = [
-                {"table_id": new_id, "seat": r.seat, "account_id": r.account_id}
+                {
+                    "table_id": new_id,
+                    "seat": r.seat,
+                    "account_id": r.account_id,
+                    "address": r.address,
+                }
                 for r in old
                 if r.seat not in taken
             ]

@@ -184,6 +184,7 @@ class Play:
         table.adopt(after, new)
         if outcome is not None:
             table.facts.ratings = outcome.changes
+            table.facts.rated = outcome.rated  # a table may end friendly (rating_rules.py)
 
     # --- what happens next -------------------------------------------------------
     def changed(self, table: Table) -> None:
