@@ -50,17 +50,8 @@ class Person:
 
     @classmethod
     def open(
-        cls,
-        browser: Any,
-        name: str,
-        viewport: dict[str, int] = DESKTOP,
-        address: str | None = None,
-        **options: Any,
+        cls, browser: Any, name: str, viewport: dict[str, int] = DESKTOP, **options: Any
     ) -> Person:
-        """``address``: the client address this person's requests say they
-        come from (``X-Forwarded-For``; the server must trust 127.0.0.1)."""
-        if address is not None:
-            options["extra_http_headers"] = {"X-Forwarded-For": address}
         context = browser.new_context(viewport=viewport, **options)
         context.set_default_timeout(ACTION_TIMEOUT_MS)
         page = context.new_page()

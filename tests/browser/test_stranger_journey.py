@@ -28,8 +28,16 @@ def test_two_strangers_meet_play_and_find_their_rated_game(
 ) -> None:
     server = server_behind_a_proxy  # strangers: each at an address of their own
     # Reduced motion, as some people set it: no card glides, so the long game ends sooner.
-    ann = Person.open(browser, "Ann", address="192.0.2.1", reduced_motion="reduce")
-    bea = Person.open(browser, "Bea", viewport=PHONE, address="192.0.2.2", reduced_motion="reduce")
+    ann = Person.open(
+        browser, "Ann", extra_http_headers={"X-Forwarded-For": "192.0.2.1"}, reduced_motion="reduce"
+    )
+    bea = Person.open(
+        browser,
+        "Bea",
+        viewport=PHONE,
+        extra_http_headers={"X-Forwarded-For": "192.0.2.2"},
+        reduced_motion="reduce",
+    )
     for person in (ann, bea):
         person.page.goto(server.url + "/account")
         sign_up(person.page, person.name, "**/me")
