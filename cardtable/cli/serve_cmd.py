@@ -103,6 +103,9 @@ def serve(
     chat_per_minute: Annotated[
         int, typer.Option(help="chat lines one client may send at one table per minute")
     ] = 12,
+    chat_per_address_per_minute: Annotated[
+        int, typer.Option(help="chat lines from one address at all tables together per minute")
+    ] = 60,
     public_url: Annotated[str | None, typer.Option(help=PUBLIC_URL_HELP)] = None,
     trusted_proxy: Annotated[list[str] | None, typer.Option(help=PROXY_HELP)] = None,
     redis: Annotated[str | None, typer.Option(metavar="URL", help=REDIS_HELP)] = None,
@@ -138,6 +141,7 @@ def serve(
         ("--token-attempts-per-minute", token_attempts_per_minute),
         ("--quick-per-client", quick_per_client),
         ("--chat-per-minute", chat_per_minute),
+        ("--chat-per-address-per-minute", chat_per_address_per_minute),
     ):
         if count < 1:
             raise fail(f"{flag} {count}: at least 1")
@@ -157,6 +161,7 @@ def serve(
         token_attempts_per_minute=token_attempts_per_minute,
         quick_per_client=quick_per_client,
         chat_per_minute=chat_per_minute,
+        chat_per_address_per_minute=chat_per_address_per_minute,
         waiting_seconds=waiting_minutes * 60,
         abandoned_seconds=abandoned_hours * 3600,
         public_url=_public_url(public_url) if public_url else None,
