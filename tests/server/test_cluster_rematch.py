@@ -15,27 +15,17 @@ from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import create_async_engine
 
 from cardtable.server.schema import tables
+from tests.server import test_cluster as clusters
 from tests.server.helpers import run_coroutine
 from tests.server.processes import post
-from tests.server.test_cluster import (
-    AGAINST_A_BOT,
-    Cluster,
-    _join,
-    _new_table,
-    _play_out,
-    _socket,
-    running_cluster,
-)
+from tests.server.test_cluster import AGAINST_A_BOT, Cluster
 
-pytestmark = [
-    pytest.mark.timeout(120, method="thread"),
-    pytest.mark.usefixtures("needs_haproxy"),
-]
+pytestmark = clusters.pytestmark
 
 
 @pytest.fixture
 def cluster(postgres_url: str, redis_url: str) -> Iterator[Cluster]:
-    with running_cluster(postgres_url, redis_url) as running:
+    with clusters.running_cluster(postgres_url, redis_url) as running:
         yield running
 
 
@@ -50,10 +40,10 @@ async def _rematches_of(url: str, table: str) -> int:
 
 
 def test_rematch_requests_at_every_process_at_once_make_one_table(cluster: Cluster) -> None:
-    table = _new_table(cluster.proxy, "marshmallow-test", AGAINST_A_BOT)
-    token = _join(cluster.proxy, table, 0, "Ann")
-    with _socket(cluster.proxy, table, token) as ann:
-        assert _play_out({0: ann}, random.Random(27))["finished"]
+    table = clusters._new_table(cluster.proxy, "marshmallow-test", AGAINST_A_BOT)
+    token = clusters._join(cluster.proxy, table, 0, "Ann")
+    with clusters._socket(cluster.proxy, table, token) as ann:
+        assert clusters._play_out({0: ann}, random.Random(27))["finished"]
     start = threading.Barrier(len(cluster.ports))
 
     def ask(port: int) -> str:

@@ -12,21 +12,14 @@ from sqlalchemy import select, text
 from sqlalchemy.exc import IntegrityError
 
 from cardtable.server.schema import tables
-from cardtable.server.storage import Storage
 from tests.server.helpers import run_coroutine
-from tests.server.test_migration_v0004 import write_at
-
-COLUMNS = "id, game, options, private, turn_seconds, bot_delay_ms, stand_in, status, created_ms"
+from tests.server.test_migration_v0004 import migrated, old_table, write_at
 
 
 def _table(
     table_id: str, created_ms: int, rematch_of: str = "NULL", rematch_id: str = "NULL"
 ) -> str:
-    return (
-        f"INSERT INTO ct_tables ({COLUMNS}, rematch_of, rematch_id) VALUES ('{table_id}',"
-        " 'marshmallow-test', '{\"players\": 2}', false, NULL, 0, 'random', 'finished',"
-        f" {created_ms}, {rematch_of}, {rematch_id})"
-    )
+    return old_table("finished", table_id, created_ms, rematch_of=rematch_of, rematch_id=rematch_id)
 
 
 async def _two_rematches_then_open(url: str) -> dict[str, tuple[Any, Any]]:
@@ -39,9 +32,7 @@ async def _two_rematches_then_open(url: str) -> dict[str, tuple[Any, Any]]:
         _table("old2", 4),  # a crash between the rematch's insert and this row's update
         _table("lone", 5, rematch_of="'old2'"),
     )
-    new = Storage(url)
-    await new.open()  # migrates to the head
-    try:
+    async with migrated(url) as new:
         async with new.engine.connect() as conn:
             rows = await conn.execute(select(tables.c.id, tables.c.rematch_of, tables.c.rematch_id))
             found = {r.id: (r.rematch_of, r.rematch_id) for r in rows}
@@ -49,8 +40,6 @@ async def _two_rematches_then_open(url: str) -> dict[str, tuple[Any, Any]]:
             async with new.engine.begin() as conn:
                 await conn.execute(text(_table("third", 6, rematch_of="'old1'")))
         return found
-    finally:
-        await new.close()
 
 
 def test_two_rematches_of_one_table_become_one_and_a_third_is_refused(any_db: str) -> None:

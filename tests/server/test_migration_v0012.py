@@ -9,30 +9,21 @@ from typing import Any
 from sqlalchemy import select
 
 from cardtable.server.account_schema import account_seats
-from cardtable.server.storage import Storage
 from tests.server.helpers import run_coroutine
-from tests.server.test_migration_v0004 import write_at
+from tests.server.test_migration_v0004 import migrated, old_table, write_at
 
 
 async def _old_database_then_open(url: str) -> list[tuple[Any, ...]]:
     await write_at(
         url,
         "v0011",
-        "INSERT INTO ct_tables (id, game, options, private, turn_seconds, bot_delay_ms,"
-        " stand_in, status, created_ms) VALUES ('old1', 'marshmallow-test',"
-        " '{\"players\": 2}', false, NULL, 0, 'random', 'playing', 5)",
+        old_table("playing"),
         "INSERT INTO ct_accounts (id, name, name_key, password_hash, created_ms)"
         " VALUES ('acc1', 'Ann', 'ann', 'x', 1)",
         "INSERT INTO ct_account_seats (table_id, seat, account_id) VALUES ('old1', 0, 'acc1')",
     )
-    new = Storage(url)
-    await new.open()  # migrates to the head
-    try:
-        async with new.engine.connect() as conn:
-            rows = await conn.execute(select(account_seats))
-            return [tuple(r) for r in rows]
-    finally:
-        await new.close()
+    async with migrated(url) as new, new.engine.connect() as conn:
+        return [tuple(r) for r in await conn.execute(select(account_seats))]
 
 
 def test_account_seats_of_the_release_before_keep_their_owner_without_an_address(

@@ -6,19 +6,14 @@ one's table. Two in-process servers on one database stand for two processes
 
 from __future__ import annotations
 
-import asyncio
 import threading
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from sqlalchemy import func, select
 
-from cardtable.server.account_schema import account_seats
-from cardtable.server.accounts import Accounts
-from cardtable.server.passwords import Passwords
 from cardtable.server.schema import tables
-from tests.server.accounts_helpers import account_server
-from tests.server.helpers import UNLIMITED, Server, running
+from tests.server.helpers import Server, running
 from tests.server.test_lobby import finished_duel
 
 
@@ -69,27 +64,3 @@ def test_two_processes_asked_at_the_same_moment_make_one_table(any_db: str) -> N
             assert _rematches_of(first, table) == 1
             for server in (first, second):
                 assert server.client.get(f"/api/tables/{table}").json()["rematch"] == answers[0]
-
-
-def test_two_processes_copy_a_rematchs_owners_at_once_without_a_clash(any_db: str) -> None:
-    # Each process serialises its own copies; two processes must not clash either.
-    with account_server(any_db, limits=UNLIMITED) as ann:
-        bob = ann.browser()
-        ann.sign_up("Ann")
-        bob.sign_up("Bob")
-        old = ann.create("marshmallow-test", ["human", "human"])
-        ann.join(old, 0)
-        bob.join(old, 1)
-        here = ann.accounts
-        elsewhere = Accounts(here.engine, b"", Passwords(fast=True))  # another process's
-        # Each new table is one chance for the two copies to interleave.
-        rematches = [ann.create("marshmallow-test", ["human", "human"]) for _ in range(10)]
-
-        async def both(new: str) -> list[int]:
-            await asyncio.gather(here.copy_owners(old, new), elsewhere.copy_owners(old, new))
-            async with here.engine.connect() as conn:
-                query = select(account_seats.c.seat).where(account_seats.c.table_id == new)
-                return sorted(r.seat for r in await conn.execute(query))
-
-        for new in rematches:
-            assert ann.client.portal.call(both, new) == [0, 1]  # type: ignore[union-attr]
