@@ -40,7 +40,7 @@ tables = Table(
     Column("stand_in", String(16), nullable=False),
     Column("status", String(16), nullable=False, index=True),
     Column("created_ms", BigInteger, nullable=False, index=True),
-    # A finished table's rematch: at most one per table, across processes (v0011).
+    # A finished table's rematch: at most one per table, across processes (v0012).
     Column("rematch_of", String(32), nullable=True),
     Column("rematch_id", String(32), nullable=True),
     # The address of the client that made the table (its limits count it), if known.

@@ -9,16 +9,16 @@ processes made one each). The one the finished table names in its
 their games and lose only the link back (``rematch_of`` NULL). Then every
 finished table names the rematch that points at it.
 
-Revision ID: v0011
-Revises: v0010
+Revision ID: v0012
+Revises: v0011
 """
 
 from __future__ import annotations
 
 from alembic import op
 
-revision = "v0011"
-down_revision = "v0010"
+revision = "v0012"
+down_revision = "v0011"
 branch_labels = None
 depends_on = None
 

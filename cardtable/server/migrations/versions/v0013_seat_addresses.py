@@ -3,8 +3,8 @@ at one table from one address may be one person playing both, so such a
 table is not rated (cardtable/server/rating_rules.py). Seats held before
 this revision have no address (NULL) and count as before.
 
-Revision ID: v0012
-Revises: v0011
+Revision ID: v0013
+Revises: v0012
 """
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "v0012"
-down_revision = "v0011"
+revision = "v0013"
+down_revision = "v0012"
 branch_labels = None
 depends_on = None
 
