@@ -7,16 +7,13 @@ from __future__ import annotations
 import json
 import urllib.error
 import urllib.request
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
-
-import pytest
 
 from tests.browser.conftest import SCREENSHOTS
 from tests.browser.helpers import STATUS_JS, Person, Server
 from tests.browser.test_table_feel import create, my_turn, play_one, sit
-from tests.server.pg import PostgresServer, binaries, fresh_database, postgres_server
+from tests.server.pg import PostgresServer, fresh_database
 
 # Bounds on waits, far above what the page needs (5-6 s to notice silence).
 NOTICE_LIMIT_MS = 30_000
@@ -56,16 +53,6 @@ def test_a_page_notices_a_silent_server_and_connects_again(browser: Any, server:
     my_turn(person)
     play_one(person, GAME)  # the table plays on over the new socket
     assert not person.errors
-
-
-@pytest.fixture
-def postgres_alone() -> Iterator[PostgresServer]:
-    """A PostgreSQL of this test's own, to stop and start again."""
-    bin_dir = binaries()
-    if bin_dir is None:
-        pytest.skip("PostgreSQL is not installed: scripts/install-test-deps.sh installs it")
-    with postgres_server(bin_dir) as pg:
-        yield pg
 
 
 def test_a_move_waits_for_the_database_and_goes_in_when_it_is_back(

@@ -5,7 +5,6 @@ again once PostgreSQL is back, and the log holds no traceback for it."""
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -13,17 +12,7 @@ from sqlalchemy.exc import DBAPIError, IntegrityError
 
 from cardtable.server.storage import unreachable
 from tests.server.helpers import running, sqlite_url
-from tests.server.pg import PostgresServer, binaries, fresh_database, postgres_server
-
-
-@pytest.fixture
-def postgres_alone() -> Iterator[PostgresServer]:
-    """A PostgreSQL of this test's own, to stop and start again."""
-    bin_dir = binaries()
-    if bin_dir is None:
-        pytest.skip("PostgreSQL is not installed: scripts/install-test-deps.sh installs it")
-    with postgres_server(bin_dir) as pg:
-        yield pg
+from tests.server.pg import PostgresServer, fresh_database
 
 
 class _Starting(Exception):
