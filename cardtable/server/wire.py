@@ -6,7 +6,10 @@ the project's one digit-limited JSON reader
 :data:`MAX_DIGITS` digits (a 5,000-digit number would otherwise trip
 Python's int-conversion limit deep inside ``json``), and with hooks that
 refuse what would be costly or ambiguous: any float, ``NaN`` and
-``Infinity``, duplicate keys and deep nesting. :func:`convert` then checks
+``Infinity``, duplicate keys and deep nesting. It also refuses text that is
+not Unicode: a lone surrogate (``"\\ud800"``), which JSON can spell but no
+UTF-8 can hold, so that nothing after it (msgspec, the database, a log line)
+meets a string it cannot encode. :func:`convert` then checks
 the value against a msgspec schema (:mod:`cardtable.server.schemas`) and
 puts msgspec's complaint in the server's words: the field's path and why,
 the why read from the schema itself. Each failure is one :class:`BadInput`
@@ -18,6 +21,10 @@ sentence.
 Traceback (most recent call last):
 ...
 cardtable.server.wire.BadInput: message.seq: the number 999999999999… has more than 12 digits
+>>> parse_json('{"type": "move\\\\ud800", "seq": 0}', 4096, "message")
+Traceback (most recent call last):
+...
+cardtable.server.wire.BadInput: message.type holds a lone surrogate (not valid Unicode)
 >>> from cardtable.server.schemas import Join
 >>> convert({"seat": 120, "name": "Ann"}, Join, "request")
 Traceback (most recent call last):
@@ -84,7 +91,7 @@ def parse_json(data: str | bytes, limit: int, what: str) -> Any:
     if size > limit:
         raise BadInput(f"{what} is {size} bytes; the limit is {limit}", 413)
     try:
-        return loads_json(
+        value = loads_json(
             data,
             max_digits=MAX_DIGITS,
             parse_float=_float,
@@ -102,6 +109,34 @@ def parse_json(data: str | bytes, limit: int, what: str) -> Any:
         raise BadInput(f"{what} is not valid JSON: {exc.msg} at column {exc.colno}") from None
     except (UnicodeDecodeError, RecursionError, ValueError):
         raise BadInput(f"{what} is not valid JSON (bad encoding or nested too deeply)") from None
+    _refuse_surrogates(value, what)
+    return value
+
+
+# After json has paired what pairs, any surrogate left in a string is a lone one.
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _refuse_surrogates(value: Any, what: str) -> None:
+    """:class:`BadInput` naming the first text (a key or a string) in ``value``
+    that holds a lone surrogate. A loop, not recursion: ``value`` may nest as
+    deeply as the JSON reader allows."""
+    todo: list[tuple[str, Any]] = [(what, value)]
+    while todo:
+        where, item = todo.pop()
+        if isinstance(item, str):
+            if _SURROGATE.search(item):
+                raise BadInput(f"{where} {_NOT_UNICODE}")
+        elif isinstance(item, dict):
+            for key in item:
+                if _SURROGATE.search(key):
+                    raise BadInput(f"a key of {where} {_NOT_UNICODE}")
+            todo.extend((f"{where}.{key}", inner) for key, inner in reversed(item.items()))
+        elif isinstance(item, list):
+            todo.extend((f"{where}[{i}]", inner) for i, inner in reversed(list(enumerate(item))))
+
+
+_NOT_UNICODE = "holds a lone surrogate (not valid Unicode)"
 
 
 # --- shapes -----------------------------------------------------------------
