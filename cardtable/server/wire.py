@@ -117,23 +117,37 @@ def parse_json(data: str | bytes, limit: int, what: str) -> Any:
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
 
+# Where an item sits: its parent's place and its key or index (None: the top).
+_Place = tuple["_Place", str | int] | None
+
+
 def _refuse_surrogates(value: Any, what: str) -> None:
     """:class:`BadInput` naming the first text (a key or a string) in ``value``
     that holds a lone surrogate. A loop, not recursion: ``value`` may nest as
-    deeply as the JSON reader allows."""
-    todo: list[tuple[str, Any]] = [(what, value)]
+    deeply as the JSON reader allows; a path is spelled only for the culprit."""
+    todo: list[tuple[Any, _Place]] = [(value, None)]
     while todo:
-        where, item = todo.pop()
+        item, place = todo.pop()
         if isinstance(item, str):
             if _SURROGATE.search(item):
-                raise BadInput(f"{where} {_NOT_UNICODE}")
+                raise BadInput(f"{_spelled(what, place)} {_NOT_UNICODE}")
         elif isinstance(item, dict):
             for key in item:
                 if _SURROGATE.search(key):
-                    raise BadInput(f"a key of {where} {_NOT_UNICODE}")
-            todo.extend((f"{where}.{key}", inner) for key, inner in reversed(item.items()))
+                    raise BadInput(f"a key of {_spelled(what, place)} {_NOT_UNICODE}")
+            todo.extend((inner, (place, key)) for key, inner in reversed(item.items()))
         elif isinstance(item, list):
-            todo.extend((f"{where}[{i}]", inner) for i, inner in reversed(list(enumerate(item))))
+            todo.extend((inner, (place, i)) for i, inner in reversed(list(enumerate(item))))
+
+
+def _spelled(what: str, place: _Place, limit: int = 120) -> str:
+    """``what`` and the path to ``place`` (``message.move.cards[2]``), cut at ``limit``."""
+    steps: list[str] = []
+    while place is not None:
+        place, step = place
+        steps.append(f"[{step}]" if isinstance(step, int) else f".{step[:40]}")
+    path = what + "".join(reversed(steps))
+    return path if len(path) <= limit else path[:limit] + "…"
 
 
 _NOT_UNICODE = "holds a lone surrogate (not valid Unicode)"
