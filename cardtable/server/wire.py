@@ -54,7 +54,9 @@ class BadInput(CardtableError):
 
     def __init__(self, message: str, status: int = 400) -> None:
         self.status = status
-        super().__init__(message)
+        # A sentence may quote what was sent (a key, a name): a lone surrogate
+        # in it is spelled \udxxx, so that the answer can be encoded.
+        super().__init__(message.encode("utf-8", "backslashreplace").decode("utf-8"))
 
 
 # --- JSON -------------------------------------------------------------------

@@ -42,6 +42,8 @@ def test_what_the_parser_refuses(text: str, words: str) -> None:
         ('{"k\\ud800": 1}', "a key of message holds a lone surrogate"),
         ('{"' + "k" * 500 + '": "\\ud800"}', "message." + "k" * 40 + " holds"),  # cut short
         ('"\\udc00\\ud800"', "message holds a lone surrogate"),  # a pair backwards
+        # Refused before the text is looked at: the sentence quotes the key, escaped.
+        ('{"\\ud800": 1000000000000}', "message.\\ud800: the number 100000000000…"),
     ],
 )
 def test_a_lone_surrogate_is_named_by_its_path(text: str, words: str) -> None:
