@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from starlette.websockets import WebSocketDisconnect
 
-from cardtable.server.guard import origin_of
+from cardtable.server.guard import MAX_HEADERS, origin_of
 from cardtable.server.limits import Limits
 from tests.server.helpers import running
 
@@ -92,3 +92,22 @@ def test_behind_a_proxy_the_public_url_is_the_only_origin(db_url: str) -> None:
 )
 def test_origins_compare_in_one_spelling(url: str, origin: str) -> None:
     assert origin_of(url) == origin
+
+
+@pytest.mark.parametrize("size", [100_000, 1_000_000])
+def test_a_request_with_oversized_headers_is_refused(db_url: str, size: int) -> None:
+    pad = {"X-Pad": "a" * size}
+    with running(db_url) as server:
+        response = server.client.post("/api/tables", json=BODY, headers=pad)
+        assert response.status_code == 431, response.text
+        assert f"the limit is {MAX_HEADERS}" in response.json()["error"]
+        assert server.hub.tables == {}
+        table = server.create("marshmallow-test", ["human", "human"])
+        with (
+            pytest.raises(WebSocketDisconnect) as closed,
+            server.client.websocket_connect(f"/ws/{table}", headers=pad) as ws,
+        ):
+            ws.receive_json()
+        assert closed.value.code == 1008
+        ordinary = {"X-Pad": "a" * (MAX_HEADERS // 2)}  # big, but within the limit
+        assert server.client.get("/api/games", headers=ordinary).status_code == 200

@@ -3,6 +3,7 @@ request about one table to one backend."""
 
 from __future__ import annotations
 
+import socket
 import threading
 import urllib.request
 from collections.abc import Iterator
@@ -15,6 +16,8 @@ import redis.asyncio as aioredis
 from tests.server.helpers import run_coroutine
 from tests.server.processes import ROOT
 from tests.server.topology import haproxy, haproxy_config
+
+SLOW_HEADERS_DEADLINE = 120.0  # seconds; haproxy's timeout http-request is 10
 
 
 def test_redis_answers(redis_url: str) -> None:
@@ -79,3 +82,17 @@ def test_haproxy_sends_a_tables_requests_to_one_backend() -> None:
 def test_the_deployment_page_shows_the_proxy_configuration_the_tests_use() -> None:
     page = (ROOT / "docs" / "deployment.md").read_text(encoding="utf-8")
     assert f"```haproxy\n{haproxy_config(80, [8001, 8002, 8003])}```" in page
+
+
+@pytest.mark.usefixtures("needs_haproxy")
+def test_the_proxy_closes_on_a_client_that_sends_its_headers_slowly() -> None:
+    with (
+        named_backend("a") as a,
+        haproxy([a]) as port,
+        socket.create_connection(("127.0.0.1", port)) as client,
+    ):
+        client.sendall(b"GET /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ")
+        # Nothing more comes: the proxy gives up (10 s), well before this deadline.
+        client.settimeout(SLOW_HEADERS_DEADLINE)
+        answer = client.recv(64)
+    assert answer.startswith(b"HTTP/1.1 408") or answer == b"", answer

@@ -91,6 +91,7 @@ global
 defaults
     mode http
     timeout connect 2s
+    timeout http-request 10s
     timeout client 1h
     timeout server 1h
     timeout tunnel 1h
