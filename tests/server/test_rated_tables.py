@@ -1,6 +1,7 @@
 """Rated or friendly tables (Board Game Arena's choice, made when a table is
-made): a friendly table is never rated, the open tables filter on it a page at
-a time, and a database of before keeps its tables, as rated ones."""
+made): a friendly table is never rated, nor a rated one where one account holds
+two seats; the open tables filter on it a page at a time, and a database of
+before keeps its tables, as rated ones."""
 
 from __future__ import annotations
 
