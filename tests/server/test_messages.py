@@ -83,8 +83,10 @@ def test_after_each_move_every_seat_is_sent_the_new_seq_and_its_own_view(db_url:
                 for conn, message in zip(conns, sent, strict=True):
                     want = json.loads(dumps(game_part(table.game, table.state, conn.seat)))
                     assert {key: message[key] for key in want} == want, (seq, conn.seat)
-                mover = conns[table.state.to_move]
-                mover.move(rng.choice(sent[mover.seat]["legal"]))
+                seat = table.state.to_move
+                assert seat is not None
+                mover = conns[seat]
+                mover.move(rng.choice(sent[seat]["legal"]))
                 assert mover.until(lambda m: m["type"] in ("ack", "error")) == {
                     "type": "ack",
                     "seq": seq + 1,
