@@ -11,13 +11,16 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
+from collections.abc import Callable, Coroutine
+from typing import Any
 
 import pytest
-from sqlalchemy import select
+from sqlalchemy import select, update
+from sqlalchemy.ext.asyncio import AsyncEngine
 
 from cardtable.server.facts import SeatFacts, TableFacts
 from cardtable.server.leases import Leases
-from cardtable.server.schema import events, leases
+from cardtable.server.schema import events, leases, seats, tables
 from cardtable.server.storage import LeaseLost, Storage, _Append, _append_fenced
 from tests.server.helpers import run_coroutine
 
@@ -170,7 +173,9 @@ def test_a_stalled_transaction_does_not_keep_its_rows_from_the_other_processes(
     assert run_coroutine(scenario()) == 1
 
 
-async def _one_statement_batch(url: str) -> tuple[set[str], list[tuple[str, int, int]]]:
+async def _one_statement_batch(
+    url: str,
+) -> tuple[set[tuple[str, int | None]], list[tuple[str, int, int]]]:
     """Two tables' moves in one fenced append, after the second table moved
     to another process."""
     first = Storage(url, owner="first", lease_seconds=30)
@@ -209,5 +214,108 @@ def test_a_fenced_append_stores_the_tables_still_held_and_names_the_lost_ones(
     # table still held gets both its moves, the one another process claimed
     # gets nothing, and it is named so that its caller lets it go.
     lost, stored = run_coroutine(_one_statement_batch(postgres_url))
-    assert lost == {"moved"}
+    assert lost == {("moved", 1)}
     assert stored == [("kept", 0, 1), ("kept", 1, 1), ("kept", 2, 1), ("moved", 0, 1)]
+
+
+# The writes a table's owner queues, each of them under the epoch it holds
+# as it queues it; "moves" is a plain move (PostgreSQL's one-statement append).
+QUEUED: dict[str, Callable[[Storage], Coroutine[Any, Any, None]]] = {
+    "status": lambda s: s.append("t1", 1, [("move", {"n": "old"})], status="finished"),
+    "seat": lambda s: s.set_seat("t1", 0, "Old", "old-hash"),
+    "table": lambda s: s.set_table("t1", private=True),
+    "moves": lambda s: s.append("t1", 1, [("move", {"n": "old"}), ("move", {"n": "old"})]),
+}
+
+
+async def _claim(engine: AsyncEngine, table_id: str, owner: str) -> int:
+    """What a claim does to a lease (leases.py), in SQL both databases speak:
+    ``owner`` holds it at the next epoch, returned."""
+    async with engine.begin() as conn:
+        row = leases.c.table_id == table_id
+        await conn.execute(update(leases).where(row).values(owner=owner, epoch=leases.c.epoch + 1))
+        epoch: int = (await conn.execute(select(leases.c.epoch).where(row))).scalar_one()
+        return epoch
+
+
+async def _queued_then_claimed_again(
+    url: str, kinds: list[str], batched: bool
+) -> tuple[list[BaseException | None], list[tuple[Any, ...]], tuple[Any, ...]]:
+    """Process "p" holds "t1" and "kept" and queues ``kinds`` about "t1"; before
+    its writer runs, "t1" goes to another process and comes back to "p". Then
+    "p" writes a move at each table under the epochs it holds now, in the same
+    batch as the queued writes (``batched``) or after them. What the queued
+    writes raised, the events stored, and "t1"'s seat 0 name, status and privacy."""
+    setup = Storage(url)  # alone: its tables' leases are free
+    await setup.open()
+    for table_id in ("t1", "kept"):
+        await setup.create(_facts(table_id), [("deal", {"n": 0})])
+    await setup.close()
+    store = Storage(url, owner="p", lease_seconds=30)  # not opened: its writes wait queued
+    try:
+        for table_id in ("t1", "kept"):
+            store.epochs[table_id] = await _claim(store.engine, table_id, "p")
+        queued = [asyncio.create_task(QUEUED[kind](store)) for kind in kinds]
+        await _until_queued(store, len(queued))  # each read its epoch, 1
+        await _claim(store.engine, "t1", "other")
+        store.epochs["t1"] = await _claim(store.engine, "t1", "p")  # 3
+        current = [
+            store.append("t1", 1, [("move", {"n": "new"})]),
+            store.append("kept", 1, [("move", {"n": "kept"})]),
+        ]
+        if batched:
+            later = [asyncio.create_task(write) for write in current]
+            await _until_queued(store, len(queued) + len(later))
+        await store.open()  # the writer takes the whole queue as one batch
+        raised = list(await asyncio.gather(*queued, return_exceptions=True))
+        if batched:
+            await asyncio.gather(*later)
+        else:
+            for write in current:
+                await write
+        async with store.engine.connect() as conn:
+            stored = await conn.execute(
+                select(events.c.table_id, events.c.n, events.c.data, events.c.epoch).order_by(
+                    events.c.table_id, events.c.n
+                )
+            )
+            t1 = (
+                await conn.execute(
+                    select(seats.c.name, tables.c.status, tables.c.private)
+                    .join(tables, tables.c.id == seats.c.table_id)
+                    .where(seats.c.table_id == "t1", seats.c.seat == 0)
+                )
+            ).one()
+        return raised, [tuple(r) for r in stored], tuple(t1)
+    finally:
+        await store.close()
+
+
+async def _until_queued(store: Storage, count: int) -> None:
+    """Until ``count`` writes wait in ``store``'s queue (each task's first step)."""
+    for _ in range(1000):
+        if store._queue.qsize() >= count:
+            return
+        await asyncio.sleep(0)
+    raise AssertionError(f"{store._queue.qsize()} writes queued, not {count}")
+
+
+@pytest.mark.parametrize("batched", [False, True], ids=["alone", "batched"])
+@pytest.mark.parametrize(
+    "kinds", [["status"], ["seat"], ["table"], ["moves"], ["seat", "table", "status"]], ids=str
+)
+def test_a_write_queued_under_an_old_epoch_is_refused_even_from_the_same_process(
+    any_db: str, kinds: list[str], batched: bool
+) -> None:
+    # The process still owns the table, but at a newer epoch: what it queued
+    # before it lost the table was decided on a game it no longer has.
+    raised, stored, t1 = run_coroutine(_queued_then_claimed_again(any_db, kinds, batched))
+    assert [type(e) for e in raised] == [LeaseLost] * len(kinds), raised
+    assert all(isinstance(e, LeaseLost) and e.table_id == "t1" for e in raised)
+    assert stored == [
+        ("kept", 0, '{"n": 0}', None),
+        ("kept", 1, '{"n": "kept"}', 1),
+        ("t1", 0, '{"n": 0}', None),
+        ("t1", 1, '{"n": "new"}', 3),
+    ]
+    assert t1 == (None, "playing", False)
