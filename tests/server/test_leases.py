@@ -1,8 +1,12 @@
 """Leases with fencing epochs, against the real PostgreSQL: two processes'
 storage in one test, the second taking a table over once the first's lease
-runs out, and the first's late write refused by the epoch.
+runs out, and the first's late write refused by the epoch; a write queued
+under an old epoch refused even from the process that claimed the table
+back (on SQLite too); and a live ``cardtable serve`` whose lease never
+lapses over several lease periods.
 
-No test waits on a clock: a takeover is polled for (bounded), and what is
+No test waits on a clock: a takeover is polled for (bounded), a live owner
+is watched until the database's clock has moved on (bounded), and what is
 asserted is who holds the table and what the database holds.
 """
 
@@ -15,14 +19,15 @@ from collections.abc import Callable, Coroutine
 from typing import Any
 
 import pytest
-from sqlalchemy import select, update
-from sqlalchemy.ext.asyncio import AsyncEngine
+from sqlalchemy import select, text, update
+from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
 from cardtable.server.facts import SeatFacts, TableFacts
 from cardtable.server.leases import Leases
 from cardtable.server.schema import events, leases, seats, tables
-from cardtable.server.storage import LeaseLost, Storage, _Append, _append_fenced
-from tests.server.helpers import run_coroutine
+from cardtable.server.storage import DB_NOW_MS, LeaseLost, Storage, _Append, _append_fenced
+from tests.server.helpers import QUICK, run_coroutine
+from tests.server.processes import free_port, post, serving
 
 pytestmark = pytest.mark.timeout(60, method="thread")
 
@@ -319,3 +324,57 @@ def test_a_write_queued_under_an_old_epoch_is_refused_even_from_the_same_process
         ("t1", 1, '{"n": "new"}', 3),
     ]
     assert t1 == (None, "playing", False)
+
+
+LEASE_SECONDS = 2  # as the cluster tests have it (5 s by default)
+WATCHED_LEASES = 3  # how many lease periods a live owner is watched for
+WATCH_SECONDS = 60.0  # bounds that watch (a loaded machine's clock runs on)
+
+
+async def _watch_a_live_owner(url: str, table_id: str, pid: int) -> int:
+    """Sample the lease of ``table_id`` until the database's clock has moved
+    :data:`WATCHED_LEASES` leases on: each time the process ``pid`` holds it,
+    it has not run out, and a second process asking for the table is handed
+    nothing. The number of renewals seen."""
+    engine = create_async_engine(url)
+    second = Leases(engine, "second", 30)
+    row = text(f"SELECT expires_ms, {DB_NOW_MS} FROM ct_leases WHERE table_id = :t")
+    expiries: set[int] = set()
+    deadline = time.monotonic() + WATCH_SECONDS
+    try:
+        start = None
+        while True:
+            status, holder, left = await second.status(table_id)
+            assert status == "waiting"
+            assert holder is not None and f":{pid}:" in holder, f"the lease ran out: {holder}"
+            assert left > 0
+            assert await second.claim(table_id) == {}, "the table was handed to another process"
+            async with engine.connect() as conn:
+                expires, now = (await conn.execute(row, {"t": table_id})).one()
+            expiries.add(expires)
+            start = now if start is None else start
+            if now - start >= WATCHED_LEASES * LEASE_SECONDS * 1000:
+                return len(expiries) - 1
+            assert time.monotonic() < deadline, "the database's clock stood still"
+            await asyncio.sleep(0.02)  # a sample every few hundredths of a second
+    finally:
+        await engine.dispose()
+
+
+@pytest.mark.timeout(180, method="thread")
+def test_a_live_owners_lease_never_lapses(postgres_url: str, redis_url: str) -> None:
+    # A heartbeat that renews late lets the lease run out for a moment each
+    # time: a sweep's grace period would hide it, a table asked for at that
+    # moment (a socket of another process) would be taken from a live owner.
+    port = free_port()
+    options = ("--redis", redis_url, "--lease-seconds", str(LEASE_SECONDS), "--bot-workers", "1")
+    with serving(port, postgres_url, *options) as process:
+        body = {
+            "game": "marshmallow-test",
+            "options": QUICK["marshmallow-test"],
+            "seats": [{"kind": "human"}, {"kind": "bot", "bot": "easy"}],
+        }
+        table_id = post(port, "/api/tables", body)["id"]
+        renewals = run_coroutine(_watch_a_live_owner(postgres_url, table_id, process.pid))
+        assert process.poll() is None
+    assert renewals >= WATCHED_LEASES  # the heartbeat ran, more than once a lease
