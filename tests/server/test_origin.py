@@ -82,6 +82,41 @@ def test_behind_a_proxy_the_public_url_is_the_only_origin(db_url: str) -> None:
             assert ws.receive_json()["type"] == "state"
 
 
+def lookalikes(own: str) -> list[str]:
+    """Origins that only look like ``own``: a longer host, another port, another
+    scheme. An origin compared by prefix, or by host alone, lets them through."""
+    scheme, host = own.split("://")
+    other = "http" if scheme == "https" else "https"
+    return [f"{own}.evil.example", f"{own}:8080", f"{other}://{host}"]
+
+
+@pytest.mark.parametrize(
+    ("public_url", "origin"),
+    [(None, o) for o in lookalikes(OWN)]
+    + [("https://cards.example.org/", o) for o in lookalikes("https://cards.example.org")],
+)
+def test_an_origin_that_extends_or_changes_ours_is_another_site(
+    db_url: str, public_url: str | None, origin: str
+) -> None:
+    with running(db_url, limits=Limits(public_url=public_url)) as server:
+        response = server.client.post("/api/tables", json=BODY, headers={"Origin": origin})
+        assert response.status_code == 403, response.text
+        assert f"{origin!r} are refused" in response.json()["error"]
+        assert server.hub.tables == {}
+        table = server.create("marshmallow-test", ["human", "easy"])  # a program: no Origin
+        join = {"seat": 0, "name": "Eve"}
+        response = server.client.post(
+            f"/api/tables/{table}/join", json=join, headers={"Origin": origin}
+        )
+        assert response.status_code == 403, response.text
+        assert not server.table(table).seats[0].taken
+        # Accepted by mistake, the socket is closed again and the test fails.
+        handshake = server.client.websocket_connect(f"/ws/{table}", headers={"Origin": origin})
+        with pytest.raises(WebSocketDisconnect) as refused, handshake:
+            pass
+        assert refused.value.code == 1008
+
+
 @pytest.mark.parametrize(
     ("url", "origin"),
     [
