@@ -29,6 +29,8 @@ REDIS_HELP = (
     " (each table served by one process at a time; see docs/deployment.md)"
 )
 LEASE_HELP = "seconds a table stays with a process that stopped answering (with --redis)"
+LOG_JSON_HELP = "log as JSON lines (time, level, process, table, logger, message), not text"
+CONNECTIONS_HELP = "connections open at once, sockets included; past it new requests get 503"
 PUBLIC_URL_HELP = (
     "the address people open, e.g. https://cards.example.org, when a reverse proxy"
     " serves this server: requests and WebSockets must come from its pages"
@@ -110,14 +112,18 @@ def serve(
     trusted_proxy: Annotated[list[str] | None, typer.Option(help=PROXY_HELP)] = None,
     redis: Annotated[str | None, typer.Option(metavar="URL", help=REDIS_HELP)] = None,
     lease_seconds: Annotated[float, typer.Option(metavar="SECONDS", help=LEASE_HELP)] = 5.0,
+    max_connections: Annotated[int, typer.Option(help=CONNECTIONS_HELP)] = 10_000,
+    log_json: Annotated[bool, typer.Option("--log-json", help=LOG_JSON_HELP)] = False,
 ) -> None:
     """Play in the browser: start the server and print the address to open."""
     try:
         import uvicorn
 
         from cardtable.server.app import create_app
+        from cardtable.server.guard import MAX_HEADERS
         from cardtable.server.hub import Settings
         from cardtable.server.limits import Limits
+        from cardtable.server.logs import log_config
     except ModuleNotFoundError as exc:
         raise fail(
             f"cardtable serve needs the web extra ({exc.name} is missing): "
@@ -142,6 +148,7 @@ def serve(
         ("--quick-per-client", quick_per_client),
         ("--chat-per-minute", chat_per_minute),
         ("--chat-per-address-per-minute", chat_per_address_per_minute),
+        ("--max-connections", max_connections),
     ):
         if count < 1:
             raise fail(f"{flag} {count}: at least 1")
@@ -195,8 +202,15 @@ def serve(
         # (cardtable/server/limits.py): uvicorn must not believe X-Forwarded-For
         # (and -Proto) from 127.0.0.1 of its own accord.
         proxy_headers=False,
+        log_config=log_config(json_lines=log_json),
         # Messages over 4 KiB get an error from the table; this is the hard cap.
         ws_max_size=64 * 1024,
+        # h11 rather than httptools, which reads headers of any size: h11
+        # answers 400 once the unfinished head of a request is over this, so
+        # none larger is read whole (a smaller one over it gets the app's 431).
+        http="h11",
+        h11_max_incomplete_event_size=MAX_HEADERS + 8 * 1024,  # and the request line
+        limit_concurrency=max_connections,
     )
     # uvicorn stops gracefully on SIGTERM as on Ctrl-C (no new sockets, open
     # ones closed with 1012 "service restart", which the browser reconnects

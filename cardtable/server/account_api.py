@@ -52,7 +52,7 @@ def routes(hub: Hub, accounts: Accounts, ratings: Ratings, static: Path) -> list
 
     async def sign_in(request: Request) -> Response:
         body = convert(await read_json(request), Credentials, "request")
-        address = request.client.host if request.client else "unknown"
+        address = client_address(request.scope, hub.settings.limits)
         try:
             account, token = await accounts.sign_in(body.name.strip(), body.password, address)
         except TooSoon as exc:

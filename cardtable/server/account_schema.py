@@ -19,6 +19,10 @@ accounts = Table(
     Column("name", String(64), nullable=False),
     # The name case-folded: unique, so "Ann" and "ANN" cannot both sign up.
     Column("name_key", String(64), nullable=False, unique=True),
+    # How the name looks (cardtable/server/names.py): unique, so "Dave" and
+    # "Dаve" (a Cyrillic a) cannot both sign up. Null for an account older
+    # than the column whose name looked like an older account's.
+    Column("name_skeleton", String(256), nullable=True, unique=True),
     Column("password_hash", Text, nullable=False),  # argon2id, with its own salt
     Column("created_ms", BigInteger, nullable=False),
 )

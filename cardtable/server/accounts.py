@@ -29,6 +29,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 from cardtable.server import login_limits
 from cardtable.server.account_schema import account_seats, accounts, sessions
 from cardtable.server.account_schema import login_limits as limits
+from cardtable.server.names import mixed_script, skeleton
 from cardtable.server.passwords import Passwords
 from cardtable.server.puzzle_schema import puzzle_attempts, puzzle_players
 from cardtable.server.rating_schema import rating_changes, ratings
@@ -114,9 +115,13 @@ class Accounts:
     # --- signing up and in ------------------------------------------------
     async def sign_up(self, name: str, password: str) -> tuple[Account, str]:
         """A new account and its first session's token."""
-        key = name_key(name)
-        if key == name_key(DELETED_NAME):
+        key, look = name_key(name), skeleton(name)
+        if look == skeleton(DELETED_NAME):
             raise BadInput(f"the name {name!r} is reserved; choose another", 409)
+        if mixed_script(name):
+            raise BadInput(
+                f"the name {name!r} mixes Latin, Greek or Cyrillic letters; write it in one", 409
+            )
         account = Account(secrets.token_urlsafe(12), name)
         hashed = await self._hash(password)
         try:
@@ -126,14 +131,25 @@ class Accounts:
                         id=account.id,
                         name=name,
                         name_key=key,
+                        name_skeleton=look,
                         password_hash=hashed,
                         created_ms=self.clock(),
                     )
                 )
                 token = await self._new_session(conn, account.id)
         except IntegrityError:
-            raise BadInput(f"the name {name!r} is taken; choose another", 409) from None
+            raise BadInput(await self._taken(name, look), 409) from None
         return account, token
+
+    async def _taken(self, name: str, look: str) -> str:
+        """Why ``name`` cannot sign up: it is taken, or it looks like a name that is."""
+        async with self.engine.connect() as conn:
+            other = (
+                await conn.execute(select(accounts.c.name).where(accounts.c.name_skeleton == look))
+            ).scalar()
+        if other is None or name_key(other) == name_key(name):
+            return f"the name {name!r} is taken; choose another"
+        return f"the name {name!r} looks like {other!r}, which is taken; choose another"
 
     async def sign_in(self, name: str, password: str, address: str) -> tuple[Account, str]:
         """The account and a new session's token, if the password is right and

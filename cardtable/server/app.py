@@ -6,6 +6,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 
+from sqlalchemy.exc import DBAPIError
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
@@ -22,6 +23,7 @@ from cardtable.server.hub import Hub, Settings
 from cardtable.server.leases import process_name
 from cardtable.server.lifecycle import Lifecycle
 from cardtable.server.limits import WINDOW, Gate
+from cardtable.server.logs import TableContext
 from cardtable.server.passwords import Passwords
 from cardtable.server.play import Play
 from cardtable.server.puzzle_ratings import PuzzleRatings
@@ -99,8 +101,18 @@ def create_app(settings: Settings) -> Starlette:
             WebSocketRoute("/ws/{table_id}", ws.endpoint(hub, play)),
         ],
         lifespan=lifespan,
-        exception_handlers={BadInput: api.error_response, HTTPException: api.error_response},
-        middleware=[Middleware(SameOrigin, public_url=settings.limits.public_url)],
+        exception_handlers={
+            BadInput: api.error_response,
+            HTTPException: api.error_response,
+            # The database away (stopped, restarting): asyncpg refuses with a
+            # bare OSError, a broken connection is a DBAPIError.
+            OSError: api.store_unavailable_response,
+            DBAPIError: api.store_unavailable_response,
+        },
+        middleware=[
+            Middleware(TableContext),  # outermost: the log names the table of a refusal too
+            Middleware(SameOrigin, public_url=settings.limits.public_url),
+        ],
     )
     app.state.hub = hub
     app.state.play = play

@@ -248,7 +248,7 @@ class QuickMatch:
             raise NoTicket(ticket)
 
     async def counts(self) -> dict[tuple[str, int], int]:
-        """People waiting (not yet seated) per (game, players)."""
+        """People waiting (free to be seated) per (game, players)."""
         await self.prune()
         return await self.store.counts()
 

@@ -21,6 +21,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import socket
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, cast
@@ -29,7 +30,7 @@ from alembic import command
 from alembic.config import Config
 from sqlalchemy import Connection, event, func, insert, literal_column, select, update
 from sqlalchemy.engine import Engine
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
 from cardtable.server.chat import ChatLine
@@ -46,6 +47,38 @@ CLOSE_WAIT_SECONDS = 30.0  # at a stop, how long queued writes may take to commi
 # The database's clock in milliseconds: every process of a deployment reads
 # lease times from the same clock, whatever their machines' clocks say.
 DB_NOW_MS = "CAST(EXTRACT(EPOCH FROM clock_timestamp()) * 1000 AS BIGINT)"
+
+
+# PostgreSQL's SQLSTATEs for a server that is not there to talk to: class 08
+# (connection exceptions) and shutting down, crashed or still starting up.
+_AWAY_STATES = ("08", "57P01", "57P02", "57P03")
+
+
+def unreachable(exc: BaseException) -> bool:
+    """Whether ``exc`` says that the database server could not be reached
+    (stopped, restarting, the network between) rather than that a statement,
+    the disk or our code failed. asyncpg's refused connection comes through
+    SQLAlchemy as a bare network error (asyncio's "Multiple exceptions: …"
+    when a host name has several addresses); a connection that died
+    mid-statement as an invalidated DBAPIError; a server starting up or
+    shutting down as a DBAPIError with its SQLSTATE."""
+    if isinstance(exc, ConnectionError | TimeoutError | socket.gaierror):
+        return True
+    if type(exc) is OSError and str(exc).startswith("Multiple exceptions:"):
+        return True
+    if not isinstance(exc, DBAPIError):
+        return False
+    state = getattr(exc.orig, "sqlstate", None)
+    return exc.connection_invalidated or (isinstance(state, str) and state.startswith(_AWAY_STATES))
+
+
+def log_failure(logger: logging.Logger, exc: BaseException, message: str, *args: object) -> None:
+    """Log a failed database call: one line for an outage (no traceback to
+    read through while PostgreSQL restarts), the traceback for anything else."""
+    if unreachable(exc):
+        logger.warning(message + ": the database is unreachable (%s)", *args, exc)
+    else:
+        logger.error(message, *args, exc_info=exc)
 
 
 class LeaseLost(Exception):
@@ -319,7 +352,7 @@ class Storage:
             log.exception("storing %s failed", type(write).__name__)
             return exc
         except Exception as exc:
-            log.exception("storing %s failed", type(write).__name__)
+            log_failure(log, exc, "storing %s failed", type(write).__name__)
             return exc
         return None
 
@@ -330,9 +363,9 @@ class Storage:
         if self.owner is not None and all(_plain_move(w) for w in writes):
             moves = cast(list[_Append], writes)
             lost = await _append_fenced(conn, self.owner, moves)
-            for table_id in lost:
+            for table_id in sorted({table_id for table_id, _ in lost}):
                 log.warning("%s", LeaseLost(table_id))
-            return [LeaseLost(w.table_id) if w.table_id in lost else None for w in moves]
+            return [LeaseLost(w.table_id) if (w.table_id, w.epoch) in lost else None for w in moves]
         await self._commit(conn, writes)
         return [None] * len(writes)
 
@@ -365,9 +398,12 @@ class Storage:
         the writes are about, at the epoch each carries. The lease rows stay
         locked until the commit, so no claim (``FOR UPDATE SKIP LOCKED``)
         slips in between; they are locked in table order, as the heartbeat
-        locks them, so two transactions never wait on each other in a circle."""
+        locks them, so two transactions never wait on each other in a circle.
+        Every write's epoch is checked: one batch may hold a table's writes
+        under two epochs (queued before this process lost the table, and
+        after it claimed it again)."""
         wanted = {
-            w.table_id: w.epoch
+            (w.table_id, w.epoch)
             for w in writes
             if isinstance(w, _Append | _Seat | _Table) and w.epoch is not None
         }
@@ -375,12 +411,12 @@ class Storage:
             return
         rows = await conn.execute(
             select(leases.c.table_id, leases.c.owner, leases.c.epoch)
-            .where(leases.c.table_id.in_(sorted(wanted)))
+            .where(leases.c.table_id.in_(sorted({table_id for table_id, _ in wanted})))
             .order_by(leases.c.table_id)
             .with_for_update(read=True)
         )
         found = {r.table_id: (r.owner, r.epoch) for r in rows}
-        for table_id, epoch in wanted.items():
+        for table_id, epoch in sorted(wanted):
             if found.get(table_id) != (self.owner, epoch):
                 raise LeaseLost(table_id)
 
@@ -573,13 +609,17 @@ SELECT v.table_id, v.n, v.kind, v.data, v.epoch
 FROM unnest($3::text[], $4::int[], $5::text[], $6::text[], $7::int[])
     AS v(table_id, n, kind, data, epoch)
 JOIN held ON held.table_id = v.table_id AND held.epoch = v.epoch
-RETURNING table_id
+RETURNING table_id, epoch
 """
 
 
-async def _append_fenced(conn: AsyncConnection, owner: str, writes: list[_Append]) -> set[str]:
+async def _append_fenced(
+    conn: AsyncConnection, owner: str, writes: list[_Append]
+) -> set[tuple[str, int | None]]:
     """Append ``writes``' events where this process still holds the table at
-    the write's epoch; the tables it no longer holds (nothing of theirs stored)."""
+    the write's epoch; the (table, epoch) of the writes not stored (their
+    table is no longer held at that epoch: another process has it, or this
+    one claimed it again since)."""
     rows = [r for w in writes for r in _event_rows(w.table_id, w.first, w.new, w.epoch)]
     raw = (await conn.get_raw_connection()).driver_connection
     assert raw is not None
@@ -591,7 +631,9 @@ async def _append_fenced(conn: AsyncConnection, owner: str, writes: list[_Append
         owner,
         *([r[key] for r in rows] for key in ("table_id", "n", "kind", "data", "epoch")),
     )
-    return {r["table_id"] for r in rows} - {r["table_id"] for r in stored}
+    return {(r["table_id"], r["epoch"]) for r in rows} - {
+        (r["table_id"], r["epoch"]) for r in stored
+    }
 
 
 async def _flush(conn: AsyncConnection, rows: list[dict[str, Any]]) -> None:

@@ -1,7 +1,8 @@
 """Rated or friendly tables (Board Game Arena's choice, made when a table is
-made): a friendly table is never rated, nor is one where two accounts sat from
-one address, the open tables filter on it a page at a time, and a database
-of before keeps its tables, as friendly ones."""
+made): a friendly table is never rated, nor a rated one where one account holds
+two seats or where two accounts sat from one address; the open tables filter
+on it a page at a time, and a database of before keeps its tables, as
+friendly ones."""
 
 from __future__ import annotations
 
@@ -12,7 +13,14 @@ from cardtable.server.storage import Storage
 from tests.server.accounts_helpers import account_server
 from tests.server.helpers import UNLIMITED, run_coroutine, running
 from tests.server.test_lobby_lifecycle import Clock, listed
-from tests.server.test_ratings import GAME, _v0004_database_then_open, finish, people, stored
+from tests.server.test_ratings import (
+    GAME,
+    _v0004_database_then_open,
+    finish,
+    people,
+    seated,
+    stored,
+)
 
 pytestmark = pytest.mark.timeout(300, method="thread")
 
@@ -87,6 +95,23 @@ def test_open_tables_filter_rated_or_friendly_a_page_at_a_time(any_db: str) -> N
         assert listed(server, "?rated=true&players=3") == []
     with running(any_db, limits=limits) as server:  # a restart keeps each table's choice
         assert len(listed(server, "?rated=false")) == 20
+
+
+def test_a_table_where_one_account_holds_two_seats_is_not_rated(any_db: str) -> None:
+    # Ann in two seats beside Bea: a finished rated table, with two accounts,
+    # that no rating may count (Ann would play against herself).
+    with account_server(any_db, limits=UNLIMITED) as server:
+        ann, bea = people(server, ["Ann", "Bea"])
+        table, tokens = seated([ann, ann, bea], ["human", "human", "human"])
+        assert ann.client.get(f"/api/tables/{table}").json()["rated"] is True
+        final = finish(server, table, tokens, seed=13)
+        assert final["finished"] and final["ratings"] == []
+        assert stored(server) == {}
+        for person, seats in ((ann, [0, 1]), (bea, [2])):
+            games = person.client.get("/api/me/games").json()["finished"]
+            assert sorted((g["id"], g["seat"], g["rating"]) for g in games) == [
+                (table, seat, None) for seat in seats
+            ]
 
 
 @pytest.mark.parametrize(

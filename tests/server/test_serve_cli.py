@@ -47,6 +47,7 @@ def test_the_default_database_lives_in_the_user_data_directory(
         (["--joins-per-minute", "0"], "--joins-per-minute 0"),
         (["--token-attempts-per-minute", "0"], "--token-attempts-per-minute 0"),
         (["--chat-per-minute", "0"], "--chat-per-minute 0: at least 1"),
+        (["--max-connections", "0"], "--max-connections 0: at least 1"),
         (["--waiting-minutes", "0"], "--waiting-minutes 0: give a time above 0"),
         (["--abandoned-hours", "-2"], "--abandoned-hours -2"),
         (["--public-url", "cards.example.org"], "--public-url 'cards.example.org'"),

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import http.client
 import json
+import socket
 import subprocess
 import threading
 import urllib.request
@@ -19,6 +20,8 @@ import redis.asyncio as aioredis
 from tests.server.helpers import run_coroutine
 from tests.server.processes import free_port, serving
 from tests.server.topology import documented_haproxy_config, haproxy, haproxy_binary
+
+SLOW_HEADERS_DEADLINE = 120.0  # seconds; haproxy's timeout http-request is 10
 
 
 def test_redis_answers(redis_url: str) -> None:
@@ -138,3 +141,17 @@ def test_without_trusted_proxy_everyone_behind_the_proxy_is_one_client(db_url: s
     with one_server_behind_the_proxy(db_url) as proxy:
         assert _create_from(proxy, "127.0.0.2", forged=None) == 201
         assert _create_from(proxy, "127.0.0.3", forged=None) == 429
+
+
+@pytest.mark.usefixtures("needs_haproxy")
+def test_the_proxy_closes_on_a_client_that_sends_its_headers_slowly() -> None:
+    with (
+        named_backend("a") as a,
+        haproxy([a]) as port,
+        socket.create_connection(("127.0.0.1", port)) as client,
+    ):
+        client.sendall(b"GET /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ")
+        # Nothing more comes: the proxy gives up (10 s), well before this deadline.
+        client.settimeout(SLOW_HEADERS_DEADLINE)
+        answer = client.recv(64)
+    assert answer.startswith(b"HTTP/1.1 408") or answer == b"", answer
