@@ -105,6 +105,9 @@ def serve(
     chat_per_minute: Annotated[
         int, typer.Option(help="chat lines one client may send at one table per minute")
     ] = 12,
+    chat_per_address_per_minute: Annotated[
+        int, typer.Option(help="chat lines from one address at all tables together per minute")
+    ] = 60,
     public_url: Annotated[str | None, typer.Option(help=PUBLIC_URL_HELP)] = None,
     trusted_proxy: Annotated[list[str] | None, typer.Option(help=PROXY_HELP)] = None,
     redis: Annotated[str | None, typer.Option(metavar="URL", help=REDIS_HELP)] = None,
@@ -144,6 +147,7 @@ def serve(
         ("--token-attempts-per-minute", token_attempts_per_minute),
         ("--quick-per-client", quick_per_client),
         ("--chat-per-minute", chat_per_minute),
+        ("--chat-per-address-per-minute", chat_per_address_per_minute),
         ("--max-connections", max_connections),
     ):
         if count < 1:
@@ -164,6 +168,7 @@ def serve(
         token_attempts_per_minute=token_attempts_per_minute,
         quick_per_client=quick_per_client,
         chat_per_minute=chat_per_minute,
+        chat_per_address_per_minute=chat_per_address_per_minute,
         waiting_seconds=waiting_minutes * 60,
         abandoned_seconds=abandoned_hours * 3600,
         public_url=_public_url(public_url) if public_url else None,
@@ -181,7 +186,9 @@ def serve(
         settle_heap=True,
     )
     shown = "127.0.0.1" if host == "0.0.0.0" else host
-    typer.echo(f"cardtable: open http://{shown}:{port}/  (database: {_safe(url)}; Ctrl-C stops)")
+    typer.echo(
+        f"cardtable: open http://{shown}:{port}/  (database: {without_password(url)}; Ctrl-C stops)"
+    )
     try:
         app = create_app(settings)
     except CardtableError as exc:  # e.g. a damaged session secret in the data folder
@@ -191,6 +198,10 @@ def serve(
         host=host,
         port=port,
         log_level="warning",
+        # The client's address is the peer's unless the peer is a --trusted-proxy
+        # (cardtable/server/limits.py): uvicorn must not believe X-Forwarded-For
+        # (and -Proto) from 127.0.0.1 of its own accord.
+        proxy_headers=False,
         log_config=log_config(json_lines=log_json),
         # Messages over 4 KiB get an error from the table; this is the hard cap.
         ws_max_size=64 * 1024,
@@ -240,7 +251,7 @@ def _public_url(url: str) -> str:
     return url
 
 
-def _safe(url: str) -> str:
+def without_password(url: str) -> str:
     """The URL without a password."""
     scheme, sep, rest = url.partition("://")
     if "@" in rest:

@@ -43,6 +43,9 @@ account_seats = Table(
     Column("table_id", String(32), ForeignKey("ct_tables.id"), primary_key=True),
     Column("seat", Integer, primary_key=True),
     Column("account_id", String(32), ForeignKey("ct_accounts.id"), nullable=False, index=True),
+    # The client address the seat was taken from (None: before v0013): two
+    # accounts seated from one address make a table that is not rated.
+    Column("address", String(64), nullable=True),
 )
 
 login_limits = Table(

@@ -292,11 +292,11 @@ class Accounts:
 
     # --- seats ------------------------------------------------------------
     async def link_seats(
-        self, account: Account, held: Sequence[tuple[str, int]]
+        self, account: Account, held: Sequence[tuple[str, int]], address: str
     ) -> list[tuple[str, int]]:
         """Make the seats ``held`` the account's (the caller proved each is
-        theirs) and give them its name; a seat another account holds is left
-        as it is. The seats linked."""
+        theirs; ``address`` is the client's) and give them its name; a seat
+        another account holds is left as it is. The seats linked."""
         linked: list[tuple[str, int]] = []
         async with self.engine.begin() as conn:
             for table_id, seat in held:
@@ -311,7 +311,7 @@ class Accounts:
                     continue
                 await conn.execute(
                     insert(account_seats).values(
-                        table_id=table_id, seat=seat, account_id=account.id
+                        table_id=table_id, seat=seat, account_id=account.id, address=address
                     )
                 )
                 await conn.execute(
@@ -325,18 +325,32 @@ class Accounts:
     async def copy_owners(self, old_id: str, new_id: str) -> None:
         """A rematch's seats belong to whoever held them at the old table
         (asked again, it changes nothing)."""
-        async with self._copying, self.engine.begin() as conn:
+        async with self._copying:
+            try:
+                await self._copy_owners(old_id, new_id)
+            except IntegrityError:
+                # Another process copied them at the same moment: its rows
+                # are there now, and reading again finds those seats taken.
+                await self._copy_owners(old_id, new_id)
+
+    async def _copy_owners(self, old_id: str, new_id: str) -> None:
+        async with self.engine.begin() as conn:
             old = await conn.execute(
-                select(account_seats.c.seat, account_seats.c.account_id).where(
-                    account_seats.c.table_id == old_id
-                )
+                select(
+                    account_seats.c.seat, account_seats.c.account_id, account_seats.c.address
+                ).where(account_seats.c.table_id == old_id)
             )
             new = await conn.execute(
                 select(account_seats.c.seat).where(account_seats.c.table_id == new_id)
             )
             taken = {r.seat for r in new}
             rows = [
-                {"table_id": new_id, "seat": r.seat, "account_id": r.account_id}
+                {
+                    "table_id": new_id,
+                    "seat": r.seat,
+                    "account_id": r.account_id,
+                    "address": r.address,
+                }
                 for r in old
                 if r.seat not in taken
             ]

@@ -48,6 +48,9 @@ class Limits:
     token_attempts_per_minute: int = 20  # wrong seat tokens from one address per minute
     quick_per_client: int = 4  # people of one address waiting for a quick match at once
     chat_per_minute: int = 12  # chat lines one client sends at one table per minute
+    # Chat lines from one address at all tables together per minute: one
+    # client cannot spam many tables at once, each under its own count.
+    chat_per_address_per_minute: int = 60
     waiting_seconds: float = 30 * 60  # a waiting table nobody joins expires after this
     abandoned_seconds: float = 24 * 3600  # a game all its people left: stand-ins finish it
     public_url: str | None = None  # the site's address behind a reverse proxy
@@ -106,6 +109,7 @@ class Gate:
         self.joins = Window(limits.joins_per_minute)
         self.tokens = Window(limits.token_attempts_per_minute)
         self.chats = Window(limits.chat_per_minute)
+        self.address_chats = Window(limits.chat_per_address_per_minute)
 
     def now(self) -> float:
         return self.limits.clock()
@@ -167,9 +171,17 @@ class Gate:
         if self.shared is None or not await self.shared.add("tokens", client, now):
             self.tokens.add(client, now)
 
-    async def may_chat(self, speaker: str) -> None:
-        """Count a chat line of ``speaker`` (a client at one table's seat, or
-        its spectators' rail); refuse it past the rate."""
+    async def may_chat(self, address: str, speaker: str) -> None:
+        """Count a chat line from ``address``, of ``speaker`` (a client at one
+        table's seat, or its spectators' rail); refuse it past either rate:
+        the address's at all tables together, the speaker's at its table."""
+        await self._count(
+            self.address_chats,
+            "address-chats",
+            address,
+            f"your address sent {self.limits.chat_per_address_per_minute} chat lines in the"
+            " last minute, at all tables together",
+        )
         await self._count(
             self.chats,
             "chats",

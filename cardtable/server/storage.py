@@ -30,7 +30,7 @@ from alembic import command
 from alembic.config import Config
 from sqlalchemy import Connection, event, func, insert, literal_column, select, update
 from sqlalchemy.engine import Engine
-from sqlalchemy.exc import DBAPIError
+from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
 from cardtable.server.chat import ChatLine
@@ -86,6 +86,15 @@ class LeaseLost(Exception):
 
     def __init__(self, table_id: str) -> None:
         super().__init__(f"table {table_id}: another server process holds its lease now")
+        self.table_id = table_id
+
+
+class RematchExists(Exception):
+    """The finished table already has its rematch: another process stored it
+    first (the database holds one rematch per table)."""
+
+    def __init__(self, table_id: str) -> None:
+        super().__init__(f"table {table_id}: its rematch is stored already")
         self.table_id = table_id
 
 
@@ -336,6 +345,12 @@ class Storage:
         except LeaseLost as exc:  # expected once a table moved: its caller lets it go
             log.warning("%s", exc)
             return exc
+        except IntegrityError as exc:
+            if isinstance(write, _Create) and write.facts.rematch_of is not None:
+                # Expected when two processes make one rematch: the caller takes theirs.
+                return RematchExists(write.facts.rematch_of)
+            log.exception("storing %s failed", type(write).__name__)
+            return exc
         except Exception as exc:
             log_failure(log, exc, "storing %s failed", type(write).__name__)
             return exc
@@ -413,6 +428,13 @@ class Storage:
     async def load_live(self) -> list[StoredTable]:
         """Every table still waiting or playing: what a restart brings back."""
         return await self._load(tables.c.status.in_(LIVE))
+
+    async def rematch_of(self, table_id: str) -> str | None:
+        """The id of the stored rematch of ``table_id``, if one was made."""
+        query = select(tables.c.id).where(tables.c.rematch_of == table_id)
+        async with self.engine.connect() as conn:
+            found: str | None = await conn.scalar(query)
+        return found
 
     async def recent_creators(self, since_ms: int) -> list[tuple[str, int]]:
         """(creator, created_ms) of every table made since ``since_ms``, oldest

@@ -147,6 +147,7 @@ UNLIMITED = Limits(
     joins_per_minute=10**6,
     token_attempts_per_minute=10**6,
     chat_per_minute=10**6,
+    chat_per_address_per_minute=10**6,
 )
 
 

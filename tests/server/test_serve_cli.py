@@ -77,6 +77,7 @@ def test_every_lobby_limit_is_an_option_with_its_default() -> None:
         ("--joins-per-minute", "30"),
         ("--token-attempts-per-minute", "20"),
         ("--chat-per-minute", "12"),
+        ("--chat-per-address-per-minute", "60"),
     ]:
         assert option in flat, option
         assert f"[default: {default}]" in flat.split(option, 1)[1].split("--", 1)[0], option
