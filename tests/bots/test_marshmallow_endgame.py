@@ -9,6 +9,7 @@ from collections.abc import Iterator
 
 import pytest
 
+from cardtable.arena.runner import play_out, seat_bots
 from cardtable.bots.base import Budget
 from cardtable.games.marshmallow_test import MarshmallowState, MarshmallowTest
 from cardtable.games.marshmallow_test.bots.endgame import (
@@ -59,11 +60,7 @@ def test_a_round_that_ended_is_valued_by_the_scores_softmax() -> None:
 def test_a_finished_game_is_worth_everything_to_its_winner() -> None:
     game = MarshmallowTest(players=3, target=5)
     state = game.new_game(random.Random(2))
-    bots = [HeuristicBot(s, game, random.Random(s)) for s in range(3)]
-    while not state.finished:
-        seat = state.to_move
-        assert seat is not None
-        state.apply(bots[seat].choose(state.view(seat), state.legal_moves()))
+    play_out(state, seat_bots(game, ["heuristic"] * 3, 0, [None] * 3))
     (winner,) = state.winners
     assert end_value(state) == tuple(1.0 if s == winner else 0.0 for s in range(3))
 

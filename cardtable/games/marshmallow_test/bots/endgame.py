@@ -19,12 +19,10 @@ plays as :class:`~.pimc.PIMCBot` with the same budget.
 
 >>> import random
 >>> from cardtable.games.marshmallow_test import MarshmallowTest
->>> from cardtable.bots.base import Budget
 >>> game = MarshmallowTest(players=3)
->>> state = game.new_game(random.Random(1))
->>> bot = EndgameBot(0, game, random.Random(2), Budget(iterations=200))
->>> bot.choose(state.view(0), state.legal_moves()) in state.legal_moves()
-True
+>>> view = game.new_game(random.Random(1)).view(0)  # 12 cards each: (12!)³ ways
+>>> EndgameBot(0, game, random.Random(2)).in_endgame(view)
+False
 """
 
 from __future__ import annotations
