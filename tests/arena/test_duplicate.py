@@ -106,6 +106,10 @@ def test_a_seed_fixes_the_pairs_whatever_the_jobs() -> None:
     )
 
 
+def test_a_longer_run_keeps_its_first_pairs() -> None:
+    assert run_duplicate(spec(), seed=6, pairs=5)[:3] == run_duplicate(spec(), seed=6, pairs=3)
+
+
 @pytest.mark.parametrize(
     ("changes", "pairs", "words"),
     [
