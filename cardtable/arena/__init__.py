@@ -11,7 +11,10 @@ everything: the same seed gives the same JSON with any ``--jobs`` or backend.
 Modules: :mod:`~cardtable.arena.runner` (schedule and one game, pure),
 :mod:`~cardtable.arena.pool` (where games run), :mod:`~cardtable.arena.stats`
 (the numbers), :mod:`~cardtable.arena.report` (JSON, tables, chart),
-:mod:`~cardtable.arena.run` (one run end to end). The statistics need the
+:mod:`~cardtable.arena.run` (one run end to end), :mod:`~cardtable.arena.duplicate`
+(two bots on the same round starts, in pairs) and :mod:`~cardtable.arena.paired`
+(its numbers: paired intervals, correlation, games a claim needs; run by
+``benchmarks/bench_strength.py``). The statistics need the
 ``arena`` extra (openskill, matplotlib); ``--ray`` needs the ``ray`` extra.
 
 JSON schema (``--json`` and ``DIR/results.json``), ``cardtable-arena/1``::

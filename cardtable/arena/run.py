@@ -41,31 +41,41 @@ def record_path(directory: Path, task: GameTask) -> Path:
     return directory / f"game-{task.index + 1:05d}.json"
 
 
+def check_game(game_name: str, options: Mapping[str, Any]) -> Game:
+    """The game with these options, or :class:`ArenaError` saying what is wrong."""
+    if game_name not in game_names():
+        raise ArenaError(f"unknown game {game_name!r}; choose one of {', '.join(game_names())}")
+    try:
+        return load(game_name, **options)
+    except CardtableError as exc:
+        raise ArenaError(str(exc)) from None
+
+
+def check_bots(game: Game, names: Sequence[str], where: str = "--bots") -> None:
+    """:class:`ArenaError` naming ``where`` if a bot cannot be seated in ``game``."""
+    for name in dict.fromkeys(names):
+        try:
+            make_bot(name, game, 0, random.Random(0))
+        except CardtableError as exc:
+            raise ArenaError(f"{where}: {exc}") from None
+        except ImportError as exc:
+            raise ArenaError(f"{where}: bot {name!r} is not available here: {exc}") from None
+
+
 def check_request(
     game_name: str, bots: Sequence[str], options: Mapping[str, Any], games: int
 ) -> Game:
     """The game to play, or :class:`ArenaError` saying what is wrong."""
-    if game_name not in game_names():
-        raise ArenaError(f"unknown game {game_name!r}; choose one of {', '.join(game_names())}")
+    game = check_game(game_name, options)
     if games < 1:
         raise ArenaError(f"--games {games}: play at least 1 game")
     if not bots or any(not name for name in bots):
         raise ArenaError("--bots: give one bot name per seat, comma-separated")
-    try:
-        game = load(game_name, **options)
-    except CardtableError as exc:
-        raise ArenaError(str(exc)) from None
     if len(bots) != game.num_players:
         raise ArenaError(
             f"--bots: {len(bots)} bots for {game.num_players} players; give one bot per seat"
         )
-    for name in dict.fromkeys(bots):
-        try:
-            make_bot(name, game, 0, random.Random(0))
-        except CardtableError as exc:
-            raise ArenaError(f"--bots: {exc}") from None
-        except ImportError as exc:
-            raise ArenaError(f"--bots: bot {name!r} is not available here: {exc}") from None
+    check_bots(game, bots)
     return game
 
 

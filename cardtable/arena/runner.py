@@ -19,12 +19,12 @@ every seat's cards of that deal once.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from cardtable.bots import Budget, make_bot
-from cardtable.core.game import JSON
+from cardtable.bots import Bot, Budget, make_bot
+from cardtable.core.game import JSON, Game, State
 from cardtable.core.registry import load
 from cardtable.core.seeds import derive_seed
 
@@ -95,6 +95,42 @@ class GameResult:
     record: dict[str, JSON] | None = None
 
 
+def seat_bots(
+    game: Game,
+    lineup: Sequence[str],
+    base_seed: int,
+    budgets: Sequence[Budget | None],
+) -> list[Bot]:
+    """One bot per seat, ``lineup[seat]`` thinking within ``budgets[seat]``,
+    each with its own generator derived from ``base_seed`` and its seat."""
+    return [
+        make_bot(name, game, seat, random.Random(derive_seed(base_seed, seat)), budget)
+        for seat, (name, budget) in enumerate(zip(lineup, budgets, strict=True))
+    ]
+
+
+def play_out(
+    state: State, bots: Sequence[Bot], before: Callable[[State], None] | None = None
+) -> int:
+    """Play ``state`` to the game's end, each seat's bot choosing from its
+    view and the legal moves only; returns the number of decisions.
+    ``before`` sees the state before each decision (and must not change it)."""
+    game_name = state.game.name
+    decisions = 0
+    while not state.finished:
+        seat = state.to_move
+        if seat is None:
+            raise RuntimeError(f"{game_name}: no seat to move in an unfinished game")
+        if decisions >= MAX_DECISIONS:
+            raise RuntimeError(f"{game_name}: no end after {MAX_DECISIONS} decisions")
+        if before is not None:
+            before(state)
+        legal = state.legal_moves()
+        state.apply(bots[seat].choose(state.view(seat), legal))
+        decisions += 1
+    return decisions
+
+
 def play_one(
     game_name: str,
     options: Mapping[str, Any],
@@ -114,21 +150,9 @@ def play_one(
     if len(lineup) != game.num_players:
         raise ValueError(f"{len(lineup)} bots for {game.num_players} seats")
     base = derive_seed(deal_seed, "bots") if bot_seed is None else bot_seed
-    bots = [
-        make_bot(name, game, seat, random.Random(derive_seed(base, seat)), budget)
-        for seat, name in enumerate(lineup)
-    ]
+    bots = seat_bots(game, lineup, base, [budget] * len(lineup))
     state = game.new_game(random.Random(deal_seed))
-    decisions = 0
-    while not state.finished:
-        seat = state.to_move
-        if seat is None:
-            raise RuntimeError(f"{game_name}: no seat to move in an unfinished game")
-        if decisions >= MAX_DECISIONS:
-            raise RuntimeError(f"{game_name}: no end after {MAX_DECISIONS} decisions")
-        legal = state.legal_moves()
-        state.apply(bots[seat].choose(state.view(seat), legal))
-        decisions += 1
+    decisions = play_out(state, bots)
     return GameResult(
         players=tuple(lineup),
         scores=tuple(state.scores),

@@ -35,6 +35,12 @@ MANIFEST = GameManifest(
             strength="wins 59% at 4p against 3 heuristic",
             search=True,
         ),
+        "pimc-endgame": BotEntry(
+            f"{_PKG}.bots.endgame:EndgameBot",
+            "pimc, with a round's last tricks solved exactly on sampled hidden cards",
+            strength="measured against pimc in docs/strength.md",
+            time_per_move="as pimc's budget (0.2 s unless given); more in a round's last tricks",
+        ),
     },
     terminal_ui=f"{_PKG}.terminal:MarshmallowTestUI",
     determinize=f"{_PKG}.determinize:determinize",

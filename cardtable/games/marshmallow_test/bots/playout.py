@@ -340,6 +340,18 @@ class Batch:
 SOFTMAX_BETA = {2: 0.2, 3: 0.25, 4: 0.35, 5: 0.25}
 
 
+def score_chances(scores: NDArray[Any], players: int, beta: float | None = None) -> FloatA:
+    """Each row's chance per seat of winning the game from scores at a round's
+    end when nobody has won yet: a softmax of the scores (``beta`` per
+    player count by default)."""
+    if beta is None:
+        beta = SOFTMAX_BETA[players]
+    s = scores.astype(np.float64) * beta
+    weight = np.exp(s - s.max(1, keepdims=True))
+    chances: FloatA = weight / weight.sum(1, keepdims=True)
+    return chances
+
+
 def win_chances(batch: Batch, beta: float | None = None) -> FloatA:
     """Each row's chance per seat of winning the game, from its end of round.
 
@@ -348,11 +360,7 @@ def win_chances(batch: Batch, beta: float | None = None) -> FloatA:
     points relative to the others count, and being left in scores nothing
     (MT-7.1), so it costs that seat.
     """
-    if beta is None:
-        beta = SOFTMAX_BETA[batch.table.players]
-    s = batch.scores.astype(np.float64) * beta
-    weight = np.exp(s - s.max(1, keepdims=True))
-    chances: FloatA = weight / weight.sum(1, keepdims=True)
+    chances = score_chances(batch.scores, batch.table.players, beta)
     won = batch.winner >= 0
     if won.any():
         chances[won] = 0.0
@@ -360,4 +368,4 @@ def win_chances(batch: Batch, beta: float | None = None) -> FloatA:
     return chances
 
 
-__all__ = ["Batch", "Table", "masks_to_bool", "win_chances"]
+__all__ = ["Batch", "Table", "masks_to_bool", "score_chances", "win_chances"]

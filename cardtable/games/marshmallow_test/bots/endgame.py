@@ -1,0 +1,137 @@
+"""Exact endgames for Marshmallow Test: the last tricks of a round, solved.
+
+Near a round's end few cards are left, and the rest of the round can be
+searched to its end instead of played out by a policy. What the seat cannot
+see is still hidden: with 2 to 4 players cards lie aside from the deal, and a
+player who goes out puts their hand aside unseen (MT-3.1, MT-6.2), so the
+unseen cards are rarely determined by the view. The bot therefore solves a
+handful of determinizations (each drawn with the game's own
+:func:`~cardtable.games.marshmallow_test.determinize.determinize`, so from the
+view alone) and plays the move with the best mean; where the view does fix
+every card (5 players, nobody out) each sample is the true position.
+
+Each sample is solved exactly by **max-n**: at every decision the seat to
+move picks the card that maximises its own chance of winning the game, seen
+from the round's end (1 for reaching the target, MT-8.1; otherwise the same
+softmax of the scores :mod:`.pimc` uses, :func:`.playout.score_chances`).
+Before the endgame (more ways to play the rest than :data:`LEAF_LIMIT`) it
+plays as :class:`~.pimc.PIMCBot` with the same budget.
+
+>>> import random
+>>> from cardtable.games.marshmallow_test import MarshmallowTest
+>>> game = MarshmallowTest(players=3)
+>>> view = game.new_game(random.Random(1)).view(0)  # 12 cards each: (12!)³ ways
+>>> EndgameBot(0, game, random.Random(2)).in_endgame(view)
+False
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Sequence
+from functools import lru_cache
+from typing import Any
+
+import numpy as np
+
+from cardtable.bots.base import Budget
+from cardtable.games.marshmallow_test.bots.pimc import PIMCBot
+from cardtable.games.marshmallow_test.bots.playout import score_chances
+from cardtable.games.marshmallow_test.determinize import determinize
+from cardtable.games.marshmallow_test.game import MarshmallowTest
+from cardtable.games.marshmallow_test.state import MarshmallowState
+from cardtable.games.marshmallow_test.view import MarshmallowView
+
+# The most ways the rest of the round may be played (the product of the
+# hands' factorials, a bound on the leaves of the max-n tree) for the bot to
+# solve it: a few thousand leaves take tens of milliseconds per sample.
+LEAF_LIMIT = 2000
+SAMPLES = 16  # determinizations solved per endgame decision
+
+
+def ways_to_finish(view: MarshmallowView) -> int:
+    """How many orders the cards still held by the players in can be played
+    in: an upper bound on the leaves of the rest of the round."""
+    return math.prod(
+        math.factorial(size) for seat, size in enumerate(view.hand_sizes) if not view.out[seat]
+    )
+
+
+def end_value(state: MarshmallowState) -> tuple[float, ...]:
+    """Each seat's chance of winning the game from a round that has ended."""
+    if state.finished:
+        winners = state.winners
+        return tuple(1 / len(winners) if s in winners else 0.0 for s in range(len(state.scores)))
+    return _chances(state.scores)
+
+
+@lru_cache(maxsize=4096)
+def _chances(scores: tuple[int, ...]) -> tuple[float, ...]:
+    # Many leaves end on the same scores: numpy once per distinct scores.
+    return tuple(float(c) for c in score_chances(np.array([scores]), len(scores))[0])
+
+
+def solve(state: MarshmallowState) -> tuple[float, ...]:
+    """The max-n value of the rest of the round, every card seen: each seat
+    to move plays the card best for itself (the first of equals)."""
+    if state.finished or state.awaiting_deal:
+        return end_value(state)
+    seat = state.to_move
+    assert seat is not None
+    best: tuple[float, ...] | None = None
+    for move in state.legal_moves():
+        child = state.clone()
+        child.apply(move)
+        value = solve(child)
+        if best is None or value[seat] > best[seat]:
+            best = value
+    assert best is not None
+    return best
+
+
+class EndgameBot:
+    """:class:`~.pimc.PIMCBot` until the round's rest is small enough, then
+    max-n solved exactly on ``samples`` determinizations."""
+
+    def __init__(
+        self,
+        seat: int,
+        game: MarshmallowTest,
+        rng: random.Random,
+        budget: Budget | None = None,
+        *,
+        samples: int = SAMPLES,
+        leaf_limit: int = LEAF_LIMIT,
+    ) -> None:
+        self.seat = seat
+        self.game = game
+        self.rng = rng
+        self.samples = samples
+        self.leaf_limit = leaf_limit
+        self.search = PIMCBot(seat, game, rng, budget)
+        self.last_values: tuple[float, ...] = ()  # mean solved value per move, last endgame
+
+    def in_endgame(self, view: MarshmallowView) -> bool:
+        return not view.trump_due and ways_to_finish(view) <= self.leaf_limit
+
+    def choose(self, view: MarshmallowView, legal: Sequence[Any]) -> Any:
+        if not isinstance(view, MarshmallowView) or view.seat != self.seat:
+            raise TypeError("EndgameBot decides from its own seat's MarshmallowView only")
+        if len(legal) == 1 or not self.in_endgame(view):
+            return self.search.choose(view, legal)
+        values = self.solve_moves(view, legal)
+        return legal[max(range(len(legal)), key=values.__getitem__)]
+
+    def solve_moves(self, view: MarshmallowView, legal: Sequence[Any]) -> tuple[float, ...]:
+        """Each move's mean solved chance of winning the game over the samples."""
+        totals = [0.0] * len(legal)
+        for _ in range(self.samples):
+            state = determinize(self.game, view, self.rng)
+            state.detach_rng()  # the round's end is the leaf: deal nothing after it
+            for i, move in enumerate(legal):
+                child = state.clone()
+                child.apply(move)
+                totals[i] += solve(child)[self.seat]
+        self.last_values = tuple(t / self.samples for t in totals)
+        return self.last_values

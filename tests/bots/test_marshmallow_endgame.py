@@ -1,0 +1,129 @@
+"""Marshmallow Test's exact endgames: max-n on sampled hidden cards, from the view only."""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import random
+from collections.abc import Iterator
+
+import pytest
+
+from cardtable.arena.runner import play_out, seat_bots
+from cardtable.bots.base import Budget
+from cardtable.games.marshmallow_test import MarshmallowState, MarshmallowTest
+from cardtable.games.marshmallow_test.bots.endgame import (
+    LEAF_LIMIT,
+    EndgameBot,
+    end_value,
+    solve,
+    ways_to_finish,
+)
+from cardtable.games.marshmallow_test.bots.heuristic import HeuristicBot
+from cardtable.games.marshmallow_test.bots.pimc import PIMCBot
+from cardtable.games.marshmallow_test.determinize import determinize
+from tests.bots.test_bot_contract import a_decoy, choose_with_state_in_frame
+
+BUDGET = Budget(iterations=60)
+
+
+def endgames(players: int, seeds: range) -> Iterator[tuple[MarshmallowTest, MarshmallowState]]:
+    """The first decision of each heuristic game (one per seed) where the
+    seat to move has a choice and the rest of the round is small enough to solve."""
+    for seed in seeds:
+        game = MarshmallowTest(players=players)
+        state = game.new_game(random.Random(seed))
+        bots = [HeuristicBot(s, game, random.Random(seed + s)) for s in range(players)]
+        while not state.finished:
+            seat = state.to_move
+            assert seat is not None
+            view, legal = state.view(seat), state.legal_moves()
+            if len(legal) > 1 and not view.trump_due and ways_to_finish(view) <= LEAF_LIMIT:
+                yield game, state
+                break
+            state.apply(bots[seat].choose(view, legal))
+
+
+def test_the_ways_to_finish_multiply_the_hands_of_the_players_still_in() -> None:
+    view = MarshmallowTest(players=4).new_game(random.Random(1)).view(0)
+    view = dataclasses.replace(view, hand_sizes=(2, 3, 1, 0), out=(False, False, False, True))
+    assert ways_to_finish(view) == 2 * 6 * 1
+
+
+def test_a_round_that_ended_is_valued_by_the_scores_softmax() -> None:
+    state = MarshmallowTest(players=2).new_state()
+    state.resume(round_number=2, dealer=0, scores=[10, 5], past_round_scores=[[10, 5]])
+    # beta 0.2 at 2 players: e^2 / (e^2 + e^1) = 0.731059
+    assert end_value(state) == pytest.approx((0.731059, 0.268941), abs=1e-6)
+
+
+def test_a_finished_game_is_worth_everything_to_its_winner() -> None:
+    game = MarshmallowTest(players=3, target=5)
+    state = game.new_game(random.Random(2))
+    play_out(state, seat_bots(game, ["heuristic"] * 3, 0, [None] * 3))
+    (winner,) = state.winners
+    assert end_value(state) == tuple(1.0 if s == winner else 0.0 for s in range(3))
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_each_seat_to_move_takes_the_value_best_for_itself(players: int) -> None:
+    checked = 0
+    for game, state in endgames(players, range(3)):
+        seat = state.to_move
+        assert seat is not None
+        full = determinize(game, state.view(seat), random.Random(7))
+        full.detach_rng()
+        value = solve(full)
+        assert math.fsum(value) == pytest.approx(1.0)
+        children = []
+        for move in full.legal_moves():
+            child = full.clone()
+            child.apply(move)
+            children.append(solve(child)[seat])
+        assert value[seat] == max(children)
+        checked += 1
+    assert checked == 3
+
+
+def test_before_the_endgame_it_plays_as_pimc() -> None:
+    game = MarshmallowTest(players=4)
+    state = game.new_game(random.Random(3))
+    seat = state.to_move
+    assert seat is not None
+    view, legal = state.view(seat), state.legal_moves()
+    bot = EndgameBot(seat, game, random.Random(4), BUDGET)
+    assert bot.choose(view, legal) == PIMCBot(seat, game, random.Random(4), BUDGET).choose(
+        view, legal
+    )
+    assert bot.last_values == ()  # nothing solved
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_in_the_endgame_it_plays_the_best_solved_mean(players: int) -> None:
+    for game, state in endgames(players, range(2)):
+        seat = state.to_move
+        assert seat is not None
+        legal = state.legal_moves()
+        bot = EndgameBot(seat, game, random.Random(5), BUDGET, samples=4)
+        move = bot.choose(state.view(seat), legal)
+        assert len(bot.last_values) == len(legal)
+        assert all(0.0 <= v <= 1.0 for v in bot.last_values)
+        assert move == legal[bot.last_values.index(max(bot.last_values))]
+
+
+def test_its_endgame_decisions_do_not_depend_on_the_hidden_cards() -> None:
+    checked = 0
+    for seed, (game, state) in enumerate(endgames(4, range(4))):
+        seat = state.to_move
+        assert seat is not None
+        view = state.view(seat)
+        decoy = a_decoy(state, determinize, view, seed)
+        assert decoy is not None  # cards lie aside at 4 players: something is hidden
+        picks = []
+        for position in (state, decoy):
+            bot = EndgameBot(seat, game, random.Random(seed), BUDGET, samples=4)
+            picks.append(choose_with_state_in_frame(position, bot))
+            assert bot.last_values  # the endgame was solved, not played as pimc
+        assert picks[0] == picks[1]
+        checked += 1
+    assert checked == 4
