@@ -8,6 +8,7 @@ import json
 import socket
 import subprocess
 import threading
+import time
 import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -22,6 +23,8 @@ from tests.server.processes import free_port, serving
 from tests.server.topology import documented_haproxy_config, haproxy, haproxy_binary
 
 SLOW_HEADERS_DEADLINE = 120.0  # seconds; haproxy's timeout http-request is 10
+# A bound, not a timing check: two checks unanswered for 2 s take a backend out.
+SILENT_OUT_DEADLINE = 60.0
 
 
 def test_redis_answers(redis_url: str) -> None:
@@ -81,6 +84,32 @@ def test_haproxy_sends_a_tables_requests_to_one_backend() -> None:
         assert len(set().union(*where.values())) > 1
         # Quick match is every process's (one queue in Redis): its requests spread too.
         assert len({_who(port, "/api/quick") for _ in range(6)}) > 1
+
+
+@contextmanager
+def silent_backend() -> Iterator[int]:
+    """A port whose connections the kernel accepts and nobody answers: a
+    server process that is paused (SIGSTOP) or cut off looks so to a proxy."""
+    with socket.socket() as listener:
+        listener.bind(("127.0.0.1", 0))
+        listener.listen(64)
+        yield listener.getsockname()[1]
+
+
+@pytest.mark.usefixtures("needs_haproxy")
+def test_a_process_that_accepts_but_never_answers_is_taken_out() -> None:
+    """A check that only connects keeps a paused process in the hash, and the
+    requests of its tables hang. The documented check asks for a page."""
+    tables = [f"table{i}" for i in range(12)]
+    with named_backend("a") as a, silent_backend() as silent, haproxy([a, silent]) as port:
+        deadline = time.monotonic() + SILENT_OUT_DEADLINE
+        while True:
+            try:
+                answered = {_who(port, f"/t/{table}") for table in tables}
+                break
+            except OSError:  # the proxy has not seen the silence yet
+                assert time.monotonic() < deadline, "the silent backend stayed in the hash"
+        assert answered == {"a"}
 
 
 @pytest.mark.usefixtures("needs_haproxy")

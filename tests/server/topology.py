@@ -90,17 +90,16 @@ def documented_haproxy_config() -> str:
 def haproxy_config(port: int, backends: list[int]) -> str:
     """The proxy of ``docs/deployment.md`` on ``port`` of 127.0.0.1, in front of
     ``backends``: the page's own text with only its ``bind`` line and its
-    ``server`` lines replaced, so that the page and the tests cannot disagree."""
-    servers = [
-        f"    server s{i} 127.0.0.1:{backend} check inter 500ms fall 1 rise 1"
-        for i, backend in enumerate(backends, 1)
-    ]
+    ``server`` lines' addresses replaced (their health-check options kept), so
+    that the page and the tests cannot disagree."""
+    servers = [f"    server s{i} 127.0.0.1:{backend} " for i, backend in enumerate(backends, 1)]
     lines: list[str] = []
     for line in documented_haproxy_config().splitlines():
         if line.strip().startswith("bind "):
             lines.append(f"    bind 127.0.0.1:{port}")
         elif line.strip().startswith("server "):
-            lines += servers
+            options = line.split(maxsplit=3)[3]  # server NAME ADDRESS OPTIONS…
+            lines += [server + options for server in servers]
             servers = []  # the page's servers, all replaced by the first
         else:
             lines.append(line)
