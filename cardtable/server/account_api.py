@@ -47,14 +47,19 @@ def routes(hub: Hub, accounts: Accounts, ratings: Ratings, static: Path) -> list
         body = convert(await read_json(request), Credentials, "request")
         name = display_name(body.name, "request.name")
         password = new_password(body.password, "request.password")
-        account, token = await accounts.sign_up(name, password)
+        client = client_address(request.scope, hub.settings.limits)
+        await hub.gate.may_sign_up(client)  # before the argon2 hash, 64 MiB of memory
+        account, token = await accounts.sign_up(name, password, client)
         return with_session({"account": {"name": account.name}}, token, 201)
 
     async def sign_in(request: Request) -> Response:
         body = convert(await read_json(request), Credentials, "request")
-        address = request.client.host if request.client else "unknown"
+        address = client_address(request.scope, hub.settings.limits)
+        session = request.cookies.get(COOKIE)
         try:
-            account, token = await accounts.sign_in(body.name.strip(), body.password, address)
+            account, token = await accounts.sign_in(
+                body.name.strip(), body.password, address, session
+            )
         except TooSoon as exc:
             return JSONResponse(
                 {"error": str(exc)}, 429, headers={"Retry-After": str(exc.retry_after)}

@@ -45,6 +45,7 @@ class Limits:
     waiting_per_client: int = 5  # tables of one client waiting for players at once
     joins_per_minute: int = 30  # seat requests from one address per minute
     token_attempts_per_minute: int = 20  # wrong seat tokens from one address per minute
+    signups_per_minute: int = 5  # accounts one address makes per minute (each an argon2 hash)
     quick_per_client: int = 4  # people of one address waiting for a quick match at once
     chat_per_minute: int = 12  # chat lines one client sends at one table per minute
     waiting_seconds: float = 30 * 60  # a waiting table nobody joins expires after this
@@ -105,6 +106,7 @@ class Gate:
         self.joins = Window(limits.joins_per_minute)
         self.tokens = Window(limits.token_attempts_per_minute)
         self.chats = Window(limits.chat_per_minute)
+        self.signups = Window(limits.signups_per_minute)
 
     def now(self) -> float:
         return self.limits.clock()
@@ -148,6 +150,15 @@ class Gate:
             "joins",
             client,
             f"{self.limits.joins_per_minute} seat requests in the last minute from your address",
+        )
+
+    async def may_sign_up(self, client: str) -> None:
+        """Count a sign-up; refuse it past the rate (counted before its hash)."""
+        await self._count(
+            self.signups,
+            "signups",
+            client,
+            f"{self.limits.signups_per_minute} sign-ups in the last minute from your address",
         )
 
     async def may_try_token(self, client: str) -> None:

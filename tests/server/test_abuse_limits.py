@@ -12,6 +12,7 @@ from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 from cardtable.server.limits import Limits
+from tests.server.accounts_helpers import account_server
 from tests.server.helpers import running
 from tests.server.test_lobby_lifecycle import Clock, sweep
 
@@ -131,6 +132,27 @@ def test_wrong_tokens_per_address_are_limited(db_url: str) -> None:
             assert conn.seat == 0
         rematch = post(server.client, "10.0.0.9", f"/api/tables/{table}/rematch", {"token": token})
         assert_limited(rematch, "wrong seat tokens")
+
+
+def test_sign_ups_per_address_are_limited_before_their_hash(db_url: str) -> None:
+    clock = Clock()
+    with account_server(db_url, limits=limits(clock)) as server:
+        passwords = server.accounts.passwords
+        hashed: list[str] = []
+        real = passwords.hash
+        passwords.hash = lambda password: hashed.append(password) or real(password)  # type: ignore[method-assign]
+
+        def sign_up(who: str, name: str) -> Any:
+            body = {"name": name, "password": "correct horse"}
+            return post(server.client, who, "/api/account/signup", body)
+
+        for i in range(5):
+            assert sign_up("10.0.0.1", f"Ann{i}").status_code == 201
+        assert_limited(sign_up("10.0.0.1", "Ann5"), "5 sign-ups in the last minute")
+        assert len(hashed) == 5  # the refused one cost no argon2 hash
+        assert sign_up("10.0.0.2", "Bea").status_code == 201
+        clock.now += 60
+        assert sign_up("10.0.0.1", "Ann5").status_code == 201
 
 
 @pytest.mark.parametrize(
