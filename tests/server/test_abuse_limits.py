@@ -111,7 +111,7 @@ def test_joins_per_address_are_limited(db_url: str) -> None:
         assert post(server.client, "10.0.0.2", join, {"seat": 0, "name": "B"}).status_code == 200
 
 
-def test_wrong_tokens_per_address_are_limited(db_url: str) -> None:
+def test_wrong_tokens_per_address_are_limited_and_right_ones_pass(db_url: str) -> None:
     clock = Clock()
     with running(db_url, limits=limits(clock, token_attempts_per_minute=2)) as server:
         table = server.create("marshmallow-test", ["human", "human"])
@@ -123,15 +123,20 @@ def test_wrong_tokens_per_address_are_limited(db_url: str) -> None:
                 with pytest.raises(WebSocketDisconnect) as closed:
                     ws.receive_json()
                 assert closed.value.code == 4403
-        with server.client.websocket_connect(f"/ws/{table}?token={token}", headers=guess) as ws:
+        with server.client.websocket_connect(f"/ws/{table}?token=wrong", headers=guess) as ws:
             assert "2 wrong seat tokens in the last minute" in ws.receive_json()["message"]
             with pytest.raises(WebSocketDisconnect) as closed:
                 ws.receive_json()
             assert closed.value.code == 4429
-        with server.connect(table, token) as conn:  # another address is not held up
-            assert conn.seat == 0
-        rematch = post(server.client, "10.0.0.9", f"/api/tables/{table}/rematch", {"token": token})
+        # The right token from that address is not refused: only wrong ones are.
+        with server.client.websocket_connect(f"/ws/{table}?token={token}", headers=guess) as ws:
+            first = ws.receive_json()
+            assert first["type"] == "state" and first["seat"] == 0, first
+        rematch = post(server.client, "10.0.0.9", f"/api/tables/{table}/rematch", {"token": "x"})
         assert_limited(rematch, "wrong seat tokens")
+        clock.now += 60
+        with server.client.websocket_connect(f"/ws/{table}?token=wrong", headers=guess) as ws:
+            assert "belongs to no seat" in ws.receive_json()["message"]
 
 
 def test_sign_ups_per_address_are_limited_before_their_hash(db_url: str) -> None:
