@@ -64,13 +64,14 @@ def wait_ms(failures: int, last_ms: int, now_ms: int, budget: Budget) -> int:
 
 
 def _delay_sql(failures: Any, budget: Budget) -> ColumnElement[int]:
-    """:func:`delay_ms` in SQL, one branch per doubling (ten of them reach the cap)."""
+    """:func:`delay_ms` past the free failures in SQL, one branch per doubling
+    (ten of them reach the cap)."""
     steps = []
     n = budget.free
     while delay_ms(n, budget) < MAX_DELAY_MS:
         steps.append((failures == n, delay_ms(n, budget)))
         n += 1
-    return case((failures < budget.free, 0), *steps, else_=MAX_DELAY_MS)
+    return case(*steps, else_=MAX_DELAY_MS)
 
 
 def upsert(dialect: str) -> Any:
@@ -89,6 +90,12 @@ def count_attempt(dialect: str, key: str, budget: Budget, now: int) -> Insert:
             "failures": case((quiet, 1), else_=limits.c.failures + 1),
             "last_ms": now,
         },
-        where=or_(quiet, limits.c.last_ms + _delay_sql(limits.c.failures, budget) <= now),
+        # Free failures go ahead whatever the time: an attempt that read the
+        # clock just before another may reach the database just after it.
+        where=or_(
+            quiet,
+            limits.c.failures < budget.free,
+            limits.c.last_ms + _delay_sql(limits.c.failures, budget) <= now,
+        ),
     ).returning(limits.c.failures)
     return statement

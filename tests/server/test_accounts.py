@@ -116,6 +116,19 @@ def test_wrong_passwords_make_the_name_wait_longer_and_longer(db_url: str) -> No
         guesser.sign_in("Ann")  # waited enough: the right password works
 
 
+def test_an_attempt_that_read_the_clock_before_another_still_gets_its_free_failure(
+    db_url: str,
+) -> None:
+    # Two requests at once: the one that read the clock first may be counted second.
+    clock = Clock()
+    with account_server(db_url, clock) as server:
+        server.sign_up("Ann")
+        guesser = server.browser()
+        guesser.sign_in("Ann", "wrong password", 401)
+        clock.ms -= 1
+        guesser.sign_in("Ann", "wrong password", 401)
+
+
 def sign_in_from(server: AccountServer, address: str, name: str, password: str) -> int:
     """A sign-in from ``address`` (through the trusted proxy): its status."""
     response = server.client.post(
