@@ -1,13 +1,15 @@
 """The HTTP routes: lobby JSON, joining, records, replays, analyses, rematches, pages.
 
 Every fault is an HTTP 4xx with ``{"error": "one sentence"}``
-(:func:`error_response`); bodies are read with a size limit, parsed with
+(:func:`error_response`), and a database that cannot be reached a 503 with
+``Retry-After`` (:func:`store_unavailable_response`); bodies are read with a size limit, parsed with
 :func:`cardtable.server.wire.parse_json` and checked against their schema
 (:mod:`cardtable.server.schemas`).
 """
 
 from __future__ import annotations
 
+import logging
 import re
 from importlib import resources
 from pathlib import Path
@@ -32,9 +34,15 @@ from cardtable.server.play import Play
 from cardtable.server.replay import Seat, replay_step
 from cardtable.server.schemas import Analyze, Join, Rematch
 from cardtable.server.session_cookie import signed_in
+from cardtable.server.storage import unreachable
 from cardtable.server.wire import BadInput, convert, display_name, parse_json
 
+log = logging.getLogger(__name__)
+
 MAX_BODY = 16 * 1024
+# How long a client is asked to wait while the database is unreachable: about
+# what a restarting PostgreSQL takes, or a lease for another process to step in.
+STORE_RETRY_SECONDS = 5
 FILE_NAME = r"[A-Za-z0-9_-][A-Za-z0-9_.-]{0,63}"
 # The board of every game whose manifest names no web_client: it draws any view
 # (cardtable/server/static/generic-board.js, docs/browser.md).
@@ -50,6 +58,19 @@ def error_response(request: Request, exc: Exception) -> Response:
     if isinstance(exc, HTTPException):
         return JSONResponse({"error": f"{request.url.path}: {exc.detail}"}, exc.status_code)
     raise exc
+
+
+def store_unavailable_response(request: Request, exc: Exception) -> Response:
+    """503 with ``Retry-After`` while the database cannot be reached; any
+    other database error is a fault of ours (500, with its traceback)."""
+    if not unreachable(exc):
+        raise exc
+    log.warning("%s %s: the database is unreachable (%s)", request.method, request.url.path, exc)
+    return JSONResponse(
+        {"error": "the server cannot reach its database just now; try again in a few seconds"},
+        status_code=503,
+        headers={"Retry-After": str(STORE_RETRY_SECONDS)},
+    )
 
 
 async def read_json(request: Request) -> Any:

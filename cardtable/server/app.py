@@ -6,6 +6,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 
+from sqlalchemy.exc import DBAPIError
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
@@ -99,7 +100,14 @@ def create_app(settings: Settings) -> Starlette:
             WebSocketRoute("/ws/{table_id}", ws.endpoint(hub, play)),
         ],
         lifespan=lifespan,
-        exception_handlers={BadInput: api.error_response, HTTPException: api.error_response},
+        exception_handlers={
+            BadInput: api.error_response,
+            HTTPException: api.error_response,
+            # The database away (stopped, restarting): asyncpg refuses with a
+            # bare OSError, a broken connection is a DBAPIError.
+            OSError: api.store_unavailable_response,
+            DBAPIError: api.store_unavailable_response,
+        },
         middleware=[Middleware(SameOrigin, public_url=settings.limits.public_url)],
     )
     app.state.hub = hub

@@ -30,7 +30,7 @@ from cardtable.server.facts import TableFacts
 from cardtable.server.journal import Journal, record_of
 from cardtable.server.limits import Gate, Limits
 from cardtable.server.lobby import NewTable
-from cardtable.server.storage import Storage, StoredTable
+from cardtable.server.storage import Storage, StoredTable, log_failure
 from cardtable.server.table import Refused, Table, build_table, new_token
 from cardtable.server.wire import BadInput
 
@@ -141,8 +141,8 @@ class Hub:
             if stored is None:
                 return
             fresh = await self._rebuild(stored)
-        except Exception:
-            log.exception("table %s: cannot read it back from the database", table.id)
+        except Exception as exc:
+            log_failure(log, exc, "table %s: cannot read it back from the database", table.id)
             return
         table.state, table.journal, table.facts.status = fresh.state, fresh.journal, fresh.status
 

@@ -36,11 +36,13 @@ def error(
     key: str | None = None,
     params: Mapping[str, RefusalParam] | None = None,
     about: str | None = None,
+    retry_ms: int | None = None,
 ) -> str:
     """An ``error`` message; a refusal by the rules also names its ``key`` and
     ``params``, from which a client words it in its reader's language;
     ``about`` names what it answers when that is not a move (``"chat"``), so
-    the page shows it there."""
+    the page shows it there; ``retry_ms`` tells the client to send the same
+    message again after that long (the database was away)."""
     body: dict[str, Any] = {
         "type": "error",
         "message": message,
@@ -48,7 +50,11 @@ def error(
         "key": key,
         "params": dict(params) if params else {},
     }
-    return dumps(body if about is None else {**body, "about": about})
+    if about is not None:
+        body["about"] = about
+    if retry_ms is not None:
+        body["retry_ms"] = retry_ms
+    return dumps(body)
 
 
 def chat_message(lines: Sequence[ChatLine], history: bool = False) -> str:

@@ -29,7 +29,7 @@ from cardtable.server.schemas import (
     ClientMessage,
     MoveMessage,
 )
-from cardtable.server.storage import LeaseLost
+from cardtable.server.storage import LeaseLost, unreachable
 from cardtable.server.table import Client, Refused, Table, Timer, now_ms
 from cardtable.server.wire import BadInput, convert, parse_json
 
@@ -38,6 +38,7 @@ log = logging.getLogger(__name__)
 MAX_MESSAGE = 4096  # bytes of one client message
 RECONNECT = 1012  # the close code that sends a browser to reconnect (to the table's new process)
 PONG = dumps({"type": "pong"})
+STORE_RETRY_MS = 2000  # how soon a page sends a move again that the database was away for
 
 
 class Play:
@@ -106,7 +107,7 @@ class Play:
             else:
                 client.send(PONG)
         except Refused as exc:
-            client.send(error(str(exc), exc.rule, exc.key, exc.params))
+            client.send(error(str(exc), exc.rule, exc.key, exc.params, retry_ms=exc.retry_ms))
         except BadInput as exc:
             client.send(error(str(exc)))
 
@@ -177,10 +178,18 @@ class Play:
         except LeaseLost:
             self.let_go(table)
             raise Refused("this table moved to another server process; reconnecting") from None
-        except Exception:
-            log.exception("table %s: storing a move failed", table.id)
+        except Exception as exc:
             await self.hub.resync(table)  # whatever the database holds is the truth
-            raise Refused("the server could not store this move; try again") from None
+            if not unreachable(exc):
+                log.exception("table %s: storing a move failed", table.id)
+                raise Refused("the server could not store this move; try again") from None
+            # The database is away: the page sends the same move (same seq)
+            # again until it is stored. Sent twice, the second is "stale".
+            log.warning("table %s: a move waits for the database (%s)", table.id, exc)
+            raise Refused(
+                "the server cannot reach its database just now; your move will be sent again",
+                retry_ms=STORE_RETRY_MS,
+            ) from None
         table.adopt(after, new)
         if outcome is not None:
             table.facts.ratings = outcome.changes

@@ -21,6 +21,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import socket
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, cast
@@ -29,6 +30,7 @@ from alembic import command
 from alembic.config import Config
 from sqlalchemy import Connection, event, func, insert, literal_column, select, update
 from sqlalchemy.engine import Engine
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
 from cardtable.server.chat import ChatLine
@@ -45,6 +47,38 @@ CLOSE_WAIT_SECONDS = 30.0  # at a stop, how long queued writes may take to commi
 # The database's clock in milliseconds: every process of a deployment reads
 # lease times from the same clock, whatever their machines' clocks say.
 DB_NOW_MS = "CAST(EXTRACT(EPOCH FROM clock_timestamp()) * 1000 AS BIGINT)"
+
+
+# PostgreSQL's SQLSTATEs for a server that is not there to talk to: class 08
+# (connection exceptions) and shutting down, crashed or still starting up.
+_AWAY_STATES = ("08", "57P01", "57P02", "57P03")
+
+
+def unreachable(exc: BaseException) -> bool:
+    """Whether ``exc`` says that the database server could not be reached
+    (stopped, restarting, the network between) rather than that a statement,
+    the disk or our code failed. asyncpg's refused connection comes through
+    SQLAlchemy as a bare network error (asyncio's "Multiple exceptions: …"
+    when a host name has several addresses); a connection that died
+    mid-statement as an invalidated DBAPIError; a server starting up or
+    shutting down as a DBAPIError with its SQLSTATE."""
+    if isinstance(exc, ConnectionError | TimeoutError | socket.gaierror):
+        return True
+    if type(exc) is OSError and str(exc).startswith("Multiple exceptions:"):
+        return True
+    if not isinstance(exc, DBAPIError):
+        return False
+    state = getattr(exc.orig, "sqlstate", None)
+    return exc.connection_invalidated or (isinstance(state, str) and state.startswith(_AWAY_STATES))
+
+
+def log_failure(logger: logging.Logger, exc: BaseException, message: str, *args: object) -> None:
+    """Log a failed database call: one line for an outage (no traceback to
+    read through while PostgreSQL restarts), the traceback for anything else."""
+    if unreachable(exc):
+        logger.warning(message + ": the database is unreachable (%s)", *args, exc)
+    else:
+        logger.error(message, *args, exc_info=exc)
 
 
 class LeaseLost(Exception):
@@ -303,7 +337,7 @@ class Storage:
             log.warning("%s", exc)
             return exc
         except Exception as exc:
-            log.exception("storing %s failed", type(write).__name__)
+            log_failure(log, exc, "storing %s failed", type(write).__name__)
             return exc
         return None
 

@@ -47,7 +47,8 @@ def new_token() -> tuple[str, str]:
 
 class Refused(BadInput):
     """A message the table will not act on; ``rule`` (and the refusal's
-    ``key`` and ``params``, when the game names them) when the engine refused it."""
+    ``key`` and ``params``, when the game names them) when the engine refused it;
+    ``retry_ms`` when the same message may succeed if sent again after that long."""
 
     def __init__(
         self,
@@ -55,10 +56,12 @@ class Refused(BadInput):
         rule: str | None = None,
         key: str | None = None,
         params: Mapping[str, RefusalParam] | None = None,
+        retry_ms: int | None = None,
     ) -> None:
         self.rule = rule
         self.key = key
         self.params = dict(params) if params else {}
+        self.retry_ms = retry_ms
         super().__init__(message, 409)
 
 

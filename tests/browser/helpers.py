@@ -184,10 +184,12 @@ def _free_port() -> int:
 
 
 class Server:
-    """``cardtable serve`` as a user runs it, on one port and one database file."""
+    """``cardtable serve`` as a user runs it, on one port and one database file
+    (or the database at ``db_url``; ``db`` then only names the log)."""
 
-    def __init__(self, db: Path, *args: str) -> None:
+    def __init__(self, db: Path, *args: str, db_url: str | None = None) -> None:
         self.db = db
+        self.db_url = db_url or f"sqlite:///{db}"
         self.args = args  # more `cardtable serve` options
         self.port = _free_port()
         self.url = f"http://127.0.0.1:{self.port}"
@@ -202,7 +204,7 @@ class Server:
         command = [
             sys.executable, "-m", "cardtable", "serve",
             "--host", "127.0.0.1", "--port", str(self.port),
-            "--db", f"sqlite:///{self.db}", "--bot-workers", "1", *self.args,
+            "--db", self.db_url, "--bot-workers", "1", *self.args,
         ]  # fmt: skip
         with self.log.open("ab") as log:
             self.process = subprocess.Popen(command, env=env, stdout=log, stderr=log)
@@ -224,8 +226,18 @@ class Server:
         self.process.send_signal(signal.SIGKILL)
         self.process.wait()
 
+    def pause(self) -> None:
+        """SIGSTOP: the process holds its sockets open and answers nothing."""
+        assert self.process is not None
+        self.process.send_signal(signal.SIGSTOP)
+
+    def resume(self) -> None:
+        assert self.process is not None
+        self.process.send_signal(signal.SIGCONT)
+
     def stop(self) -> None:
         if self.process is not None and self.process.poll() is None:
+            self.process.send_signal(signal.SIGCONT)  # a paused process hears no SIGTERM
             self.process.terminate()
             try:
                 self.process.wait(timeout=20)

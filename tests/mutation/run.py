@@ -5,6 +5,8 @@
     PYTHONPATH=$PWD python -m tests.mutation.run marshmallow-test [--module state] [--jobs 2]
     PYTHONPATH=$PWD python -m tests.mutation.run myrummy-111
     PYTHONPATH=$PWD python -m tests.mutation.run replay
+    PYTHONPATH=$PWD python -m tests.mutation.run origin   # or sign-in, ratings, quick-match,
+                                                          # leases, balance, learn
 
 Each target's modules are mutated and every mutant is run against that
 target's *own* tests only: a game's test folder plus the conformance suite's
@@ -66,10 +68,30 @@ def game_target(package: str, keyword: str) -> Target:
     return Target(modules, (f"tests/{package}", "tests/conformance", "-k", keyword, *slow))
 
 
+def server_target(modules: tuple[str, ...], tests: tuple[str, ...]) -> Target:
+    """Modules of cardtable/server/ that guard people and data, and their tests."""
+    return Target(
+        tuple(f"cardtable/server/{name}.py" for name in modules),
+        tuple(f"tests/server/test_{name}.py" for name in tests),
+    )
+
+
 TARGETS = {
     "marshmallow-test": game_target("marshmallow_test", "marshmallow"),
     "myrummy-111": game_target("myrummy_111", "myrummy"),
     "replay": Target(("cardtable/core/replay.py",), ("tests/core", "tests/cli/test_replay_cli.py")),
+    # What guards people and data on the server (issue 34, item 8).
+    "origin": server_target(("guard", "session_cookie"), ("origin", "accounts")),
+    "sign-in": server_target(
+        ("passwords", "login_limits", "limits"), ("accounts", "abuse_limits", "limits_unit")
+    ),
+    "ratings": server_target(("rating_rules",), ("rated_tables", "ratings")),
+    "quick-match": server_target(("quickmatch", "quick_store"), ("quick_match", "shared_quick")),
+    "leases": server_target(("leases", "journal"), ("leases", "journal", "restart")),
+    "balance": Target(("cardtable/balance/measure.py",), ("tests/balance",)),
+    "learn": Target(
+        ("cardtable/learn/puzzles.py", "cardtable/learn/tutorial.py"), ("tests/learn",)
+    ),
 }
 
 

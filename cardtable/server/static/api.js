@@ -20,9 +20,11 @@ export async function api(path, { method = "GET", body } = {}) {
 }
 
 /** A refused request in the reader's language where its kind is known (one
- * of the server's limits, HTTP 429), else the server's own sentence. */
+ * of the server's limits, HTTP 429; its database away, 503), else the
+ * server's own sentence. */
 export function refusedWords(error, t) {
   if (error.status === 429) return t("error.tooMany", { seconds: error.retryAfter ?? 60 });
+  if (error.status === 503) return t("error.storeDown", { seconds: error.retryAfter ?? 5 });
   return error.message;
 }
 

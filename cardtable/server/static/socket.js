@@ -1,9 +1,18 @@
 // The table's WebSocket: reconnects with a growing, jittered pause after any
-// drop (a server restart or stop included: any close code), pings so idle
-// proxies keep it open, and reports its state ("connecting", "open",
-// "reconnecting") for the page to show.
+// drop (a server restart or stop included: any close code), and reports its
+// state ("connecting", "open", "reconnecting", "silent") for the page to show.
+//
+// A server process that is paused or cut off by the network closes nothing:
+// its sockets just go quiet, while its tables' leases pass to another process
+// within seconds. So the socket keeps a heartbeat of its own: after QUIET_MS
+// without a word from the server it pings (which also keeps idle proxies
+// open), and a ping unanswered for REPLY_MS, or a handshake still pending
+// after REPLY_MS, means the server is gone: the page says so ("silent") and
+// connects again, through the proxy, to whichever process holds the table now.
 
-const PING_MS = 25000;
+const QUIET_MS = 3000;
+const REPLY_MS = 5000;
+const CHECK_MS = 1000;
 const MAX_PAUSE_MS = 5000;
 
 export class TableSocket {
@@ -26,20 +35,25 @@ export class TableSocket {
     return url;
   }
 
-  open() {
-    this.onState(this.ws ? "reconnecting" : "connecting");
+  open(state = this.ws ? "reconnecting" : "connecting") {
+    this.onState(state);
     const ws = new WebSocket(this.url());
     const usedToken = Boolean(this.token());
     this.ws = ws;
     this.gotState = false;
+    this.heardAt = Date.now(); // the handshake is timed like a ping
+    this.pingedAt = null;
+    clearInterval(this.heartbeat);
+    this.heartbeat = setInterval(() => this.listen(ws), CHECK_MS);
     ws.onopen = () => {
       this.pause = 250;
+      this.heardAt = Date.now();
       this.onState("open");
-      clearInterval(this.pinger);
-      this.pinger = setInterval(() => this.send({ type: "ping" }), PING_MS);
     };
     ws.onmessage = (event) => {
       if (ws !== this.ws) return;
+      this.heardAt = Date.now();
+      this.pingedAt = null;
       let msg;
       try { msg = JSON.parse(event.data); } catch { return; }
       if (msg.type === "state") this.gotState = true;
@@ -53,7 +67,7 @@ export class TableSocket {
     };
     ws.onclose = () => {
       if (ws !== this.ws) return;
-      clearInterval(this.pinger);
+      clearInterval(this.heartbeat);
       this.onState("reconnecting");
       // Jitter: when a server process stops, all its sockets drop at once;
       // spread over half the pause to the whole, they do not all land together.
@@ -63,15 +77,29 @@ export class TableSocket {
     };
   }
 
-  /** Reconnect now (after joining a seat, or losing one). */
-  reopen() {
+  /** The heartbeat: ping a quiet server; give up on one that does not answer. */
+  listen(ws) {
+    if (ws !== this.ws) return;
+    const now = Date.now();
+    const waiting = ws.readyState === WebSocket.OPEN ? this.pingedAt : this.heardAt;
+    if (waiting !== null && now - waiting > REPLY_MS) {
+      this.reopen("silent");
+    } else if (ws.readyState === WebSocket.OPEN && this.pingedAt === null && now - this.heardAt > QUIET_MS) {
+      this.pingedAt = now;
+      this.send({ type: "ping" });
+    }
+  }
+
+  /** Reconnect now (after joining a seat, or losing one; "silent": the server stopped answering). */
+  reopen(state) {
     const old = this.ws;
     if (old) {
+      old.onopen = null;
       old.onclose = null;
       old.onmessage = null;
       old.close();
     }
-    this.open();
+    this.open(state);
   }
 
   send(obj) {

@@ -64,7 +64,8 @@ class TablePage {
     this.t = env.t;
     this.boardT = translator(env.lang, board.strings, env.strings);
     this.msg = null;
-    this.pendingSeq = null;
+    this.pendingSeq = null; // the seq a move of ours was sent for, until it is answered
+    this.pendingMove = null; // that move, to send again while the database is away
     this.reducedMotion = matchMedia("(prefers-reduced-motion: reduce)");
     this.sound = new Sound();
     // Misclick protection: on by default where fingers tap (a touch screen).
@@ -190,6 +191,7 @@ class TablePage {
       motion.finishAll(this.boardRoot);
       this.msg = msg;
       if (this.pendingSeq !== null && msg.seq > this.pendingSeq) this.pendingSeq = null;
+      this.endWaiting();
       this.draw();
       const myTurn = msg.seat !== null && msg.to_move === msg.seat && !msg.finished;
       if (moved) this.sound.cue("play");
@@ -203,6 +205,13 @@ class TablePage {
       this.chat.refused(msg.message);
     } else if (msg.type === "ack") {
       if (this.pendingSeq !== null && msg.seq > this.pendingSeq) this.pendingSeq = null;
+      this.endWaiting();
+    } else if (msg.type === "error" && msg.retry_ms && this.pendingSeq !== null) {
+      // The server could not store the move (its database was away): the
+      // same move for the same seq again, until stored or overtaken.
+      this.showNotice(this.t("table.storeWaiting"));
+      this.notice.dataset.waiting = "store";
+      this.retryMove(this.pendingSeq, this.pendingMove, msg.retry_ms);
     } else if (msg.type === "error") {
       this.pendingSeq = null;
       this.showRefusal(msg);
@@ -214,6 +223,7 @@ class TablePage {
     if (!this.msg || this.pendingSeq !== null) return false;
     this.notice.textContent = "";
     this.pendingSeq = this.msg.seq;
+    this.pendingMove = move;
     if (!this.socket.send({ type: "move", seq: this.msg.seq, move })) {
       this.pendingSeq = null;
       this.showNotice(this.t("table.notConnected"));
@@ -222,7 +232,22 @@ class TablePage {
     return true;
   }
 
+  /** Send `move` for `seq` again after `ms`, while it is still the one waiting;
+   * a state past `seq` (it was stored after all, or someone else moved) ends it. */
+  retryMove(seq, move, ms) {
+    setTimeout(() => {
+      if (this.pendingSeq !== seq || this.pendingMove !== move) return;
+      if (!this.socket.send({ type: "move", seq, move })) this.retryMove(seq, move, ms);
+    }, ms);
+  }
+
+  /** The move the page was sending again went in (or was overtaken): the wait is over. */
+  endWaiting() {
+    if (this.pendingSeq === null && this.notice.dataset.waiting) this.showNotice("");
+  }
+
   showNotice(text) {
+    delete this.notice.dataset.waiting;
     this.notice.textContent = text;
   }
 
