@@ -12,9 +12,10 @@ thread each, released together):
 - ``one name``: every guess for one account;
 - ``N names``: ``--names`` accounts, the guesses spread evenly over them.
 
-A guess reached the hash unless it was refused before it (429); the figures
-are those guesses, of the burst, and per second of the burst (until its last
-answer). With ``--before DIR`` (a checkout of the code before, e.g. ``git
+The figures are the password checks the server made (argon2's ``verify``,
+counted inside the server by a ``sitecustomize`` this script puts on its
+path), of the burst, and per second of the burst (until its last answer),
+with the answers' statuses. With ``--before DIR`` (a checkout of the code before, e.g. ``git
 worktree add /tmp/signin-before main``) every case runs on that code too,
 in the same run, and the line ends with the ratio this code / that code.
 The code before ignored ``X-Forwarded-For`` at sign-in: there every request
@@ -51,6 +52,22 @@ from tests.server.pg import binaries, fresh_database, postgres  # noqa: E402
 
 ATTACKER = "10.66.6.6"
 PASSWORD = "the owner's password"
+# Put on the server's path: counts every password check, a line each in a file.
+SPY = """
+import os
+import argon2
+
+_verify = argon2.PasswordHasher.verify
+
+
+def verify(self, hash, password):
+    with open(os.environ["BENCH_SIGNIN_CHECKS"], "a") as checks:
+        checks.write("checked\\n")
+    return _verify(self, hash, password)
+
+
+argon2.PasswordHasher.verify = verify
+"""
 
 
 def post(port: int, path: str, body: dict[str, str], address: str) -> int:
@@ -70,13 +87,21 @@ def post(port: int, path: str, body: dict[str, str], address: str) -> int:
 
 
 @contextmanager
-def serve(code: Path, db: str) -> Iterator[int]:
-    """``cardtable serve`` of the checkout ``code`` on ``db``; its port."""
+def serve(code: Path, db: str, checks: Path) -> Iterator[int]:
+    """``cardtable serve`` of the checkout ``code`` on ``db``, writing a line
+    to ``checks`` per password check; its port."""
+    spy = checks.parent / "spy"
+    spy.mkdir(exist_ok=True)
+    (spy / "sitecustomize.py").write_text(SPY)
     port = free_port()
     command = [sys.executable, "-m", "cardtable", "serve", "--port", str(port), "--db", db]
     process = subprocess.Popen(
         [*command, "--trusted-proxy", "127.0.0.1", "--bot-workers", "1"],
-        env={**os.environ, "PYTHONPATH": str(code)},
+        env={
+            **os.environ,
+            "PYTHONPATH": os.pathsep.join([str(code), str(spy)]),
+            "BENCH_SIGNIN_CHECKS": str(checks),
+        },
         cwd=code,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
@@ -101,11 +126,7 @@ def serve(code: Path, db: str) -> Iterator[int]:
 class Burst:
     statuses: Counter[int]
     seconds: float
-
-    @property
-    def hashed(self) -> int:
-        """Guesses that reached the hash: all but those refused before it (or unanswered)."""
-        return sum(n for status, n in self.statuses.items() if status not in (429, 0))
+    hashed: int  # password checks the server made
 
     def __str__(self) -> str:
         answers = ", ".join(f"{n} x {s or 'none'}" for s, n in sorted(self.statuses.items()))
@@ -113,7 +134,11 @@ class Burst:
         return f"{self.hashed} hashed in {self.seconds:.2f} s ({rate:.1f}/s; {answers})"
 
 
-def burst(port: int, names: list[str], size: int) -> Burst:
+def checked(checks: Path) -> int:
+    return len(checks.read_text().splitlines()) if checks.exists() else 0
+
+
+def burst(port: int, names: list[str], size: int, checks: Path) -> Burst:
     """``size`` wrong sign-ins at once from one address, spread over ``names``."""
     statuses: list[int] = []
     gate = threading.Barrier(size + 1)
@@ -126,22 +151,24 @@ def burst(port: int, names: list[str], size: int) -> Burst:
     threads = [threading.Thread(target=guess, args=(i,)) for i in range(size)]
     for thread in threads:
         thread.start()
+    before = checked(checks)
     gate.wait()
     started = time.perf_counter()
     for thread in threads:
         thread.join()
-    return Burst(Counter(statuses), time.perf_counter() - started)
+    seconds = time.perf_counter() - started
+    return Burst(Counter(statuses), seconds, checked(checks) - before)
 
 
-def case(code: Path, db: str, names: int, size: int) -> Burst:
-    with serve(code, db) as port:
+def case(code: Path, db: str, names: int, size: int, checks: Path) -> Burst:
+    with serve(code, db, checks) as port:
         accounts = [f"Owner {i}" for i in range(names)]
         for i, name in enumerate(accounts):  # each from its own address: no sign-up limit
             body = {"name": name, "password": PASSWORD}
             status = post(port, "/api/account/signup", body, f"10.1.{i // 250}.{i % 250 + 1}")
             if status != 201:
                 raise SystemExit(f"signing {name} up answered {status}")
-        return burst(port, accounts, size)
+        return burst(port, accounts, size, checks)
 
 
 def main() -> None:
@@ -170,7 +197,8 @@ def main() -> None:
                         db = fresh_database(bin_dir, server).replace("+asyncpg", "")
                     else:
                         db = f"sqlite:///{folder / f'{label}-{names}.sqlite3'}"
-                    found[label] = case(code, db, names, args.burst)
+                    checks = folder / f"{kind}-{label}-{names}.checks"
+                    found[label] = case(code, db, names, args.burst, checks)
                 what = "one name" if names == 1 else f"{names} names"
                 line = "; ".join(f"{label}: {found[label]}" for label in found)
                 if "before" in found and found["before"].hashed:

@@ -22,7 +22,6 @@ import hashlib
 import hmac
 import secrets
 from collections.abc import Callable, Sequence
-from contextlib import AbstractAsyncContextManager, nullcontext
 from dataclasses import dataclass
 
 from sqlalchemy import delete, func, insert, select, update
@@ -97,12 +96,13 @@ class Accounts:
         # Both players of a finished game may ask for its rematch at once: their
         # copies of the seats' owners take turns (each reads, then inserts).
         self._copying = asyncio.Lock()
-        # SQLite has one writer at a time, and a burst of sign-ins all waiting
-        # in its busy handler can wait past its timeout ("database is
-        # locked"): this process's sign-in counts take turns here instead.
-        # (The count is atomic in the database either way; PostgreSQL locks
-        # just the rows, so there they go at once.)
-        self._counting = asyncio.Lock() if engine.dialect.name == "sqlite" else None
+        # A burst of sign-ins for one name or address all wait for the same
+        # row: in SQLite's busy handler past its timeout ("database is
+        # locked"), in PostgreSQL each on a row lock holding a connection of
+        # the pool until the pool runs dry. So this process's sign-in counts
+        # take turns here, each a few statements long; the count stays atomic
+        # in the database for the other processes.
+        self._counting = asyncio.Lock()
 
     # argon2 takes tens of milliseconds on purpose: in a thread, so that moves
     # at other tables are not held up meanwhile.
@@ -175,7 +175,7 @@ class Accounts:
         if not await self._verify(found.password_hash if found else None, password):
             raise BadInput("the name or the password is wrong", 401)
         assert found is not None  # the dummy hash matches no password
-        async with self._turn(), self.engine.begin() as conn:
+        async with self._counting, self.engine.begin() as conn:
             await self._succeeded(conn, found.id, counted, address)
             return Account(found.id, found.name), await self._new_session(conn, found.id)
 
@@ -193,9 +193,6 @@ class Accounts:
             counted[_limit_key(login_limits.NAME, key)] = login_limits.NAME
         return counted
 
-    def _turn(self) -> AbstractAsyncContextManager[object]:
-        return self._counting or nullcontext()
-
     async def _known(self, account_id: str, address: str) -> bool:
         """Whether ``address`` signed the account in lately."""
         query = select(limits.c.last_ms).where(limits.c.key == _known_key(account_id, address))
@@ -206,7 +203,7 @@ class Accounts:
     async def _count_attempt(self, counted: dict[str, login_limits.Budget], now: int) -> None:
         """Count the attempt under every key, or under none and raise :class:`TooSoon`."""
         try:
-            async with self._turn(), self.engine.begin() as conn:
+            async with self._counting, self.engine.begin() as conn:
                 for key, budget in counted.items():
                     statement = login_limits.count_attempt(conn.dialect.name, key, budget, now)
                     if (await conn.execute(statement)).first() is None:
