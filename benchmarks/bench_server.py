@@ -88,6 +88,7 @@ UNLIMITED = [
     *("--creates-per-minute", "1000000"),
     *("--waiting-per-client", "1000000"),
     *("--joins-per-minute", "1000000"),
+    *("--chat-per-address-per-minute", "1000000"),
 ]
 
 

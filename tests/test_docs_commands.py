@@ -34,6 +34,8 @@ SKIPPED = {
     "scripts/lock.sh": "resolves against the package index and rewrites requirements/",
     "benchmarks/": "a benchmark: minutes of measurement against its peers",
     "cardtable serve": "a server that runs until stopped: tests/server and tests/browser start it",
+    "cardtable admin migrate --db postgresql://": "needs the operator's PostgreSQL server:"
+    " tests/server/test_admin_migrate.py runs it on a PostgreSQL of its own",
 }
 #: Commands run in a reduced form (see :func:`reduce`), and why.
 REDUCED = {

@@ -29,6 +29,8 @@ REDIS_HELP = (
     " (each table served by one process at a time; see docs/deployment.md)"
 )
 LEASE_HELP = "seconds a table stays with a process that stopped answering (with --redis)"
+LOG_JSON_HELP = "log as JSON lines (time, level, process, table, logger, message), not text"
+CONNECTIONS_HELP = "connections open at once, sockets included; past it new requests get 503"
 PUBLIC_URL_HELP = (
     "the address people open, e.g. https://cards.example.org, when a reverse proxy"
     " serves this server: requests and WebSockets must come from its pages"
@@ -106,18 +108,25 @@ def serve(
     chat_per_minute: Annotated[
         int, typer.Option(help="chat lines one client may send at one table per minute")
     ] = 12,
+    chat_per_address_per_minute: Annotated[
+        int, typer.Option(help="chat lines from one address at all tables together per minute")
+    ] = 60,
     public_url: Annotated[str | None, typer.Option(help=PUBLIC_URL_HELP)] = None,
     trusted_proxy: Annotated[list[str] | None, typer.Option(help=PROXY_HELP)] = None,
     redis: Annotated[str | None, typer.Option(metavar="URL", help=REDIS_HELP)] = None,
     lease_seconds: Annotated[float, typer.Option(metavar="SECONDS", help=LEASE_HELP)] = 5.0,
+    max_connections: Annotated[int, typer.Option(help=CONNECTIONS_HELP)] = 10_000,
+    log_json: Annotated[bool, typer.Option("--log-json", help=LOG_JSON_HELP)] = False,
 ) -> None:
     """Play in the browser: start the server and print the address to open."""
     try:
         import uvicorn
 
         from cardtable.server.app import create_app
+        from cardtable.server.guard import MAX_HEADERS
         from cardtable.server.hub import Settings
         from cardtable.server.limits import Limits
+        from cardtable.server.logs import log_config
     except ModuleNotFoundError as exc:
         raise fail(
             f"cardtable serve needs the web extra ({exc.name} is missing): "
@@ -142,6 +151,8 @@ def serve(
         ("--signups-per-minute", signups_per_minute),
         ("--quick-per-client", quick_per_client),
         ("--chat-per-minute", chat_per_minute),
+        ("--chat-per-address-per-minute", chat_per_address_per_minute),
+        ("--max-connections", max_connections),
     ):
         if count < 1:
             raise fail(f"{flag} {count}: at least 1")
@@ -162,6 +173,7 @@ def serve(
         signups_per_minute=signups_per_minute,
         quick_per_client=quick_per_client,
         chat_per_minute=chat_per_minute,
+        chat_per_address_per_minute=chat_per_address_per_minute,
         waiting_seconds=waiting_minutes * 60,
         abandoned_seconds=abandoned_hours * 3600,
         public_url=_public_url(public_url) if public_url else None,
@@ -179,7 +191,9 @@ def serve(
         settle_heap=True,
     )
     shown = "127.0.0.1" if host == "0.0.0.0" else host
-    typer.echo(f"cardtable: open http://{shown}:{port}/  (database: {_safe(url)}; Ctrl-C stops)")
+    typer.echo(
+        f"cardtable: open http://{shown}:{port}/  (database: {without_password(url)}; Ctrl-C stops)"
+    )
     try:
         app = create_app(settings)
     except CardtableError as exc:  # e.g. a damaged session secret in the data folder
@@ -189,8 +203,19 @@ def serve(
         host=host,
         port=port,
         log_level="warning",
+        # The client's address is the peer's unless the peer is a --trusted-proxy
+        # (cardtable/server/limits.py): uvicorn must not believe X-Forwarded-For
+        # (and -Proto) from 127.0.0.1 of its own accord.
+        proxy_headers=False,
+        log_config=log_config(json_lines=log_json),
         # Messages over 4 KiB get an error from the table; this is the hard cap.
         ws_max_size=64 * 1024,
+        # h11 rather than httptools, which reads headers of any size: h11
+        # answers 400 once the unfinished head of a request is over this, so
+        # none larger is read whole (a smaller one over it gets the app's 431).
+        http="h11",
+        h11_max_incomplete_event_size=MAX_HEADERS + 8 * 1024,  # and the request line
+        limit_concurrency=max_connections,
     )
     # uvicorn stops gracefully on SIGTERM as on Ctrl-C (no new sockets, open
     # ones closed with 1012 "service restart", which the browser reconnects
@@ -231,7 +256,7 @@ def _public_url(url: str) -> str:
     return url
 
 
-def _safe(url: str) -> str:
+def without_password(url: str) -> str:
     """The URL without a password."""
     scheme, sep, rest = url.partition("://")
     if "@" in rest:

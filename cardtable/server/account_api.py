@@ -112,7 +112,7 @@ def routes(hub: Hub, accounts: Accounts, ratings: Ratings, static: Path) -> list
                 await hub.gate.wrong_token(client)
             else:
                 proven.append((table.id, seat))
-        linked = await accounts.link_seats(account, proven)
+        linked = await accounts.link_seats(account, proven, client)
         rename(account.name, linked)
         return JSONResponse({"claimed": len(linked)})
 

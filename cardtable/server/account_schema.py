@@ -20,6 +20,10 @@ accounts = Table(
     Column("name", String(64), nullable=False),
     # The name case-folded: unique, so "Ann" and "ANN" cannot both sign up.
     Column("name_key", String(64), nullable=False, unique=True),
+    # How the name looks (cardtable/server/names.py): unique, so "Dave" and
+    # "Dаve" (a Cyrillic a) cannot both sign up. Null for an account older
+    # than the column whose name looked like an older account's.
+    Column("name_skeleton", String(256), nullable=True, unique=True),
     Column("password_hash", Text, nullable=False),  # argon2id, with its own salt
     Column("created_ms", BigInteger, nullable=False),
 )
@@ -40,6 +44,9 @@ account_seats = Table(
     Column("table_id", String(32), ForeignKey("ct_tables.id"), primary_key=True),
     Column("seat", Integer, primary_key=True),
     Column("account_id", String(32), ForeignKey("ct_accounts.id"), nullable=False, index=True),
+    # The client address the seat was taken from (None: before v0013): two
+    # accounts seated from one address make a table that is not rated.
+    Column("address", String(64), nullable=True),
 )
 
 login_limits = Table(

@@ -31,6 +31,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 from cardtable.server import login_limits
 from cardtable.server.account_schema import account_seats, accounts, sessions
 from cardtable.server.account_schema import login_limits as limits
+from cardtable.server.names import mixed_script, skeleton
 from cardtable.server.passwords import Passwords
 from cardtable.server.puzzle_schema import puzzle_attempts, puzzle_players
 from cardtable.server.rating_schema import rating_changes, ratings
@@ -127,9 +128,13 @@ class Accounts:
     # --- signing up and in ------------------------------------------------
     async def sign_up(self, name: str, password: str, address: str) -> tuple[Account, str]:
         """A new account and its first session's token; ``address`` becomes known to it."""
-        key = name_key(name)
-        if key == name_key(DELETED_NAME):
+        key, look = name_key(name), skeleton(name)
+        if look == skeleton(DELETED_NAME):
             raise BadInput(f"the name {name!r} is reserved; choose another", 409)
+        if mixed_script(name):
+            raise BadInput(
+                f"the name {name!r} mixes Latin, Greek or Cyrillic letters; write it in one", 409
+            )
         account = Account(secrets.token_urlsafe(12), name)
         hashed = await self._hash(password)
         try:
@@ -139,6 +144,7 @@ class Accounts:
                         id=account.id,
                         name=name,
                         name_key=key,
+                        name_skeleton=look,
                         password_hash=hashed,
                         created_ms=self.clock(),
                     )
@@ -146,8 +152,18 @@ class Accounts:
                 token = await self._new_session(conn, account.id)
                 await self._remember_address(conn, account.id, address)
         except IntegrityError:
-            raise BadInput(f"the name {name!r} is taken; choose another", 409) from None
+            raise BadInput(await self._taken(name, look), 409) from None
         return account, token
+
+    async def _taken(self, name: str, look: str) -> str:
+        """Why ``name`` cannot sign up: it is taken, or it looks like a name that is."""
+        async with self.engine.connect() as conn:
+            other = (
+                await conn.execute(select(accounts.c.name).where(accounts.c.name_skeleton == look))
+            ).scalar()
+        if other is None or name_key(other) == name_key(name):
+            return f"the name {name!r} is taken; choose another"
+        return f"the name {name!r} looks like {other!r}, which is taken; choose another"
 
     async def sign_in(
         self, name: str, password: str, address: str, session: str | None = None
@@ -364,11 +380,11 @@ class Accounts:
 
     # --- seats ------------------------------------------------------------
     async def link_seats(
-        self, account: Account, held: Sequence[tuple[str, int]]
+        self, account: Account, held: Sequence[tuple[str, int]], address: str
     ) -> list[tuple[str, int]]:
         """Make the seats ``held`` the account's (the caller proved each is
-        theirs) and give them its name; a seat another account holds is left
-        as it is. The seats linked."""
+        theirs; ``address`` is the client's) and give them its name; a seat
+        another account holds is left as it is. The seats linked."""
         linked: list[tuple[str, int]] = []
         async with self.engine.begin() as conn:
             for table_id, seat in held:
@@ -383,7 +399,7 @@ class Accounts:
                     continue
                 await conn.execute(
                     insert(account_seats).values(
-                        table_id=table_id, seat=seat, account_id=account.id
+                        table_id=table_id, seat=seat, account_id=account.id, address=address
                     )
                 )
                 await conn.execute(
@@ -397,18 +413,32 @@ class Accounts:
     async def copy_owners(self, old_id: str, new_id: str) -> None:
         """A rematch's seats belong to whoever held them at the old table
         (asked again, it changes nothing)."""
-        async with self._copying, self.engine.begin() as conn:
+        async with self._copying:
+            try:
+                await self._copy_owners(old_id, new_id)
+            except IntegrityError:
+                # Another process copied them at the same moment: its rows
+                # are there now, and reading again finds those seats taken.
+                await self._copy_owners(old_id, new_id)
+
+    async def _copy_owners(self, old_id: str, new_id: str) -> None:
+        async with self.engine.begin() as conn:
             old = await conn.execute(
-                select(account_seats.c.seat, account_seats.c.account_id).where(
-                    account_seats.c.table_id == old_id
-                )
+                select(
+                    account_seats.c.seat, account_seats.c.account_id, account_seats.c.address
+                ).where(account_seats.c.table_id == old_id)
             )
             new = await conn.execute(
                 select(account_seats.c.seat).where(account_seats.c.table_id == new_id)
             )
             taken = {r.seat for r in new}
             rows = [
-                {"table_id": new_id, "seat": r.seat, "account_id": r.account_id}
+                {
+                    "table_id": new_id,
+                    "seat": r.seat,
+                    "account_id": r.account_id,
+                    "address": r.address,
+                }
                 for r in old
                 if r.seat not in taken
             ]

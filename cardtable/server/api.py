@@ -115,7 +115,8 @@ def routes(hub: Hub, play: Play, analyses: Analyses, static: Path) -> list[BaseR
         return JSONResponse({**table_info(table), "title": title(table.facts.game)})
 
     async def join(request: Request) -> Response:
-        await hub.gate.may_join(client_address(request.scope, hub.settings.limits))
+        client = client_address(request.scope, hub.settings.limits)
+        await hub.gate.may_join(client)
         table = await hub.get(request.path_params["table_id"])
         body = convert(await read_json(request), Join, "request")
         # A signed-in person sits under their account's name, and the seat becomes theirs.
@@ -124,7 +125,7 @@ def routes(hub: Hub, play: Play, analyses: Analyses, static: Path) -> list[BaseR
         name = account.name if account else display_name(body.name, "request.name")
         token = await hub.join(table, body.seat, name)
         if account:
-            await accounts.link_seats(account, [(table.id, body.seat)])
+            await accounts.link_seats(account, [(table.id, body.seat)], client)
         play.changed(table)
         return JSONResponse({"seat": body.seat, "token": token})
 

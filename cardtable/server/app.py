@@ -23,6 +23,7 @@ from cardtable.server.hub import Hub, Settings
 from cardtable.server.leases import process_name
 from cardtable.server.lifecycle import Lifecycle
 from cardtable.server.limits import WINDOW, Gate
+from cardtable.server.logs import TableContext
 from cardtable.server.passwords import Passwords
 from cardtable.server.play import Play
 from cardtable.server.puzzle_ratings import PuzzleRatings
@@ -108,7 +109,10 @@ def create_app(settings: Settings) -> Starlette:
             OSError: api.store_unavailable_response,
             DBAPIError: api.store_unavailable_response,
         },
-        middleware=[Middleware(SameOrigin, public_url=settings.limits.public_url)],
+        middleware=[
+            Middleware(TableContext),  # outermost: the log names the table of a refusal too
+            Middleware(SameOrigin, public_url=settings.limits.public_url),
+        ],
     )
     app.state.hub = hub
     app.state.play = play

@@ -9,6 +9,12 @@ come from this server's own origin. A request without ``Origin`` comes from a
 program, not a page of another site, and passes. The server's origin is
 ``--public-url`` when given (behind a reverse proxy), else the scheme and
 ``Host`` of the request itself.
+
+It also refuses a request whose headers come to more than
+:data:`MAX_HEADERS` bytes (431): no browser of this site sends that much, and
+each one held would cost the server its size. ``cardtable serve`` gives
+uvicorn the same limit for a request head that arrives in pieces
+(cardtable/cli/serve_cmd.py), so a larger one is never read whole.
 """
 
 from __future__ import annotations
@@ -20,6 +26,7 @@ from urllib.parse import urlsplit
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 SAFE_METHODS = ("GET", "HEAD", "OPTIONS")
+MAX_HEADERS = 16 * 1024  # bytes of names and values; a browser's are a few KiB
 
 
 def origin_of(url: str) -> str:
@@ -51,6 +58,9 @@ def own_origin(scope: Scope, public_url: str | None) -> str:
 
 def refusal(scope: Scope, public_url: str | None) -> tuple[int, str] | None:
     """Why a request is refused (an HTTP status and a sentence), or ``None``."""
+    size = sum(len(key) + len(value) for key, value in scope.get("headers", ()))
+    if size > MAX_HEADERS:
+        return 431, f"the request's headers come to {size} bytes; the limit is {MAX_HEADERS}"
     origin = _header(scope, b"origin")
     if origin is not None and origin_of(origin) != own_origin(scope, public_url):
         return 403, f"requests from {origin[:80]!r} are refused: only this site's own pages may"

@@ -30,7 +30,7 @@ from cardtable.server.facts import TableFacts
 from cardtable.server.journal import Journal, record_of
 from cardtable.server.limits import Gate, Limits
 from cardtable.server.lobby import NewTable
-from cardtable.server.storage import Storage, StoredTable, log_failure
+from cardtable.server.storage import RematchExists, Storage, StoredTable, log_failure
 from cardtable.server.table import Refused, Table, build_table, new_token
 from cardtable.server.wire import BadInput
 
@@ -279,7 +279,15 @@ class Hub:
                 old.facts.stand_in,
                 old.facts.rated,
             )
-            table = await self.create(new, rematch_of=old.id, creator=old.facts.creator)
+            try:
+                table = await self.create(new, rematch_of=old.id, creator=old.facts.creator)
+            except RematchExists:
+                # Another process made it since this one read the old table:
+                # everybody who asks goes to that one table.
+                made = await self.storage.rematch_of(old.id)
+                if made is None:
+                    raise
+                table = await self.get(made)
             await self.storage.set_finished_table(old.id, rematch_id=table.id)
             old.facts.rematch_id = table.id
             return table

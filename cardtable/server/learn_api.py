@@ -99,8 +99,8 @@ def _message(game: Game, state: State, seat: int, seq: int) -> dict[str, Any]:
     return {"type": "state", "seq": seq, **game_part(game, state, seat)}
 
 
-def _move(game: Game, seat: int, body: dict[str, Any]) -> Move:
-    raw = body.get("move")
+def _move(game: Game, seat: int, body: Any) -> Move:
+    raw = body.get("move") if isinstance(body, dict) else None
     if not isinstance(raw, dict):
         raise BadInput("request.move must be a move object, as the board sends it")
     try:

@@ -3,10 +3,11 @@ tokens it tries and chat lines it sends, and which address counts as the client.
 
 Each limit is a setting of ``cardtable serve`` (:class:`Limits`, docs/server.md).
 A request over a limit is refused with :class:`TooMany` (HTTP 429, a
-``Retry-After`` header and one sentence). Counting is in memory, per address,
-in sliding one-minute windows; what must survive a restart is rebuilt from the
-database at start (:meth:`Gate.remember_creates`: each table stores its
-creator and creation time; waiting tables come back with their creator).
+``Retry-After`` header and one sentence). Counting is in memory, per address
+(an IPv6 address counts as its /64), in sliding one-minute windows; what must
+survive a restart is rebuilt from the database at start
+(:meth:`Gate.remember_creates`: each table stores its creator and creation
+time; waiting tables come back with their creator).
 Joins, token attempts and chat lines are counted in memory only: a client
 cannot restart the server, so a restart forgets at most one minute of them.
 
@@ -48,6 +49,9 @@ class Limits:
     signups_per_minute: int = 5  # accounts one address makes per minute (each an argon2 hash)
     quick_per_client: int = 4  # people of one address waiting for a quick match at once
     chat_per_minute: int = 12  # chat lines one client sends at one table per minute
+    # Chat lines from one address at all tables together per minute: one
+    # client cannot spam many tables at once, each under its own count.
+    chat_per_address_per_minute: int = 60
     waiting_seconds: float = 30 * 60  # a waiting table nobody joins expires after this
     abandoned_seconds: float = 24 * 3600  # a game all its people left: stand-ins finish it
     public_url: str | None = None  # the site's address behind a reverse proxy
@@ -107,6 +111,7 @@ class Gate:
         self.tokens = Window(limits.token_attempts_per_minute)
         self.chats = Window(limits.chat_per_minute)
         self.signups = Window(limits.signups_per_minute)
+        self.address_chats = Window(limits.chat_per_address_per_minute)
 
     def now(self) -> float:
         return self.limits.clock()
@@ -174,9 +179,17 @@ class Gate:
             " from your address",
         )
 
-    async def may_chat(self, speaker: str) -> None:
-        """Count a chat line of ``speaker`` (a client at one table's seat, or
-        its spectators' rail); refuse it past the rate."""
+    async def may_chat(self, address: str, speaker: str) -> None:
+        """Count a chat line from ``address``, of ``speaker`` (a client at one
+        table's seat, or its spectators' rail); refuse it past either rate:
+        the address's at all tables together, the speaker's at its table."""
+        await self._count(
+            self.address_chats,
+            "address-chats",
+            address,
+            f"your address sent {self.limits.chat_per_address_per_minute} chat lines in the"
+            " last minute, at all tables together",
+        )
         await self._count(
             self.chats,
             "chats",
@@ -202,7 +215,11 @@ def client_address(scope: Mapping[str, Any], limits: Limits) -> str:
     """The address that counts as the client: the peer's, or, when the peer is
     a trusted proxy, the last address in ``X-Forwarded-For`` that is not one
     (the proxy appends the address it saw; earlier entries are the client's to
-    forge)."""
+    forge). An IPv6 address counts as its /64 network (:func:`_grouped`)."""
+    return _grouped(_sender(scope, limits))
+
+
+def _sender(scope: Mapping[str, Any], limits: Limits) -> str:
     peer = scope.get("client")
     address = _normal(str(peer[0])) if peer else "unknown"
     if address not in limits.trusted_proxies:
@@ -225,3 +242,20 @@ def _normal(address: str) -> str:
         return address[:64]
     mapped = ip.ipv4_mapped if isinstance(ip, ipaddress.IPv6Address) else None
     return str(mapped or ip)
+
+
+#: An IPv6 subscriber gets a /64 (or more) and a host may take any address in
+#: it at will, so one person could otherwise have 2**64 buckets of every limit.
+IPV6_PREFIX = 64
+
+
+def _grouped(address: str) -> str:
+    """``address`` as the limits count it: an IPv6 address as its /64
+    (``2001:db8:1:2::/64``), anything else as it is."""
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return address
+    if isinstance(ip, ipaddress.IPv4Address):
+        return address
+    return str(ipaddress.ip_network(f"{ip}/{IPV6_PREFIX}", strict=False))

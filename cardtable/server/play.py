@@ -126,7 +126,7 @@ class Play:
         text = None if msg.text is UNSET else checked_text(msg.text)
         phrase = None if msg.phrase is UNSET else checked_phrase(msg.phrase)
         seat = client.seat
-        await self.hub.gate.may_chat(f"{client.address} {table.id} {seat}")
+        await self.hub.gate.may_chat(client.address, f"{client.address} {table.id} {seat}")
         name = client.account if seat is None else table.seats[seat].facts.name
         line = ChatLine(
             table.chat_next, channel_of(seat), seat, name, text, phrase, table.seq, now_ms()
@@ -193,6 +193,7 @@ class Play:
         table.adopt(after, new)
         if outcome is not None:
             table.facts.ratings = outcome.changes
+            table.facts.rated = outcome.rated  # a table may end friendly (rating_rules.py)
 
     # --- what happens next -------------------------------------------------------
     def changed(self, table: Table) -> None:

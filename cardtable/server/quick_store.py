@@ -126,7 +126,8 @@ class QueueStore(ABC):
 
     @abstractmethod
     async def counts(self) -> dict[tuple[str, int], int]:
-        """People waiting (not yet seated) per (game, players)."""
+        """People waiting per (game, players): those free to be seated (not
+        those seated, nor those taken and being seated)."""
 
     @abstractmethod
     async def take(self, tickets: list[str], now: float) -> str | None:
@@ -198,9 +199,8 @@ class MemoryQueue(QueueStore):
 
     async def counts(self) -> dict[tuple[str, int], int]:
         out: dict[tuple[str, int], int] = {}
-        for e in self.entries.values():
-            if e.seated is None:
-                out[e.queue] = out.get(e.queue, 0) + 1
+        for e in await self.waiting():
+            out[e.queue] = out.get(e.queue, 0) + 1
         return out
 
     async def take(self, tickets: list[str], now: float) -> str | None:

@@ -248,7 +248,7 @@ class QuickMatch:
             raise NoTicket(ticket)
 
     async def counts(self) -> dict[tuple[str, int], int]:
-        """People waiting (not yet seated) per (game, players)."""
+        """People waiting (free to be seated) per (game, players)."""
         await self.prune()
         return await self.store.counts()
 
@@ -340,7 +340,7 @@ class QuickMatch:
             return False
         for i, entry in people.items():
             if entry.account is not None:
-                await self.accounts.link_seats(entry.account, [(table.id, i)])
+                await self.accounts.link_seats(entry.account, [(table.id, i)], entry.client)
         self.play.changed(table)
         now = self.now()
         answers = {e.ticket: Seated(table.id, i, tokens[i], now) for i, e in people.items()}

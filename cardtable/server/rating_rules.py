@@ -8,9 +8,11 @@ When a table is rated
     lobby; quick match makes rated tables); a friendly table is never
     rated. A finished rated table is rated when at least two of its seats belong to
     accounts (``ct_account_seats`` when its last move is stored) and no
-    account holds two of its seats. An expired table, or a game not played
-    to its end, is never rated; a seat claimed for an account after the end
-    is not rated either.
+    account holds two of its seats. Two accounts that took their seats from
+    one client address may be one person farming a rating: such a table is
+    not rated and ends friendly (stored so). An expired table, or a game not
+    played to its end, is never rated; a seat claimed for an account after
+    the end is not rated either.
 
 Who is in the update
     Every seat is one player of one OpenSkill update

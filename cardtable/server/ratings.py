@@ -17,8 +17,18 @@ from cardtable.server.account_schema import account_seats, accounts
 from cardtable.server.facts import RatingChange
 from cardtable.server.rating_rules import PROVISIONAL_GAMES, Outcome, final_ranks, shown
 from cardtable.server.rating_schema import rating_changes, ratings
+from cardtable.server.schema import tables
 
 BOARD_PAGE = 50  # leaderboard entries per page, at most
+
+
+def _one_address_for_two_accounts(rows: list[Any]) -> bool:
+    """Whether two accounts took their seats from one client address."""
+    accounts_of: dict[str, set[str]] = {}
+    for r in rows:
+        if r.address is not None:
+            accounts_of.setdefault(r.address, set()).add(r.account_id)
+    return any(len(held) > 1 for held in accounts_of.values())
 
 
 async def rate_table(conn: AsyncConnection, outcome: Outcome) -> list[RatingChange]:
@@ -27,17 +37,25 @@ async def rate_table(conn: AsyncConnection, outcome: Outcome) -> list[RatingChan
     the changes returned; nothing when the table is not rated."""
     if not outcome.rated:
         return []
-    owners = {
-        r.seat: r.account_id
+    rows = [
+        r
         for r in await conn.execute(
-            select(account_seats.c.seat, account_seats.c.account_id).where(
+            select(account_seats.c.seat, account_seats.c.account_id, account_seats.c.address).where(
                 account_seats.c.table_id == outcome.table_id
             )
         )
         if r.seat < outcome.players and outcome.seats[r.seat].kind == "human"
-    }
+    ]
+    owners = {r.seat: r.account_id for r in rows}
     held = Counter(owners.values())
     if len(held) < 2 or max(held.values()) > 1:
+        return []
+    if _one_address_for_two_accounts(rows):
+        # Perhaps one person playing two accounts: the table ends friendly.
+        outcome.rated = False
+        await conn.execute(
+            update(tables).where(tables.c.id == outcome.table_id).values(rated=False)
+        )
         return []
     query = select(ratings).where(
         ratings.c.account_id.in_(sorted(held)),

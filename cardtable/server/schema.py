@@ -23,7 +23,7 @@ from sqlalchemy import (
     String,
     Table,
     Text,
-    true,
+    false,
 )
 
 metadata = MetaData()
@@ -40,14 +40,16 @@ tables = Table(
     Column("stand_in", String(16), nullable=False),
     Column("status", String(16), nullable=False, index=True),
     Column("created_ms", BigInteger, nullable=False, index=True),
+    # A finished table's rematch: at most one per table, across processes (v0012).
     Column("rematch_of", String(32), nullable=True),
     Column("rematch_id", String(32), nullable=True),
     # The address of the client that made the table (its limits count it), if known.
     Column("creator", String(64), nullable=True),
     # When stand-ins were sent to finish the game, its people all gone too long.
     Column("abandoned_ms", BigInteger, nullable=True),
-    # Rated or friendly, chosen when it is made: a friendly table never changes a rating.
-    Column("rated", Boolean, nullable=False, server_default=true()),
+    # Rated or friendly, chosen when it is made: a friendly table never changes a
+    # rating. Tables from before the choice (v0009) are friendly.
+    Column("rated", Boolean, nullable=False, server_default=false()),
 )
 
 seats = Table(

@@ -30,7 +30,7 @@ from alembic import command
 from alembic.config import Config
 from sqlalchemy import Connection, event, func, insert, literal_column, select, update
 from sqlalchemy.engine import Engine
-from sqlalchemy.exc import DBAPIError
+from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
 from cardtable.server.chat import ChatLine
@@ -86,6 +86,15 @@ class LeaseLost(Exception):
 
     def __init__(self, table_id: str) -> None:
         super().__init__(f"table {table_id}: another server process holds its lease now")
+        self.table_id = table_id
+
+
+class RematchExists(Exception):
+    """The finished table already has its rematch: another process stored it
+    first (the database holds one rematch per table)."""
+
+    def __init__(self, table_id: str) -> None:
+        super().__init__(f"table {table_id}: its rematch is stored already")
         self.table_id = table_id
 
 
@@ -336,6 +345,12 @@ class Storage:
         except LeaseLost as exc:  # expected once a table moved: its caller lets it go
             log.warning("%s", exc)
             return exc
+        except IntegrityError as exc:
+            if isinstance(write, _Create) and write.facts.rematch_of is not None:
+                # Expected when two processes make one rematch: the caller takes theirs.
+                return RematchExists(write.facts.rematch_of)
+            log.exception("storing %s failed", type(write).__name__)
+            return exc
         except Exception as exc:
             log_failure(log, exc, "storing %s failed", type(write).__name__)
             return exc
@@ -348,9 +363,9 @@ class Storage:
         if self.owner is not None and all(_plain_move(w) for w in writes):
             moves = cast(list[_Append], writes)
             lost = await _append_fenced(conn, self.owner, moves)
-            for table_id in lost:
+            for table_id in sorted({table_id for table_id, _ in lost}):
                 log.warning("%s", LeaseLost(table_id))
-            return [LeaseLost(w.table_id) if w.table_id in lost else None for w in moves]
+            return [LeaseLost(w.table_id) if (w.table_id, w.epoch) in lost else None for w in moves]
         await self._commit(conn, writes)
         return [None] * len(writes)
 
@@ -383,9 +398,12 @@ class Storage:
         the writes are about, at the epoch each carries. The lease rows stay
         locked until the commit, so no claim (``FOR UPDATE SKIP LOCKED``)
         slips in between; they are locked in table order, as the heartbeat
-        locks them, so two transactions never wait on each other in a circle."""
+        locks them, so two transactions never wait on each other in a circle.
+        Every write's epoch is checked: one batch may hold a table's writes
+        under two epochs (queued before this process lost the table, and
+        after it claimed it again)."""
         wanted = {
-            w.table_id: w.epoch
+            (w.table_id, w.epoch)
             for w in writes
             if isinstance(w, _Append | _Seat | _Table) and w.epoch is not None
         }
@@ -393,12 +411,12 @@ class Storage:
             return
         rows = await conn.execute(
             select(leases.c.table_id, leases.c.owner, leases.c.epoch)
-            .where(leases.c.table_id.in_(sorted(wanted)))
+            .where(leases.c.table_id.in_(sorted({table_id for table_id, _ in wanted})))
             .order_by(leases.c.table_id)
             .with_for_update(read=True)
         )
         found = {r.table_id: (r.owner, r.epoch) for r in rows}
-        for table_id, epoch in wanted.items():
+        for table_id, epoch in sorted(wanted):
             if found.get(table_id) != (self.owner, epoch):
                 raise LeaseLost(table_id)
 
@@ -410,6 +428,13 @@ class Storage:
     async def load_live(self) -> list[StoredTable]:
         """Every table still waiting or playing: what a restart brings back."""
         return await self._load(tables.c.status.in_(LIVE))
+
+    async def rematch_of(self, table_id: str) -> str | None:
+        """The id of the stored rematch of ``table_id``, if one was made."""
+        query = select(tables.c.id).where(tables.c.rematch_of == table_id)
+        async with self.engine.connect() as conn:
+            found: str | None = await conn.scalar(query)
+        return found
 
     async def recent_creators(self, since_ms: int) -> list[tuple[str, int]]:
         """(creator, created_ms) of every table made since ``since_ms``, oldest
@@ -584,13 +609,17 @@ SELECT v.table_id, v.n, v.kind, v.data, v.epoch
 FROM unnest($3::text[], $4::int[], $5::text[], $6::text[], $7::int[])
     AS v(table_id, n, kind, data, epoch)
 JOIN held ON held.table_id = v.table_id AND held.epoch = v.epoch
-RETURNING table_id
+RETURNING table_id, epoch
 """
 
 
-async def _append_fenced(conn: AsyncConnection, owner: str, writes: list[_Append]) -> set[str]:
+async def _append_fenced(
+    conn: AsyncConnection, owner: str, writes: list[_Append]
+) -> set[tuple[str, int | None]]:
     """Append ``writes``' events where this process still holds the table at
-    the write's epoch; the tables it no longer holds (nothing of theirs stored)."""
+    the write's epoch; the (table, epoch) of the writes not stored (their
+    table is no longer held at that epoch: another process has it, or this
+    one claimed it again since)."""
     rows = [r for w in writes for r in _event_rows(w.table_id, w.first, w.new, w.epoch)]
     raw = (await conn.get_raw_connection()).driver_connection
     assert raw is not None
@@ -602,7 +631,9 @@ async def _append_fenced(conn: AsyncConnection, owner: str, writes: list[_Append
         owner,
         *([r[key] for r in rows] for key in ("table_id", "n", "kind", "data", "epoch")),
     )
-    return {r["table_id"] for r in rows} - {r["table_id"] for r in stored}
+    return {(r["table_id"], r["epoch"]) for r in rows} - {
+        (r["table_id"], r["epoch"]) for r in stored
+    }
 
 
 async def _flush(conn: AsyncConnection, rows: list[dict[str, Any]]) -> None:

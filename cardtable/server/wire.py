@@ -6,7 +6,10 @@ the project's one digit-limited JSON reader
 :data:`MAX_DIGITS` digits (a 5,000-digit number would otherwise trip
 Python's int-conversion limit deep inside ``json``), and with hooks that
 refuse what would be costly or ambiguous: any float, ``NaN`` and
-``Infinity``, duplicate keys and deep nesting. :func:`convert` then checks
+``Infinity``, duplicate keys and deep nesting. It also refuses text that is
+not Unicode: a lone surrogate (``"\\ud800"``), which JSON can spell but no
+UTF-8 can hold, so that nothing after it (msgspec, the database, a log line)
+meets a string it cannot encode. :func:`convert` then checks
 the value against a msgspec schema (:mod:`cardtable.server.schemas`) and
 puts msgspec's complaint in the server's words: the field's path and why,
 the why read from the schema itself. Each failure is one :class:`BadInput`
@@ -18,6 +21,10 @@ sentence.
 Traceback (most recent call last):
 ...
 cardtable.server.wire.BadInput: message.seq: the number 999999999999… has more than 12 digits
+>>> parse_json('{"type": "move\\\\ud800", "seq": 0}', 4096, "message")
+Traceback (most recent call last):
+...
+cardtable.server.wire.BadInput: message.type holds a lone surrogate (not valid Unicode)
 >>> from cardtable.server.schemas import Join
 >>> convert({"seat": 120, "name": "Ann"}, Join, "request")
 Traceback (most recent call last):
@@ -47,7 +54,9 @@ class BadInput(CardtableError):
 
     def __init__(self, message: str, status: int = 400) -> None:
         self.status = status
-        super().__init__(message)
+        # A sentence may quote what was sent (a key, a name): a lone surrogate
+        # in it is spelled \udxxx, so that the answer can be encoded.
+        super().__init__(message.encode("utf-8", "backslashreplace").decode("utf-8"))
 
 
 # --- JSON -------------------------------------------------------------------
@@ -84,7 +93,7 @@ def parse_json(data: str | bytes, limit: int, what: str) -> Any:
     if size > limit:
         raise BadInput(f"{what} is {size} bytes; the limit is {limit}", 413)
     try:
-        return loads_json(
+        value = loads_json(
             data,
             max_digits=MAX_DIGITS,
             parse_float=_float,
@@ -102,6 +111,48 @@ def parse_json(data: str | bytes, limit: int, what: str) -> Any:
         raise BadInput(f"{what} is not valid JSON: {exc.msg} at column {exc.colno}") from None
     except (UnicodeDecodeError, RecursionError, ValueError):
         raise BadInput(f"{what} is not valid JSON (bad encoding or nested too deeply)") from None
+    _refuse_surrogates(value, what)
+    return value
+
+
+# After json has paired what pairs, any surrogate left in a string is a lone one.
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+# Where an item sits: its parent's place and its key or index (None: the top).
+_Place = tuple["_Place", str | int] | None
+
+
+def _refuse_surrogates(value: Any, what: str) -> None:
+    """:class:`BadInput` naming the first text (a key or a string) in ``value``
+    that holds a lone surrogate. A loop, not recursion: ``value`` may nest as
+    deeply as the JSON reader allows; a path is spelled only for the culprit."""
+    todo: list[tuple[Any, _Place]] = [(value, None)]
+    while todo:
+        item, place = todo.pop()
+        if isinstance(item, str):
+            if _SURROGATE.search(item):
+                raise BadInput(f"{_spelled(what, place)} {_NOT_UNICODE}")
+        elif isinstance(item, dict):
+            for key in item:
+                if _SURROGATE.search(key):
+                    raise BadInput(f"a key of {_spelled(what, place)} {_NOT_UNICODE}")
+            todo.extend((inner, (place, key)) for key, inner in reversed(item.items()))
+        elif isinstance(item, list):
+            todo.extend((inner, (place, i)) for i, inner in reversed(list(enumerate(item))))
+
+
+def _spelled(what: str, place: _Place, limit: int = 120) -> str:
+    """``what`` and the path to ``place`` (``message.move.cards[2]``), cut at ``limit``."""
+    steps: list[str] = []
+    while place is not None:
+        place, step = place
+        steps.append(f"[{step}]" if isinstance(step, int) else f".{step[:40]}")
+    path = what + "".join(reversed(steps))
+    return path if len(path) <= limit else path[:limit] + "…"
+
+
+_NOT_UNICODE = "holds a lone surrogate (not valid Unicode)"
 
 
 # --- shapes -----------------------------------------------------------------

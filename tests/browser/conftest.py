@@ -55,7 +55,18 @@ def browser() -> Iterator[object]:
 
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[Server]:
-    running = Server(tmp_path / "tables.sqlite3")
+    yield from _serving(Server(tmp_path / "tables.sqlite3"))
+
+
+@pytest.fixture
+def server_behind_a_proxy(tmp_path: Path) -> Iterator[Server]:
+    """The server trusting 127.0.0.1 as its proxy, so that each person's page
+    can say its own address (``X-Forwarded-For`` in ``extra_http_headers``), as people at
+    their own homes would: two accounts from one address are not rated."""
+    yield from _serving(Server(tmp_path / "tables.sqlite3", "--trusted-proxy", "127.0.0.1"))
+
+
+def _serving(running: Server) -> Iterator[Server]:
     running.start()
     yield running
     running.stop()

@@ -17,9 +17,11 @@ GAME = "marshmallow-test"
 
 
 def test_a_rated_game_shows_its_change_at_the_end_in_my_games_and_on_the_profile(
-    browser: Any, server: Server, axe_source: str, screenshots: Path
+    browser: Any, server_behind_a_proxy: Server, axe_source: str, screenshots: Path
 ) -> None:
-    ann, bea = Person.open(browser, "Ann"), Person.open(browser, "Bea")
+    server = server_behind_a_proxy  # Ann and Bea at homes of their own
+    ann = Person.open(browser, "Ann", extra_http_headers={"X-Forwarded-For": "192.0.2.1"})
+    bea = Person.open(browser, "Bea", extra_http_headers={"X-Forwarded-For": "192.0.2.2"})
     for person in (ann, bea):
         person.page.goto(server.url + "/account")
         sign_up(person.page, person.name, "**/me")

@@ -24,11 +24,20 @@ def change_words(change: dict[str, Any]) -> str:
 
 
 def test_two_strangers_meet_play_and_find_their_rated_game(
-    browser: Any, server: Server, axe_source: str, screenshots: Path
+    browser: Any, server_behind_a_proxy: Server, axe_source: str, screenshots: Path
 ) -> None:
+    server = server_behind_a_proxy  # strangers: each at an address of their own
     # Reduced motion, as some people set it: no card glides, so the long game ends sooner.
-    ann = Person.open(browser, "Ann", reduced_motion="reduce")
-    bea = Person.open(browser, "Bea", viewport=PHONE, reduced_motion="reduce")
+    ann = Person.open(
+        browser, "Ann", extra_http_headers={"X-Forwarded-For": "192.0.2.1"}, reduced_motion="reduce"
+    )
+    bea = Person.open(
+        browser,
+        "Bea",
+        viewport=PHONE,
+        extra_http_headers={"X-Forwarded-For": "192.0.2.2"},
+        reduced_motion="reduce",
+    )
     for person in (ann, bea):
         person.page.goto(server.url + "/account")
         sign_up(person.page, person.name, "**/me")

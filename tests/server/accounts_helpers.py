@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+import itertools
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -12,6 +14,7 @@ from starlette.testclient import TestClient
 from cardtable.server.accounts import Accounts
 from cardtable.server.app import create_app
 from cardtable.server.hub import Settings
+from cardtable.server.limits import Limits
 from tests.server.helpers import Server
 
 
@@ -32,14 +35,22 @@ class AccountServer(Server):
     connections live); each installs its own cookie jar before it is used.
     """
 
-    def __init__(self, client: TestClient, jar: Cookies | None = None) -> None:
+    def __init__(
+        self, client: TestClient, jar: Cookies | None = None, address: str | None = None
+    ) -> None:
         super().__init__(client)
         self.jar = Cookies() if jar is None else jar
+        self.address = address  # None: the test client's own
 
     def __getattribute__(self, name: str) -> Any:
         if name == "client":
             client: TestClient = object.__getattribute__(self, "__dict__")["client"]
             client._cookies = object.__getattribute__(self, "jar")  # this browser's cookies
+            address = object.__getattribute__(self, "address")
+            if address is None:
+                client.headers.pop("X-Forwarded-For", None)
+            else:
+                client.headers["X-Forwarded-For"] = address  # this browser's address
             return client
         return object.__getattribute__(self, name)
 
@@ -63,15 +74,25 @@ class AccountServer(Server):
         account = self.client.get("/api/account").json()["account"]
         return None if account is None else str(account["name"])
 
-    def browser(self) -> AccountServer:
-        """A second browser at the same server: its own cookies."""
-        return AccountServer(self.client, Cookies())
+    def browser(self, address: str | None = None) -> AccountServer:
+        """A second browser at the same server: its own cookies, and its own
+        address unless ``address`` is given (two accounts seated from one
+        address make a table that is not rated)."""
+        return AccountServer(self.client, Cookies(), address or next(ADDRESSES))
+
+
+# Each further browser's address: the test client stands for their proxy.
+ADDRESSES = (f"10.1.{n // 250}.{n % 250 + 1}" for n in itertools.count())
+TEST_CLIENT = "testclient"  # the peer address of Starlette's test client
 
 
 @contextmanager
 def account_server(
     db_url: str, clock: Clock | None = None, **settings: Any
 ) -> Iterator[AccountServer]:
+    limits: Limits = settings.pop("limits", Limits())
+    trusted = limits.trusted_proxies | {TEST_CLIENT}
+    settings["limits"] = dataclasses.replace(limits, trusted_proxies=trusted)
     app = create_app(Settings(db_url=db_url, fast_passwords=True, **settings))
     with TestClient(app, base_url="https://testserver") as client:
         server = AccountServer(client, client.cookies)

@@ -148,6 +148,7 @@ UNLIMITED = Limits(
     token_attempts_per_minute=10**6,
     signups_per_minute=10**6,
     chat_per_minute=10**6,
+    chat_per_address_per_minute=10**6,
 )
 
 

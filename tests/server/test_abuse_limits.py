@@ -12,6 +12,8 @@ from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 from cardtable.server.limits import Limits
+from cardtable.server.login_limits import ADDRESS
+from tests.server.accounts_helpers import Clock as AccountClock
 from tests.server.accounts_helpers import account_server
 from tests.server.helpers import running
 from tests.server.test_lobby_lifecycle import Clock, sweep
@@ -24,6 +26,7 @@ BOTS: dict[str, Any] = {
     "seats": [{"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "random"}],
     "bot_delay_ms": 10_000,  # slow bots: the test's tables stay cheap
 }
+SIGN_IN = "/api/account/signin"
 WAITING: dict[str, Any] = {**BOTS, "seats": [{"kind": "human"}, {"kind": "bot", "bot": "random"}]}
 
 
@@ -109,6 +112,33 @@ def test_joins_per_address_are_limited(db_url: str) -> None:
             "3 seat requests in the last minute",
         )
         assert post(server.client, "10.0.0.2", join, {"seat": 0, "name": "B"}).status_code == 200
+
+
+def test_the_addresses_of_one_ipv6_64_share_the_limits(db_url: str) -> None:
+    """A host picks any address of its /64 at will: they count as one client."""
+    clock = Clock()
+    with running(db_url, limits=limits(clock, creates_per_minute=2)) as server:
+        made = [post(server.client, f"2001:db8:1:2::{i}", "/api/tables", BOTS) for i in (1, 2)]
+        assert [m.status_code for m in made] == [201, 201]
+        refused = post(server.client, "2001:db8:1:2:ffff::9", "/api/tables", BOTS)
+        assert_limited(refused, "you created 2 tables in the last minute")
+        assert post(server.client, "2001:db8:1:3::1", "/api/tables", BOTS).status_code == 201
+
+
+def test_wrong_sign_ins_count_per_ipv6_64(db_url: str) -> None:
+    clock = AccountClock()
+    proxy = Limits(trusted_proxies=PROXY)
+    with account_server(db_url, clock, limits=proxy) as server:
+        server.sign_up("Bea")
+        other = server.browser()  # holds no session of Bea's: the /64's failures hold it up
+        for i in range(ADDRESS.free):  # one /64 guessing many names from many addresses
+            answer = post(
+                other.client, f"2001:db8:5:6::{i}", SIGN_IN, {"name": f"x{i}", "password": "g"}
+            )
+            assert answer.status_code == 401, answer.text
+        right = {"name": "Bea", "password": "correct horse"}
+        assert_limited(post(other.client, "2001:db8:5:6:1::1", SIGN_IN, right), "failed sign-ins")
+        assert post(other.client, "2001:db8:5:7::1", SIGN_IN, right).status_code == 200
 
 
 def test_wrong_tokens_per_address_are_limited_and_right_ones_pass(db_url: str) -> None:

@@ -9,7 +9,7 @@ import json
 import random
 import re
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -160,6 +160,26 @@ def test_chat_past_the_rate_is_refused_per_table_and_speaker(db_url: str) -> Non
             "wp",
             "later",
         ]
+
+
+def test_chat_from_one_address_is_limited_at_all_tables_together(db_url: str) -> None:
+    # Each table's own count would let one client spam many tables at once.
+    clock = Clock()
+    limits = Limits(**{**UNLIMITED.__dict__, "chat_per_address_per_minute": 3, "clock": clock})
+    with running(db_url, limits=limits) as server, ExitStack() as stack:
+        tables = [two_people(server) for _ in range(3)]
+        conns = [stack.enter_context(server.connect(table, ann)) for table, ann, _ in tables]
+        for i, conn in enumerate(conns):
+            assert chat(conn, text=f"line {i}")["type"] == "chat"
+        refused = chat(conns[1], text="one too many")
+        assert refused["type"] == "error"
+        assert refused["message"] == (
+            "your address sent 3 chat lines in the last minute, at all tables together,"
+            " this server's limit; try again in 60 s"
+        )
+        clock.now += 61
+        assert chat(conns[1], text="later")["type"] == "chat"
+        assert [s["text"] for s in stored(server, tables[1][0])] == ["line 1", "later"]
 
 
 def test_history_on_reconnecting_and_after_a_restart_by_channel(any_db: str) -> None:

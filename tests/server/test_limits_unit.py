@@ -25,7 +25,7 @@ from cardtable.server.login_limits import (
     wait_ms,
 )
 
-PROXY = Limits(trusted_proxies=frozenset({"10.0.0.1", "10.0.0.2"}))
+PROXY = Limits(trusted_proxies=frozenset({"10.0.0.1", "10.0.0.2", "2001:db8:ffff::1"}))
 
 
 def scope(peer: str, *forwarded: str) -> dict[str, Any]:
@@ -43,7 +43,12 @@ def scope(peer: str, *forwarded: str) -> dict[str, Any]:
         (scope("10.0.0.1", "198.51.100.5, 10.0.0.2"), "198.51.100.5"),  # two proxies
         (scope("10.0.0.1", "6.6.6.6", "198.51.100.5"), "198.51.100.5"),  # two header lines
         (scope("10.0.0.1", "::ffff:198.51.100.5"), "198.51.100.5"),  # one spelling
-        (scope("10.0.0.1", "2001:DB8::1"), "2001:db8::1"),
+        (scope("10.0.0.1", "2001:DB8::1"), "2001:db8::/64"),  # IPv6: its /64
+        (scope("10.0.0.1", "2001:db8:0:0:ffff:ffff:ffff:ffff"), "2001:db8::/64"),
+        (scope("10.0.0.1", "2001:db8:0:1::1"), "2001:db8:0:1::/64"),  # the next /64
+        (scope("2001:db8:1:2:3:4:5:6"), "2001:db8:1:2::/64"),  # an IPv6 peer
+        (scope("2001:db8:ffff::1", "198.51.100.5"), "198.51.100.5"),  # an IPv6 proxy
+        (scope("::1"), "::/64"),
         (scope("10.0.0.1"), "10.0.0.1"),  # the proxy sent no header
     ],
 )

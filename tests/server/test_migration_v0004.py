@@ -3,7 +3,8 @@ database of the release before it without losing a table."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
 from typing import Any
 
 from alembic import command
@@ -24,6 +25,18 @@ def upgrade_to(revision: str) -> Callable[[Connection], None]:
     return run
 
 
+def old_table(status: str, table_id: str = "old1", created_ms: int = 5, **more: str) -> str:
+    """The INSERT of a two-player Marshmallow Test table as every release
+    stored one; ``more``: further columns, as SQL literals."""
+    columns = "".join(f", {name}" for name in more)
+    values = "".join(f", {value}" for value in more.values())
+    return (
+        "INSERT INTO ct_tables (id, game, options, private, turn_seconds, bot_delay_ms,"
+        f" stand_in, status, created_ms{columns}) VALUES ('{table_id}', 'marshmallow-test',"
+        f" '{{\"players\": 2}}', false, NULL, 0, 'random', '{status}', {created_ms}{values})"
+    )
+
+
 async def write_at(url: str, revision: str, *statements: str) -> None:
     """A database as the release at ``revision`` left it: the schema migrated
     that far, then ``statements`` (its rows) run in one transaction."""
@@ -33,6 +46,17 @@ async def write_at(url: str, revision: str, *statements: str) -> None:
         for statement in statements:
             await conn.execute(text(statement))
     await old.engine.dispose()
+
+
+@asynccontextmanager
+async def migrated(url: str) -> AsyncIterator[Storage]:
+    """The storage of ``url``, opened (which migrates it to the head), closed after."""
+    storage = Storage(url)
+    await storage.open()
+    try:
+        yield storage
+    finally:
+        await storage.close()
 
 
 async def _old_database_then_open(url: str) -> tuple[Any, list[tuple[str, int]]]:

@@ -22,10 +22,12 @@ import cardtable
 from cardtable.core.registry import manifest
 from cardtable.server.account_schema import account_seats
 from cardtable.server.account_schemas import MAX_CLAIMED_SEATS
+from cardtable.server.accounts import Accounts
 from cardtable.server.limits import Limits
+from cardtable.server.passwords import Passwords
 from cardtable.server.table import Table
 from tests.server.accounts_helpers import AccountServer, account_server
-from tests.server.helpers import play_out, run_coroutine
+from tests.server.helpers import UNLIMITED, play_out, run_coroutine
 
 pytestmark = pytest.mark.timeout(300, method="thread")
 
@@ -288,15 +290,21 @@ def test_a_claim_counts_every_wrong_token_and_refuses_only_wrong_ones(
         assert server.client.get(f"/api/tables/{table}").json()["seats"][0]["name"] == "Ann"
 
 
+def _held_by_ann_and_bob(ann: AccountServer) -> str:
+    """A table whose two seats the accounts Ann and Bob (signed up here) hold."""
+    bob = ann.browser()
+    ann.sign_up("Ann")
+    bob.sign_up("Bob")
+    old = ann.create("marshmallow-test", ["human", "human"])
+    ann.join(old, 0)
+    bob.join(old, 1)
+    return old
+
+
 def test_both_players_asking_for_the_rematch_at_once_copy_its_owners_once(any_db: str) -> None:
     # bench_server.py --accounts found it: two copies at once clashed (a 500).
     with account_server(any_db) as ann:
-        bob = ann.browser()
-        ann.sign_up("Ann")
-        bob.sign_up("Bob")
-        old = ann.create("marshmallow-test", ["human", "human"])
-        ann.join(old, 0)
-        bob.join(old, 1)
+        old = _held_by_ann_and_bob(ann)
         new = ann.create("marshmallow-test", ["human", "human"])
         accounts = ann.accounts
 
@@ -306,6 +314,24 @@ def test_both_players_asking_for_the_rematch_at_once_copy_its_owners_once(any_db
         ann.client.portal.call(both)  # type: ignore[union-attr]
         owners = ann.client.portal.call(_owners, accounts, new)  # type: ignore[union-attr]
         assert owners == [0, 1]
+
+
+def test_two_processes_copy_a_rematchs_owners_at_once_without_a_clash(any_db: str) -> None:
+    # Each process serialises its own copies; two processes must not clash either
+    # (issue 27, item 6: the rematch's two askers may reach two processes).
+    with account_server(any_db, limits=UNLIMITED) as ann:
+        old = _held_by_ann_and_bob(ann)
+        here = ann.accounts
+        elsewhere = Accounts(here.engine, b"", Passwords(fast=True))  # another process's
+        # Each new table is one chance for the two copies to interleave.
+        for _ in range(10):
+            new = ann.create("marshmallow-test", ["human", "human"])
+
+            async def both(new: str = new) -> list[int]:
+                await asyncio.gather(here.copy_owners(old, new), elsewhere.copy_owners(old, new))
+                return await _owners(here, new)
+
+            assert ann.client.portal.call(both) == [0, 1]  # type: ignore[union-attr]
 
 
 async def _owners(accounts: Any, table_id: str) -> list[int]:

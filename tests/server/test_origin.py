@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from starlette.websockets import WebSocketDisconnect
 
-from cardtable.server.guard import origin_of
+from cardtable.server.guard import MAX_HEADERS, origin_of
 from cardtable.server.limits import Limits
 from tests.server.helpers import running
 
@@ -82,6 +82,41 @@ def test_behind_a_proxy_the_public_url_is_the_only_origin(db_url: str) -> None:
             assert ws.receive_json()["type"] == "state"
 
 
+def lookalikes(own: str) -> list[str]:
+    """Origins that only look like ``own``: a longer host, another port, another
+    scheme. An origin compared by prefix, or by host alone, lets them through."""
+    scheme, host = own.split("://")
+    other = "http" if scheme == "https" else "https"
+    return [f"{own}.evil.example", f"{own}:8080", f"{other}://{host}"]
+
+
+@pytest.mark.parametrize(
+    ("public_url", "origin"),
+    [(None, o) for o in lookalikes(OWN)]
+    + [("https://cards.example.org/", o) for o in lookalikes("https://cards.example.org")],
+)
+def test_an_origin_that_extends_or_changes_ours_is_another_site(
+    db_url: str, public_url: str | None, origin: str
+) -> None:
+    with running(db_url, limits=Limits(public_url=public_url)) as server:
+        response = server.client.post("/api/tables", json=BODY, headers={"Origin": origin})
+        assert response.status_code == 403, response.text
+        assert f"{origin!r} are refused" in response.json()["error"]
+        assert server.hub.tables == {}
+        table = server.create("marshmallow-test", ["human", "easy"])  # a program: no Origin
+        join = {"seat": 0, "name": "Eve"}
+        response = server.client.post(
+            f"/api/tables/{table}/join", json=join, headers={"Origin": origin}
+        )
+        assert response.status_code == 403, response.text
+        assert not server.table(table).seats[0].taken
+        # Accepted by mistake, the socket is closed again and the test fails.
+        handshake = server.client.websocket_connect(f"/ws/{table}", headers={"Origin": origin})
+        with pytest.raises(WebSocketDisconnect) as refused, handshake:
+            pass
+        assert refused.value.code == 1008
+
+
 @pytest.mark.parametrize(
     ("url", "origin"),
     [
@@ -92,3 +127,22 @@ def test_behind_a_proxy_the_public_url_is_the_only_origin(db_url: str) -> None:
 )
 def test_origins_compare_in_one_spelling(url: str, origin: str) -> None:
     assert origin_of(url) == origin
+
+
+@pytest.mark.parametrize("size", [100_000, 1_000_000])
+def test_a_request_with_oversized_headers_is_refused(db_url: str, size: int) -> None:
+    pad = {"X-Pad": "a" * size}
+    with running(db_url) as server:
+        response = server.client.post("/api/tables", json=BODY, headers=pad)
+        assert response.status_code == 431, response.text
+        assert f"the limit is {MAX_HEADERS}" in response.json()["error"]
+        assert server.hub.tables == {}
+        table = server.create("marshmallow-test", ["human", "human"])
+        with (
+            pytest.raises(WebSocketDisconnect) as closed,
+            server.client.websocket_connect(f"/ws/{table}", headers=pad) as ws,
+        ):
+            ws.receive_json()
+        assert closed.value.code == 1008
+        ordinary = {"X-Pad": "a" * (MAX_HEADERS // 2)}  # big, but within the limit
+        assert server.client.get("/api/games", headers=ordinary).status_code == 200

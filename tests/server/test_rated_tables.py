@@ -1,6 +1,8 @@
 """Rated or friendly tables (Board Game Arena's choice, made when a table is
-made): a friendly table is never rated, the open tables filter on it a page at
-a time, and a database of before keeps its tables, as rated ones."""
+made): a friendly table is never rated, nor a rated one where one account holds
+two seats or where two accounts sat from one address; the open tables filter
+on it a page at a time, and a database of before keeps its tables, as
+friendly ones."""
 
 from __future__ import annotations
 
@@ -11,7 +13,14 @@ from cardtable.server.storage import Storage
 from tests.server.accounts_helpers import account_server
 from tests.server.helpers import UNLIMITED, run_coroutine, running
 from tests.server.test_lobby_lifecycle import Clock, listed
-from tests.server.test_ratings import GAME, _v0004_database_then_open, finish, people, stored
+from tests.server.test_ratings import (
+    GAME,
+    _v0004_database_then_open,
+    finish,
+    people,
+    seated,
+    stored,
+)
 
 pytestmark = pytest.mark.timeout(300, method="thread")
 
@@ -40,6 +49,28 @@ def test_a_friendly_table_between_two_accounts_is_not_rated(db_url: str) -> None
         assert set(stored(server)) == {"Ann", "Bea"}
 
 
+def test_two_accounts_seated_from_one_address_end_friendly_and_unrated(any_db: str) -> None:
+    # One person with two accounts must not farm a rating (issue 27, item 10).
+    with account_server(any_db, limits=UNLIMITED) as server:
+        ann = server.browser("192.0.2.7")
+        bea = server.browser("192.0.2.7")  # another browser, same address
+        ann.sign_up("Ann")
+        bea.sign_up("Bea")
+        table = ann.create(GAME, ["human", "human"], options={"target": 4, "players": 2})
+        assert ann.client.get(f"/api/tables/{table}").json()["rated"] is True
+        tokens = {0: ann.join(table, 0), 1: bea.join(table, 1)}
+        with server.connect(table):  # a spectator keeps the table in memory
+            final = finish(server, table, tokens, seed=11)
+            assert final["finished"] and final["ratings"] == []
+            assert ann.client.get(f"/api/tables/{table}").json()["rated"] is False
+        assert stored(server) == {}
+        assert ann.client.get(f"/api/tables/{table}").json()["rated"] is False
+        (mine,) = ann.client.get("/api/me/games").json()["finished"]
+        assert mine["id"] == table and mine["rating"] is None
+    with running(any_db) as server:  # stored so: a restart says friendly too
+        assert server.client.get(f"/api/tables/{table}").json()["rated"] is False
+
+
 def test_open_tables_filter_rated_or_friendly_a_page_at_a_time(any_db: str) -> None:
     clock = Clock()
     limits = Limits(clock=clock, creates_per_minute=1000, waiting_per_client=1000)
@@ -64,6 +95,23 @@ def test_open_tables_filter_rated_or_friendly_a_page_at_a_time(any_db: str) -> N
         assert listed(server, "?rated=true&players=3") == []
     with running(any_db, limits=limits) as server:  # a restart keeps each table's choice
         assert len(listed(server, "?rated=false")) == 20
+
+
+def test_a_table_where_one_account_holds_two_seats_is_not_rated(any_db: str) -> None:
+    # Ann in two seats beside Bea: a finished rated table, with two accounts,
+    # that no rating may count (Ann would play against herself).
+    with account_server(any_db, limits=UNLIMITED) as server:
+        ann, bea = people(server, ["Ann", "Bea"])
+        table, tokens = seated([ann, ann, bea], ["human", "human", "human"])
+        assert ann.client.get(f"/api/tables/{table}").json()["rated"] is True
+        final = finish(server, table, tokens, seed=13)
+        assert final["finished"] and final["ratings"] == []
+        assert stored(server) == {}
+        for person, seats in ((ann, [0, 1]), (bea, [2])):
+            games = person.client.get("/api/me/games").json()["finished"]
+            assert sorted((g["id"], g["seat"], g["rating"]) for g in games) == [
+                (table, seat, None) for seat in seats
+            ]
 
 
 @pytest.mark.parametrize(
@@ -105,7 +153,7 @@ async def _v0004_table_then_open(url: str) -> tuple[list[str], bool]:
         await storage.close()
 
 
-def test_a_v0004_database_keeps_its_tables_as_rated_ones(any_db: str) -> None:
+def test_a_v0004_database_keeps_its_tables_as_friendly_ones(any_db: str) -> None:
     tables, rated = run_coroutine(_v0004_table_then_open(any_db))
     assert tables == ["old1"]
-    assert rated is True  # rated as before: the rules of then hold for them
+    assert rated is False  # they never said they were rated (issue 27, item 10)

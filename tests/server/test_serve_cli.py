@@ -48,6 +48,7 @@ def test_the_default_database_lives_in_the_user_data_directory(
         (["--token-attempts-per-minute", "0"], "--token-attempts-per-minute 0"),
         (["--signups-per-minute", "0"], "--signups-per-minute 0: at least 1"),
         (["--chat-per-minute", "0"], "--chat-per-minute 0: at least 1"),
+        (["--max-connections", "0"], "--max-connections 0: at least 1"),
         (["--waiting-minutes", "0"], "--waiting-minutes 0: give a time above 0"),
         (["--abandoned-hours", "-2"], "--abandoned-hours -2"),
         (["--public-url", "cards.example.org"], "--public-url 'cards.example.org'"),
@@ -78,6 +79,7 @@ def test_every_lobby_limit_is_an_option_with_its_default() -> None:
         ("--token-attempts-per-minute", "20"),
         ("--signups-per-minute", "5"),
         ("--chat-per-minute", "12"),
+        ("--chat-per-address-per-minute", "60"),
     ]:
         assert option in flat, option
         assert f"[default: {default}]" in flat.split(option, 1)[1].split("--", 1)[0], option

@@ -34,6 +34,28 @@ def test_what_the_parser_refuses(text: str, words: str) -> None:
     assert words in str(error.value) and str(error.value).startswith("message")
 
 
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ('{"a": [1, {"b": "x\\ud800"}]}', "message.a[1].b holds a lone surrogate"),
+        ('["\\udfff"]', "message[0] holds a lone surrogate"),
+        ('{"k\\ud800": 1}', "a key of message holds a lone surrogate"),
+        ('{"' + "k" * 500 + '": "\\ud800"}', "message." + "k" * 40 + " holds"),  # cut short
+        ('"\\udc00\\ud800"', "message holds a lone surrogate"),  # a pair backwards
+        # Refused before the text is looked at: the sentence quotes the key, escaped.
+        ('{"\\ud800": 1000000000000}', "message.\\ud800: the number 100000000000…"),
+    ],
+)
+def test_a_lone_surrogate_is_named_by_its_path(text: str, words: str) -> None:
+    with pytest.raises(BadInput) as error:
+        parse_json(text, 10_000, "message")
+    assert str(error.value).startswith(words)
+
+
+def test_a_surrogate_pair_is_one_character() -> None:
+    assert parse_json('["\\ud83d\\ude00"]', 100, "message") == ["\U0001f600"]
+
+
 def test_a_number_too_long_is_named_by_its_path() -> None:
     with pytest.raises(BadInput) as error:
         parse_json('{"move": {"take": [1, ' + "8" * 40 + "]}}", 1000, "message")

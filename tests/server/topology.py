@@ -2,7 +2,7 @@
 Debian's ``redis-server`` and ``haproxy`` in a temp folder on free ports of
 127.0.0.1, as :mod:`tests.server.pg` does for PostgreSQL.
 
-The haproxy configuration is the one ``docs/deployment.md`` shows: it routes
+The haproxy configuration is read from ``docs/deployment.md`` itself: it routes
 every request that names a table (``/t/ID``, ``/ws/ID``, ``/api/tables/ID…``)
 by a consistent hash of the id, so all of a table's sockets meet at one
 process, and spreads the rest.
@@ -10,6 +10,7 @@ process, and spreads the rest.
 
 from __future__ import annotations
 
+import re
 import shutil
 import socket
 import subprocess
@@ -21,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from tests.server.pg import binaries, fresh_database, postgres
-from tests.server.processes import free_port, launch_serve, wait_until_serving
+from tests.server.processes import ROOT, free_port, launch_serve, wait_until_serving
 
 START_SECONDS = 20.0
 
@@ -75,42 +76,36 @@ def redis(port: int | None = None) -> Iterator[tuple[subprocess.Popen[bytes], st
         shutil.rmtree(folder, ignore_errors=True)
 
 
+DEPLOYMENT_PAGE = ROOT / "docs" / "deployment.md"
+
+
+def documented_haproxy_config() -> str:
+    """The haproxy configuration ``docs/deployment.md`` shows, as written there."""
+    page = DEPLOYMENT_PAGE.read_text(encoding="utf-8")
+    found = re.search(r"^```haproxy\n(.*?)^```$", page, re.MULTILINE | re.DOTALL)
+    assert found is not None, f"{DEPLOYMENT_PAGE} shows no haproxy configuration"
+    return found.group(1)
+
+
 def haproxy_config(port: int, backends: list[int]) -> str:
-    """The proxy of ``docs/deployment.md`` on ``port``, in front of ``backends``."""
-    servers = "\n".join(
+    """The proxy of ``docs/deployment.md`` on ``port`` of 127.0.0.1, in front of
+    ``backends``: the page's own text with only its ``bind`` line and its
+    ``server`` lines replaced, so that the page and the tests cannot disagree."""
+    servers = [
         f"    server s{i} 127.0.0.1:{backend} check inter 500ms fall 1 rise 1"
         for i, backend in enumerate(backends, 1)
-    )
-    return HAPROXY_CONFIG.format(port=port, servers=servers)
-
-
-HAPROXY_CONFIG = """\
-global
-    maxconn 4000
-
-defaults
-    mode http
-    timeout connect 2s
-    timeout client 1h
-    timeout server 1h
-    timeout tunnel 1h
-    retries 3
-    option redispatch 1
-
-frontend cardtable
-    bind 127.0.0.1:{port}
-    default_backend servers
-
-backend servers
-    # The table a request is about, from its path: /t/ID, /ws/ID, /api/tables/ID/...
-    http-request set-var(txn.table) path,field(3,/) if {{ path_reg ^/(t|ws)/[^/]+ }}
-    http-request set-var(txn.table) path,field(4,/) if {{ path_reg ^/api/tables/[^/]+ }}
-    # All of a table's requests go to one process; the others round-robin.
-    # Consistent hashing: a process going down moves only its own tables.
-    balance hash var(txn.table)
-    hash-type consistent
-{servers}
-"""
+    ]
+    lines: list[str] = []
+    for line in documented_haproxy_config().splitlines():
+        if line.strip().startswith("bind "):
+            lines.append(f"    bind 127.0.0.1:{port}")
+        elif line.strip().startswith("server "):
+            lines += servers
+            servers = []  # the page's servers, all replaced by the first
+        else:
+            lines.append(line)
+    assert not servers, "the page's haproxy configuration lists no server"
+    return "\n".join(lines) + "\n"
 
 
 @contextmanager

@@ -2,7 +2,9 @@
 
 A friendly table never changes a rating; a rated one is rated at its end
 when the rules of cardtable/server/rating_rules.py hold. Tables made before
-this revision were all rated that way, so they become rated tables.
+this revision never said they were rated, so they become friendly (one still
+playing at the upgrade ends unrated); the server writes ``rated`` for every
+table it makes, so the column's default is friendly too.
 
 Revision ID: v0009
 Revises: v0008
@@ -20,10 +22,10 @@ depends_on = None
 
 
 def upgrade() -> None:
-    # A plain ADD COLUMN (with its default, so old rows read rated) on SQLite and
+    # A plain ADD COLUMN (with its default, so old rows read friendly) on SQLite and
     # PostgreSQL alike: no batch copy of ct_tables, which other tables refer to.
     op.add_column(
-        "ct_tables", sa.Column("rated", sa.Boolean, nullable=False, server_default=sa.true())
+        "ct_tables", sa.Column("rated", sa.Boolean, nullable=False, server_default=sa.false())
     )
 
 
