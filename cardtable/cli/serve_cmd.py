@@ -99,6 +99,9 @@ def serve(
     token_attempts_per_minute: Annotated[
         int, typer.Option(help="wrong seat tokens one address may send per minute")
     ] = 20,
+    signups_per_minute: Annotated[
+        int, typer.Option(help="accounts one address may make per minute")
+    ] = 5,
     quick_per_client: Annotated[
         int, typer.Option(help="people of one address waiting for a quick match at once")
     ] = 4,
@@ -145,6 +148,7 @@ def serve(
         ("--waiting-per-client", waiting_per_client),
         ("--joins-per-minute", joins_per_minute),
         ("--token-attempts-per-minute", token_attempts_per_minute),
+        ("--signups-per-minute", signups_per_minute),
         ("--quick-per-client", quick_per_client),
         ("--chat-per-minute", chat_per_minute),
         ("--chat-per-address-per-minute", chat_per_address_per_minute),
@@ -166,6 +170,7 @@ def serve(
         waiting_per_client=waiting_per_client,
         joins_per_minute=joins_per_minute,
         token_attempts_per_minute=token_attempts_per_minute,
+        signups_per_minute=signups_per_minute,
         quick_per_client=quick_per_client,
         chat_per_minute=chat_per_minute,
         chat_per_address_per_minute=chat_per_address_per_minute,

@@ -47,14 +47,19 @@ def routes(hub: Hub, accounts: Accounts, ratings: Ratings, static: Path) -> list
         body = convert(await read_json(request), Credentials, "request")
         name = display_name(body.name, "request.name")
         password = new_password(body.password, "request.password")
-        account, token = await accounts.sign_up(name, password)
+        client = client_address(request.scope, hub.settings.limits)
+        await hub.gate.may_sign_up(client)  # before the argon2 hash, 64 MiB of memory
+        account, token = await accounts.sign_up(name, password, client)
         return with_session({"account": {"name": account.name}}, token, 201)
 
     async def sign_in(request: Request) -> Response:
         body = convert(await read_json(request), Credentials, "request")
         address = client_address(request.scope, hub.settings.limits)
+        session = request.cookies.get(COOKIE)
         try:
-            account, token = await accounts.sign_in(body.name.strip(), body.password, address)
+            account, token = await accounts.sign_in(
+                body.name.strip(), body.password, address, session
+            )
         except TooSoon as exc:
             return JSONResponse(
                 {"error": str(exc)}, 429, headers={"Retry-After": str(exc.retry_after)}
@@ -93,9 +98,9 @@ def routes(hub: Hub, accounts: Accounts, ratings: Ratings, static: Path) -> list
         """Make the guest seats this browser holds (by their tokens) the account's."""
         account = await need_account(accounts, request)
         body = convert(await read_json(request), Claim, "request")
-        # Seat tokens are secrets: guessing them here is limited as on a socket.
+        # Seat tokens are secrets: every wrong one counts as on a socket, and
+        # one past the limit refuses the claim (nothing is claimed).
         client = client_address(request.scope, hub.settings.limits)
-        await hub.gate.may_try_token(client)
         proven = []
         for guest in body.seats:
             try:

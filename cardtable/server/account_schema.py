@@ -1,4 +1,5 @@
-"""The database tables of accounts: people, their sessions, their seats, their login limits.
+"""The database tables of accounts: people, their sessions, their seats, their login limits
+(and the addresses they signed in from).
 
 Beside :mod:`cardtable.server.schema` (the game tables), on the same
 ``metadata``: a seat of ``ct_seats`` belongs to an account when
@@ -51,7 +52,9 @@ account_seats = Table(
 login_limits = Table(
     "ct_login_limits",
     metadata,
-    # "name:<case-folded name>" or "addr:<client address>".
+    # Failures per budget of login_limits: "pair:<case-folded name>|<address>",
+    # "addr:<address>" or "name:<case-folded name>"; and "known:<account id>|<address>"
+    # (failures 0), an address that signed the account in at last_ms.
     Column("key", String(128), primary_key=True),
     Column("failures", Integer, nullable=False),
     Column("last_ms", BigInteger, nullable=False),

@@ -39,7 +39,20 @@ class GuestSeat(Closed):
     token: Annotated[str, Meta(max_length=100, description="must be your seat's token")]
 
 
+#: Seats one claim may hand in: every token in it is checked (and a wrong one
+#: counted against the address's wrong-token limit); the browser sends more in
+#: several claims.
+MAX_CLAIMED_SEATS = 50
+
+
 class Claim(Closed):
     """``POST /api/account/claim``: the guest seats to make the account's."""
 
-    seats: Annotated[list[GuestSeat], Meta(max_length=200)]
+    seats: Annotated[
+        list[GuestSeat],
+        Meta(
+            max_length=MAX_CLAIMED_SEATS,
+            description=f"must be a list of at most {MAX_CLAIMED_SEATS} seats"
+            " (send more in another claim)",
+        ),
+    ]

@@ -4,8 +4,11 @@ Accounts are optional: a guest plays as before, by a seat's token. A person
 who signs up gets an account (a display name, unique case-insensitively, and
 an argon2id password hash) and a session: a random token in an HttpOnly
 cookie, stored only as its HMAC under the server's secret
-(:mod:`cardtable.server.secret`). Failed sign-ins make the name and the
-address wait longer and longer (:mod:`cardtable.server.login_limits`).
+(:mod:`cardtable.server.secret`). Failed sign-ins make the name, the address
+and the two together wait longer and longer, each past a budget of its own
+(:mod:`cardtable.server.login_limits`); the owner on a device signed in, or
+from an address that signed the account in before, is not held up by the
+name's or the address's failures.
 
 Accounts write straight to the database in their own short transactions,
 beside the game writer of :class:`cardtable.server.storage.Storage`: they are
@@ -20,7 +23,6 @@ import hmac
 import secrets
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from sqlalchemy import delete, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
@@ -66,6 +68,10 @@ class TooSoon(BadInput):
         super().__init__(f"too many failed sign-ins; try again in {self.retry_after} seconds", 429)
 
 
+class _MustWait(Exception):
+    """A budget of the attempt must wait: nothing is counted."""
+
+
 def name_key(name: str) -> str:
     """The form two names are compared in: "Ann" and "ANN" are one name."""
     return name.casefold()
@@ -91,6 +97,13 @@ class Accounts:
         # Both players of a finished game may ask for its rematch at once: their
         # copies of the seats' owners take turns (each reads, then inserts).
         self._copying = asyncio.Lock()
+        # A burst of sign-ins for one name or address all wait for the same
+        # row: in SQLite's busy handler past its timeout ("database is
+        # locked"), in PostgreSQL each on a row lock holding a connection of
+        # the pool until the pool runs dry. So this process's sign-in counts
+        # take turns here, each a few statements long; the count stays atomic
+        # in the database for the other processes.
+        self._counting = asyncio.Lock()
 
     # argon2 takes tens of milliseconds on purpose: in a thread, so that moves
     # at other tables are not held up meanwhile.
@@ -113,8 +126,8 @@ class Accounts:
         return token
 
     # --- signing up and in ------------------------------------------------
-    async def sign_up(self, name: str, password: str) -> tuple[Account, str]:
-        """A new account and its first session's token."""
+    async def sign_up(self, name: str, password: str, address: str) -> tuple[Account, str]:
+        """A new account and its first session's token; ``address`` becomes known to it."""
         key, look = name_key(name), skeleton(name)
         if look == skeleton(DELETED_NAME):
             raise BadInput(f"the name {name!r} is reserved; choose another", 409)
@@ -137,6 +150,7 @@ class Accounts:
                     )
                 )
                 token = await self._new_session(conn, account.id)
+                await self._remember_address(conn, account.id, address)
         except IntegrityError:
             raise BadInput(await self._taken(name, look), 409) from None
         return account, token
@@ -151,38 +165,105 @@ class Accounts:
             return f"the name {name!r} is taken; choose another"
         return f"the name {name!r} looks like {other!r}, which is taken; choose another"
 
-    async def sign_in(self, name: str, password: str, address: str) -> tuple[Account, str]:
+    async def sign_in(
+        self, name: str, password: str, address: str, session: str | None = None
+    ) -> tuple[Account, str]:
         """The account and a new session's token, if the password is right and
-        neither the name nor the address must wait."""
-        keys = [f"name:{name_key(name)}"[:128], f"addr:{address}"[:128]]
-        async with self.engine.begin() as conn:
-            rows = (await conn.execute(select(limits).where(limits.c.key.in_(keys)))).all()
-            now = self.clock()
-            wait = max((login_limits.wait_ms(r.failures, r.last_ms, now) for r in rows), default=0)
-            if wait > 0:
-                raise TooSoon(wait)
+        no budget of :mod:`cardtable.server.login_limits` must wait.
+
+        ``session`` is the token of the session this browser holds, if any:
+        its own account's owner is not held up by anybody's failures, and
+        neither (but for their own name and address) is one signing in from
+        an address known to the account."""
+        key = name_key(name)
+        async with self.engine.connect() as conn:
             found = (
                 await conn.execute(
                     select(accounts.c.id, accounts.c.name, accounts.c.password_hash).where(
-                        accounts.c.name_key == name_key(name)
+                        accounts.c.name_key == key
                     )
                 )
             ).first()
-            # An unknown name is checked too (against a dummy hash): same time.
-            if not await self._verify(found.password_hash if found else None, password):
-                failures = {
-                    r.key: login_limits.failures_so_far(r.failures, r.last_ms, now) for r in rows
-                }
-                for key in keys:
-                    await _count_failure(conn, key, failures.get(key), now)
-                ok = None
-            else:
-                assert found is not None
-                await conn.execute(delete(limits).where(limits.c.key == keys[0]))
-                ok = Account(found.id, found.name), await self._new_session(conn, found.id)
-        if ok is None:
+        counted = await self._counted_budgets(found.id if found else None, key, address, session)
+        now = self.clock()
+        await self._count_attempt(counted, now)
+        # An unknown name is checked too (against a dummy hash): same time.
+        if not await self._verify(found.password_hash if found else None, password):
             raise BadInput("the name or the password is wrong", 401)
-        return ok
+        assert found is not None  # the dummy hash matches no password
+        async with self._counting, self.engine.begin() as conn:
+            await self._succeeded(conn, found.id, counted, address)
+            return Account(found.id, found.name), await self._new_session(conn, found.id)
+
+    async def _counted_budgets(
+        self, account_id: str | None, key: str, address: str, session: str | None
+    ) -> dict[str, login_limits.Budget]:
+        """The keys this attempt counts under, and their budgets."""
+        if account_id is not None and session is not None:
+            holder = await self.session(session)
+            if holder is not None and holder.id == account_id:
+                return {}  # its owner, on a device already signed in
+        counted = {_limit_key(login_limits.PAIR, f"{key}|{address}"): login_limits.PAIR}
+        if account_id is None or not await self._known(account_id, address):
+            counted[_limit_key(login_limits.ADDRESS, address)] = login_limits.ADDRESS
+            counted[_limit_key(login_limits.NAME, key)] = login_limits.NAME
+        return counted
+
+    async def _known(self, account_id: str, address: str) -> bool:
+        """Whether ``address`` signed the account in lately."""
+        query = select(limits.c.last_ms).where(limits.c.key == _known_key(account_id, address))
+        async with self.engine.connect() as conn:
+            last = (await conn.execute(query)).scalar()
+        return last is not None and self.clock() - last < login_limits.KNOWN_MS
+
+    async def _count_attempt(self, counted: dict[str, login_limits.Budget], now: int) -> None:
+        """Count the attempt under every key, or under none and raise :class:`TooSoon`."""
+        try:
+            async with self._counting, self.engine.begin() as conn:
+                for key, budget in counted.items():
+                    statement = login_limits.count_attempt(conn.dialect.name, key, budget, now)
+                    if (await conn.execute(statement)).first() is None:
+                        raise _MustWait  # rolls back the keys counted before this one
+        except _MustWait:
+            async with self.engine.connect() as conn:
+                rows = await conn.execute(select(limits).where(limits.c.key.in_(list(counted))))
+                wait = max(
+                    (
+                        login_limits.wait_ms(r.failures, r.last_ms, now, counted[r.key])
+                        for r in rows
+                    ),
+                    default=0,
+                )
+            raise TooSoon(wait) from None
+
+    async def _succeeded(
+        self,
+        conn: AsyncConnection,
+        account_id: str,
+        counted: dict[str, login_limits.Budget],
+        address: str,
+    ) -> None:
+        """After a right password: the name and address's count starts again,
+        the attempt is taken off the others', and the address becomes known."""
+        for key, budget in counted.items():
+            if budget is login_limits.PAIR:
+                await conn.execute(delete(limits).where(limits.c.key == key))
+            else:
+                await conn.execute(
+                    update(limits)
+                    .where(limits.c.key == key, limits.c.failures > 0)
+                    .values(failures=limits.c.failures - 1)
+                )
+        await self._remember_address(conn, account_id, address)
+
+    async def _remember_address(self, conn: AsyncConnection, account_id: str, address: str) -> None:
+        now = self.clock()
+        known = login_limits.upsert(conn.dialect.name)(limits).values(
+            key=_known_key(account_id, address), failures=0, last_ms=now
+        )
+        await conn.execute(
+            known.on_conflict_do_update(index_elements=[limits.c.key], set_={"last_ms": now})
+        )
 
     async def session(self, token: str) -> Account | None:
         """The account signed in by ``token``, if its session still exists."""
@@ -241,7 +322,9 @@ class Accounts:
                 .values(password_hash=await self._hash(password))
             )
             await conn.execute(delete(sessions).where(sessions.c.account_id == found))
-            await conn.execute(delete(limits).where(limits.c.key == f"name:{name_key(name)}"))
+            await conn.execute(
+                delete(limits).where(limits.c.key == _limit_key(login_limits.NAME, name_key(name)))
+            )
 
     async def delete(self, account: Account, password: str) -> list[tuple[str, int]]:
         """Delete the account and its ratings: its games stay, its seats (and what
@@ -283,6 +366,11 @@ class Accounts:
                 delete(rating_changes).where(rating_changes.c.account_id == account.id)
             )
             await conn.execute(delete(sessions).where(sessions.c.account_id == account.id))
+            await conn.execute(
+                delete(limits).where(
+                    limits.c.key.startswith(_known_key(account.id, ""), autoescape=True)
+                )
+            )
             for puzzle_table in (puzzle_attempts, puzzle_players):
                 await conn.execute(
                     delete(puzzle_table).where(puzzle_table.c.account_id == account.id)
@@ -398,9 +486,10 @@ class Accounts:
             return {game: count for game, count in await conn.execute(query)}
 
 
-async def _count_failure(conn: AsyncConnection, key: str, before: int | None, now: int) -> None:
-    values: dict[str, Any] = {"failures": (before or 0) + 1, "last_ms": now}
-    if before is None:
-        await conn.execute(insert(limits).values(key=key, **values))
-    else:
-        await conn.execute(update(limits).where(limits.c.key == key).values(values))
+def _limit_key(budget: login_limits.Budget, what: str) -> str:
+    return f"{budget.prefix}:{what}"[:128]
+
+
+def _known_key(account_id: str, address: str) -> str:
+    """The row saying that ``address`` signed the account in (its ``last_ms``: when)."""
+    return f"known:{account_id}|{address}"[:128]

@@ -165,11 +165,10 @@ def routes(hub: Hub, play: Play, analyses: Analyses, static: Path) -> list[BaseR
     async def rematch(request: Request) -> Response:
         token = convert(await read_json(request), Rematch, "request").token
         client = client_address(request.scope, hub.settings.limits)
-        await hub.gate.may_try_token(client)
         old = await hub.get(request.path_params["table_id"], keep=True)  # one rematch, not two
-        if old.seat_for_token(token) is None:
-            await hub.gate.wrong_token(client)
         try:
+            if old.seat_for_token(token) is None:
+                await hub.gate.wrong_token(client)
             table = await hub.rematch(old, token)
         finally:
             hub.forget_if_idle(old)

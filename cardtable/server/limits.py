@@ -46,6 +46,7 @@ class Limits:
     waiting_per_client: int = 5  # tables of one client waiting for players at once
     joins_per_minute: int = 30  # seat requests from one address per minute
     token_attempts_per_minute: int = 20  # wrong seat tokens from one address per minute
+    signups_per_minute: int = 5  # accounts one address makes per minute (each an argon2 hash)
     quick_per_client: int = 4  # people of one address waiting for a quick match at once
     chat_per_minute: int = 12  # chat lines one client sends at one table per minute
     # Chat lines from one address at all tables together per minute: one
@@ -109,6 +110,7 @@ class Gate:
         self.joins = Window(limits.joins_per_minute)
         self.tokens = Window(limits.token_attempts_per_minute)
         self.chats = Window(limits.chat_per_minute)
+        self.signups = Window(limits.signups_per_minute)
         self.address_chats = Window(limits.chat_per_address_per_minute)
 
     def now(self) -> float:
@@ -155,21 +157,27 @@ class Gate:
             f"{self.limits.joins_per_minute} seat requests in the last minute from your address",
         )
 
-    async def may_try_token(self, client: str) -> None:
-        """Refuse any token from an address that sent too many wrong ones."""
+    async def may_sign_up(self, client: str) -> None:
+        """Count a sign-up; refuse it past the rate (counted before its hash)."""
+        await self._count(
+            self.signups,
+            "signups",
+            client,
+            f"{self.limits.signups_per_minute} sign-ups in the last minute from your address",
+        )
+
+    async def wrong_token(self, client: str) -> None:
+        """Count a wrong seat token from ``client``; past the rate, refuse it
+        (429) instead of saying it is wrong. A right token is never refused, so
+        the people behind one address are not locked out of their seats by one
+        of them (a token is 24 random bytes: no rate of guesses finds one)."""
         await self._count(
             self.tokens,
             "tokens",
             client,
             f"{self.limits.token_attempts_per_minute} wrong seat tokens in the last minute"
             " from your address",
-            count=False,
         )
-
-    async def wrong_token(self, client: str) -> None:
-        now = self.now()
-        if self.shared is None or not await self.shared.add("tokens", client, now):
-            self.tokens.add(client, now)
 
     async def may_chat(self, address: str, speaker: str) -> None:
         """Count a chat line from ``address``, of ``speaker`` (a client at one
@@ -189,17 +197,15 @@ class Gate:
             f"you sent {self.limits.chat_per_minute} chat lines at this table in the last minute",
         )
 
-    async def _count(
-        self, window: Window, name: str, client: str, what: str, count: bool = True
-    ) -> None:
-        """Refuse ``client`` when ``window`` is full; else (with ``count``) count it."""
+    async def _count(self, window: Window, name: str, client: str, what: str) -> None:
+        """Refuse ``client`` when ``window`` is full; else count it."""
         now = self.now()
         wait = None
         if self.shared is not None:
-            wait = await self.shared.wait(name, client, window.limit, now, count)
+            wait = await self.shared.wait(name, client, window.limit, now)
         if wait is None:  # one process, or Redis away: this process's memory
             wait = window.wait(client, now)
-            if not wait and count:
+            if not wait:
                 window.add(client, now)
         if wait:
             raise TooMany(f"{what}, this server's limit", wait)

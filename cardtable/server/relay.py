@@ -121,15 +121,14 @@ class Relays:
         token, address = message.get("token"), str(message.get("address"))
         seat = None
         if token:
-            try:
-                await self.hub.gate.may_try_token(address)
-            except TooMany as exc:
-                self._frame(link, {"t": error(str(exc))})
-                self._frame(link, {"close": TOO_MANY})
-                return
             seat = table.seat_for_token(str(token))
             if seat is None:
-                await self.hub.gate.wrong_token(address)
+                try:
+                    await self.hub.gate.wrong_token(address)
+                except TooMany as exc:
+                    self._frame(link, {"t": error(str(exc))})
+                    self._frame(link, {"close": TOO_MANY})
+                    return
                 self._frame(
                     link, {"t": error(f"this token belongs to no seat of table {table.id}")}
                 )

@@ -28,7 +28,7 @@ log = logging.getLogger(__name__)
 PREFIX = "cardtable:limit:"
 
 # KEYS[1] the window; ARGV: now (ms), the window's length (ms), the limit,
-# a member naming this event, whether to count it when under the limit.
+# a member naming this event, counted when under the limit.
 # Answers the time of the oldest event in the window when the client is at
 # its limit (it may act again a window after it), else nothing.
 _TAKE = """
@@ -36,10 +36,8 @@ redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', tonumber(ARGV[1]) - tonumber(ARG
 if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[3]) then
   return redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')[2]
 end
-if ARGV[5] == '1' then
-  redis.call('ZADD', KEYS[1], ARGV[1], ARGV[4])
-  redis.call('PEXPIRE', KEYS[1], ARGV[2])
-end
+redis.call('ZADD', KEYS[1], ARGV[1], ARGV[4])
+redis.call('PEXPIRE', KEYS[1], ARGV[2])
 return false
 """
 
@@ -52,17 +50,15 @@ class SharedWindows:
         self.window_ms = int(window_seconds * 1000)
         self._take = redis.register_script(_TAKE)
 
-    async def wait(
-        self, window: str, client: str, limit: int, now: float, count: bool
-    ) -> float | None:
+    async def wait(self, window: str, client: str, limit: int, now: float) -> float | None:
         """Seconds until ``client`` may act again in ``window`` (0: it may now,
-        and then, with ``count``, the act is counted); ``None`` when Redis
-        cannot be reached (the caller counts in memory)."""
+        and then the act is counted); ``None`` when Redis cannot be reached
+        (the caller counts in memory)."""
         now_ms = int(now * 1000)
         try:
             oldest = await self._take(
                 keys=[PREFIX + window + ":" + client],
-                args=[now_ms, self.window_ms, limit, _member(now_ms), "1" if count else "0"],
+                args=[now_ms, self.window_ms, limit, _member(now_ms)],
             )
         except RedisError as exc:
             _unreachable(exc)
@@ -70,21 +66,6 @@ class SharedWindows:
         if oldest is None:
             return 0.0
         return max((float(oldest) + self.window_ms - now_ms) / 1000, 0.001)
-
-    async def add(self, window: str, client: str, now: float) -> bool:
-        """Count an act of ``client`` whatever the limit (a wrong token);
-        whether Redis could be reached."""
-        now_ms = int(now * 1000)
-        key = PREFIX + window + ":" + client
-        try:
-            async with self.redis.pipeline(transaction=True) as pipe:
-                pipe.zadd(key, {_member(now_ms): now_ms})
-                pipe.pexpire(key, self.window_ms)
-                await pipe.execute()
-        except RedisError as exc:
-            _unreachable(exc)
-            return False
-        return True
 
     async def drop_last(self, window: str, client: str) -> bool:
         """Take back the latest act of ``client`` in ``window``; whether Redis

@@ -59,14 +59,13 @@ def endpoint(hub: Hub, play: Play) -> Callable[[WebSocket], Awaitable[None]]:
         seat = None
         address = client_address(ws.scope, hub.settings.limits)
         if token:
-            try:
-                await hub.gate.may_try_token(address)
-            except TooMany as exc:
-                await _refuse(ws, str(exc), CLOSE_TOO_MANY)
-                return
             seat = table.seat_for_token(token)
             if seat is None:
-                await hub.gate.wrong_token(address)
+                try:
+                    await hub.gate.wrong_token(address)
+                except TooMany as exc:
+                    await _refuse(ws, str(exc), CLOSE_TOO_MANY)
+                    return
                 await _refuse(
                     ws, f"this token belongs to no seat of table {table.id}", CLOSE_BAD_TOKEN
                 )

@@ -146,6 +146,7 @@ UNLIMITED = Limits(
     waiting_per_client=10**6,
     joins_per_minute=10**6,
     token_attempts_per_minute=10**6,
+    signups_per_minute=10**6,
     chat_per_minute=10**6,
     chat_per_address_per_minute=10**6,
 )

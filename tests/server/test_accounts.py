@@ -2,17 +2,34 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
 import stat
 import subprocess
 from pathlib import Path
 
 import pytest
+from httpx2 import ASGITransport, AsyncClient
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import create_async_engine
 
 from cardtable.core.errors import CardtableError
-from cardtable.server.login_limits import FORGET_MS, FREE_FAILURES, MAX_DELAY_MS, delay_ms
+from cardtable.server.account_schema import login_limits
+from cardtable.server.accounts import Accounts
+from cardtable.server.limits import Limits
+from cardtable.server.login_limits import (
+    ADDRESS,
+    FORGET_MS,
+    MAX_DELAY_MS,
+    NAME,
+    PAIR,
+    delay_ms,
+)
 from cardtable.server.secret import SECRET_FILE, load_or_create_secret
-from tests.server.accounts_helpers import Clock, account_server
+from tests.server.accounts_helpers import AccountServer, Clock, account_server
+
+# The test client's own address is the trusted proxy: X-Forwarded-For names the client.
+BEHIND_PROXY = Limits(trusted_proxies=frozenset({"testclient", "127.0.0.1"}))
 
 pytestmark = pytest.mark.timeout(300, method="thread")
 
@@ -77,73 +94,187 @@ def test_wrong_passwords_make_the_name_wait_longer_and_longer(db_url: str) -> No
     clock = Clock()
     with account_server(db_url, clock) as server:
         server.sign_up("Ann")
-        for _ in range(FREE_FAILURES):
-            assert server.sign_in("Ann", "wrong password", 401)["error"] == (
+        guesser = server.browser()  # no session of Ann's: one her failures hold up
+        for _ in range(PAIR.free):
+            assert guesser.sign_in("Ann", "wrong password", 401)["error"] == (
                 "the name or the password is wrong"
             )
-        response = server.client.post(
+        response = guesser.client.post(
             "/api/account/signin", json={"name": "Ann", "password": "correct horse"}
         )
         # Limited even with the right password: the limit guards the guess, not the answer.
         assert response.status_code == 429
-        assert response.headers["Retry-After"] == str(delay_ms(FREE_FAILURES) // 1000)
-        clock.ms += delay_ms(FREE_FAILURES)
-        server.sign_in("Ann", "wrong again", 401)
-        response = server.client.post(
+        assert response.headers["Retry-After"] == str(delay_ms(PAIR.free, PAIR) // 1000)
+        clock.ms += delay_ms(PAIR.free, PAIR)
+        guesser.sign_in("Ann", "wrong again", 401)
+        response = guesser.client.post(
             "/api/account/signin", json={"name": "Ann", "password": "correct horse"}
         )
-        assert response.headers["Retry-After"] == str(delay_ms(FREE_FAILURES + 1) // 1000)
-        assert delay_ms(FREE_FAILURES + 1) == 2 * delay_ms(FREE_FAILURES)
-        clock.ms += delay_ms(FREE_FAILURES + 1)
-        server.sign_in("Ann")  # waited enough: the right password works
+        assert response.headers["Retry-After"] == str(delay_ms(PAIR.free + 1, PAIR) // 1000)
+        assert delay_ms(PAIR.free + 1, PAIR) == 2 * delay_ms(PAIR.free, PAIR)
+        clock.ms += delay_ms(PAIR.free + 1, PAIR)
+        guesser.sign_in("Ann")  # waited enough: the right password works
 
 
-def test_limits_hold_per_name_and_per_address(db_url: str) -> None:
+def test_an_attempt_that_read_the_clock_before_another_still_gets_its_free_failure(
+    db_url: str,
+) -> None:
+    # Two requests at once: the one that read the clock first may be counted second.
     clock = Clock()
     with account_server(db_url, clock) as server:
         server.sign_up("Ann")
-        server.browser().sign_up("Bea")
-        accounts = server.accounts
+        guesser = server.browser()
+        guesser.sign_in("Ann", "wrong password", 401)
+        clock.ms -= 1
+        guesser.sign_in("Ann", "wrong password", 401)
 
-        def attempt(name: str, password: str, address: str) -> str:
-            async def go() -> str:
+
+def sign_in_from(server: AccountServer, address: str, name: str, password: str) -> int:
+    """A sign-in from ``address`` (through the trusted proxy): its status."""
+    response = server.client.post(
+        "/api/account/signin",
+        json={"name": name, "password": password},
+        headers={"X-Forwarded-For": address},
+    )
+    assert response.status_code in (200, 401, 429), response.text
+    return response.status_code
+
+
+def test_a_stranger_cannot_lock_the_owner_out(db_url: str) -> None:
+    clock = Clock()
+    with account_server(db_url, clock, limits=BEHIND_PROXY) as server:
+        owner = server.browser()
+        owner.client.post(  # from home, which becomes an address she signed in from
+            "/api/account/signup",
+            json={"name": "Bobby", "password": "correct horse"},
+            headers={"X-Forwarded-For": "10.0.0.1"},
+        )
+        stranger = server.browser()
+        codes = [sign_in_from(stranger, "10.6.6.6", "Bobby", "guess") for _ in range(30)]
+        assert codes == [401] * PAIR.free + [429] * (30 - PAIR.free)
+        # Her right password from a new address is not held up by the stranger's guesses.
+        assert sign_in_from(server.browser(), "10.0.0.2", "Bobby", "correct horse") == 200
+        # Guesses from many places use up the name's own, larger budget ...
+        for i in range(NAME.free - PAIR.free):
+            assert sign_in_from(stranger, f"10.7.{i // 200}.{i % 200}", "Bobby", "guess") == 401
+        assert sign_in_from(stranger, "10.8.0.1", "Bobby", "guess") == 429
+        assert sign_in_from(server.browser(), "10.0.0.3", "Bobby", "correct horse") == 429
+        # ... but not for her at home, nor on a device she is signed in on.
+        assert sign_in_from(server.browser(), "10.0.0.1", "Bobby", "correct horse") == 200
+        assert sign_in_from(owner, "10.9.9.9", "Bobby", "correct horse") == 200
+        # Her session does not let others through, nor her home the others' guesses.
+        assert sign_in_from(stranger, "10.0.0.1", "Bobby", "guess") == 401
+
+
+def test_one_address_guessing_many_names_waits(db_url: str) -> None:
+    clock = Clock()
+    with account_server(db_url, clock, limits=BEHIND_PROXY) as server:
+        for name, address in (("Ann", "10.0.0.1"), ("Bea", "10.0.0.2")):
+            server.browser().client.post(
+                "/api/account/signup",
+                json={"name": name, "password": "correct horse"},
+                headers={"X-Forwarded-For": address},
+            )
+        guesser = server.browser()
+        for i in range(ADDRESS.free):
+            assert sign_in_from(guesser, "10.0.0.1", f"nobody{i}", "guess") == 401
+        assert sign_in_from(guesser, "10.0.0.1", "nobody else", "guess") == 429
+        assert sign_in_from(server.browser(), "10.0.0.1", "Bea", "correct horse") == 429
+        # Ann signed in from there before; and another address is not held up.
+        assert sign_in_from(server.browser(), "10.0.0.1", "Ann", "correct horse") == 200
+        assert sign_in_from(server.browser(), "10.0.0.3", "Bea", "correct horse") == 200
+        clock.ms += MAX_DELAY_MS
+        assert sign_in_from(guesser, "10.0.0.1", "nobody else", "guess") == 401
+
+
+def count_checks(server: AccountServer) -> list[str]:
+    """The hashes each password check compares with, from now on (a list filled in place)."""
+    passwords = server.accounts.passwords
+    checked: list[str] = []
+    real = passwords.hasher
+
+    class Spy:
+        def verify(self, hashed: str, password: str) -> bool:
+            checked.append(hashed)
+            return real.verify(hashed, password)
+
+    passwords.hasher = Spy()  # type: ignore[assignment]
+    return checked
+
+
+def test_a_burst_of_wrong_guesses_checks_no_more_than_one_after_another(any_db: str) -> None:
+    with account_server(any_db, Clock()) as server:
+        server.sign_up("Ann")
+        checked = count_checks(server)
+
+        async def burst() -> list[int]:
+            # 30 requests at once into the app, on its own event loop.
+            transport = ASGITransport(app=server.client.app)
+            async with AsyncClient(transport=transport, base_url="https://testserver") as client:
+                answers = await asyncio.gather(
+                    *(
+                        client.post("/api/account/signin", json={"name": "Ann", "password": "x"})
+                        for _ in range(30)
+                    )
+                )
+            return [a.status_code for a in answers]
+
+        codes = server.client.portal.call(burst)  # type: ignore[union-attr]
+        assert sorted(codes) == [401] * PAIR.free + [429] * (30 - PAIR.free)
+        assert len(checked) == PAIR.free
+
+
+def test_two_processes_share_the_count_of_a_burst(any_db: str) -> None:
+    with account_server(any_db, Clock()) as server:
+        server.sign_up("Ann")
+        checked = count_checks(server)
+        here = server.accounts
+
+        async def burst() -> list[str]:
+            # Another process: its own engine (connections) on the same database.
+            engine = create_async_engine(any_db)
+            there = Accounts(engine, here.secret, here.passwords, here.clock)
+
+            async def attempt(accounts: Accounts, i: int) -> str:
                 try:
-                    await accounts.sign_in(name, password, address)
+                    await accounts.sign_in("Ann", f"guess {i}", "10.0.0.1")
                 except Exception as exc:  # BadInput: its status is what we compare
                     return str(getattr(exc, "status", exc))
                 return "ok"
 
-            # On the server's own event loop, where its database connections live.
-            return server.client.portal.call(go)  # type: ignore[union-attr]
+            try:
+                return list(
+                    await asyncio.gather(*(attempt((here, there)[i % 2], i) for i in range(30)))
+                )
+            finally:
+                await engine.dispose()
 
-        for i in range(FREE_FAILURES):  # one address guessing many names
-            assert attempt(f"nobody{i}", "guess", "10.0.0.1") == "401"
-        assert attempt("Bea", "correct horse", "10.0.0.1") == "429"
-        assert attempt("Bea", "correct horse", "10.0.0.2") == "ok"
-        for i in range(FREE_FAILURES):  # many addresses guessing one name
-            assert attempt("Ann", "guess", f"10.1.0.{i}") == "401"
-        assert attempt("Ann", "correct horse", "10.2.0.1") == "429"
+        codes = server.client.portal.call(burst)  # type: ignore[union-attr]
+        assert sorted(codes) == ["401"] * PAIR.free + ["429"] * (30 - PAIR.free)
+        assert len(checked) == PAIR.free
+
+
+def limit_keys(server: AccountServer) -> list[str]:
+    """The keys of ``ct_login_limits``."""
+
+    async def read() -> list[str]:
+        async with server.accounts.engine.connect() as conn:
+            return list((await conn.execute(select(login_limits.c.key))).scalars())
+
+    return server.client.portal.call(read)  # type: ignore[union-attr]
 
 
 def test_unknown_names_are_checked_against_a_dummy_hash(db_url: str) -> None:
     with account_server(db_url) as server:
-        passwords = server.accounts.passwords
-        checked: list[str] = []
-        real = passwords.hasher
-
-        class Spy:
-            def verify(self, hashed: str, password: str) -> bool:
-                checked.append(hashed)
-                return real.verify(hashed, password)
-
-        passwords.hasher = Spy()  # type: ignore[assignment]
+        checked = count_checks(server)
         server.sign_in("Nobody", "whatever it is", 401)
-        assert checked == [passwords.dummy]  # the same argon2 work as a real account's check
+        assert checked == [server.accounts.passwords.dummy]  # the same argon2 work as a check
 
 
 def test_deleting_an_account_keeps_its_games_under_deleted_player(any_db: str) -> None:
     with account_server(any_db) as server:
         server.sign_up("Ann")
+        assert [key for key in limit_keys(server) if key.startswith("known:")]
         table = server.create("marshmallow-test", ["human", "random"])
         server.join(table, 0, "ignored: the account's name is used")
         assert server.client.get(f"/api/tables/{table}").json()["seats"][0]["name"] == "Ann"
@@ -154,6 +285,7 @@ def test_deleting_an_account_keeps_its_games_under_deleted_player(any_db: str) -
             "deleted player"
         )
         assert server.client.get("/api/players/Ann").status_code == 404
+        assert not [key for key in limit_keys(server) if key.startswith("known:")]
         server.sign_in("Ann", status=401)
         server.sign_up("Ann")  # the name is free again
     with account_server(any_db) as server:  # and the rename was stored
@@ -211,12 +343,17 @@ def test_failures_are_forgotten_after_a_quiet_spell(db_url: str) -> None:
     clock = Clock()
     with account_server(db_url, clock) as server:
         server.sign_up("Ann")
-        for _ in range(FREE_FAILURES + 3):
-            server.sign_in("Ann", "wrong password", 401)
+        guesser = server.browser()
+        for _ in range(PAIR.free + 3):
+            guesser.sign_in("Ann", "wrong password", 401)
             clock.ms += MAX_DELAY_MS
+        guesser.sign_in("Ann", "wrong password", 401)
+        guesser.sign_in("Ann", "wrong password", 429)
         clock.ms += FORGET_MS
-        server.sign_in("Ann", "wrong password", 401)  # counts as the first failure again
-        server.sign_in("Ann", "correct horse")
+        guesser.sign_in("Ann", "wrong password", 401)  # counts as the first failure again
+        for _ in range(PAIR.free - 2):
+            guesser.sign_in("Ann", "wrong password", 401)
+        guesser.sign_in("Ann", "correct horse")
 
 
 def test_a_damaged_secret_is_refused_in_one_sentence(tmp_path: Path) -> None:

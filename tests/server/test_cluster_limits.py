@@ -11,6 +11,8 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import connect
 
 from tests.server import topology
 from tests.server.helpers import QUICK
@@ -20,9 +22,11 @@ pytestmark = [pytest.mark.timeout(120, method="thread"), pytest.mark.usefixtures
 
 CREATES = 4  # creates per minute, the limit under test
 WAITING = 2  # waiting tables per client
+TOKENS = 2  # wrong seat tokens per minute
 EXTRA = (
     "--lease-seconds", "2", "--bot-workers", "1",
     "--creates-per-minute", str(CREATES), "--waiting-per-client", str(WAITING),
+    "--token-attempts-per-minute", str(TOKENS),
 )  # fmt: skip
 BOTS = [{"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "random"}]
 PEOPLE = [{"kind": "human"}, {"kind": "human"}]
@@ -72,3 +76,32 @@ def test_waiting_tables_on_two_processes_count_together(two: tuple[list[int], in
     assert f"you have {WAITING} tables waiting" in answers[-1][1]["error"]
     # The refused create is taken off the rate: a table of bots only still passes.
     assert _create(ports[0], BOTS)[0] == 201
+
+
+def _first_and_close(port: int, table: str, token: str | None) -> tuple[dict[str, Any], int | None]:
+    """A socket's first message, and its close code (``None``: it stayed open)."""
+    query = f"?token={token}" if token else ""
+    with connect(f"ws://127.0.0.1:{port}/ws/{table}{query}", open_timeout=30) as ws:
+        first: dict[str, Any] = json.loads(ws.recv(timeout=30))
+        if first["type"] == "state":
+            return first, None
+        with pytest.raises(ConnectionClosed) as closed:
+            ws.recv(timeout=30)
+        assert closed.value.rcvd is not None
+        return first, closed.value.rcvd.code
+
+
+def test_wrong_tokens_on_two_processes_count_together_and_a_relayed_right_one_passes(
+    two: tuple[list[int], int],
+) -> None:
+    ports, _ = two
+    body = {"game": "marshmallow-test", "options": QUICK["marshmallow-test"], "seats": PEOPLE}
+    table = post(ports[0], "/api/tables", body)["id"]
+    token = post(ports[0], f"/api/tables/{table}/join", {"seat": 0, "name": "Ann"})["token"]
+    # A spectator at the owner keeps the table there: sockets at the other process relay.
+    with connect(f"ws://127.0.0.1:{ports[0]}/ws/{table}", open_timeout=30) as spectator:
+        assert json.loads(spectator.recv(timeout=30))["type"] == "state"
+        codes = [_first_and_close(ports[i % 2], table, "wrong")[1] for i in range(TOKENS + 2)]
+        assert codes == [4403] * TOKENS + [4429, 4429]
+        first, code = _first_and_close(ports[1], table, token)  # relayed, same address
+        assert code is None and first["seat"] == 0

@@ -1,14 +1,29 @@
 """The pieces of the limits (cardtable/server/limits.py): which address is the
-client behind a trusted proxy, and a window's count over one minute."""
+client behind a trusted proxy, and a window's count over one minute; the
+sign-in budgets of cardtable/server/login_limits.py and their statement."""
 
 from __future__ import annotations
 
 from typing import Any
 
 import pytest
+from sqlalchemy import create_engine, delete, insert
 
 from cardtable.server import limits as limits_module
+from cardtable.server.account_schema import login_limits as login_limits_table
 from cardtable.server.limits import Limits, Window, client_address
+from cardtable.server.login_limits import (
+    ADDRESS,
+    BUDGETS,
+    FORGET_MS,
+    MAX_DELAY_MS,
+    NAME,
+    PAIR,
+    Budget,
+    count_attempt,
+    delay_ms,
+    wait_ms,
+)
 
 PROXY = Limits(trusted_proxies=frozenset({"10.0.0.1", "10.0.0.2", "2001:db8:ffff::1"}))
 
@@ -59,3 +74,36 @@ def test_a_flood_of_addresses_is_forgotten_oldest_first(monkeypatch: pytest.Monk
         window.add(key, 0.0)
     assert window.wait("a", 1.0) == 0.0  # forgotten
     assert all(window.wait(k, 1.0) == 59.0 for k in "bcd")
+
+
+def test_each_sign_in_budget_is_free_then_doubles_up_to_its_cap() -> None:
+    assert PAIR.free < ADDRESS.free < NAME.free  # the name's budget is the largest
+    for budget in BUDGETS:
+        assert delay_ms(budget.free - 1, budget) == 0
+        assert delay_ms(budget.free, budget) == 1_000
+        assert delay_ms(budget.free + 3, budget) == 8_000
+        assert delay_ms(budget.free + 40, budget) == MAX_DELAY_MS
+    assert wait_ms(PAIR.free, 5_000, 5_400, PAIR) == 600
+    assert wait_ms(PAIR.free, 5_000, 6_000, PAIR) == 0
+    assert wait_ms(PAIR.free + 40, 5_000, 5_000 + FORGET_MS, PAIR) == 0  # a quiet day
+
+
+@pytest.mark.parametrize("budget", BUDGETS, ids=lambda b: b.prefix)
+def test_the_counting_statement_waits_exactly_as_long_as_the_delay(budget: Budget) -> None:
+    engine = create_engine("sqlite://")
+    login_limits_table.create(engine)
+    with engine.begin() as conn:
+
+        def counted(now: int) -> int | None:
+            """The count after an attempt at ``now``; ``None``: too soon, nothing counted."""
+            value: int | None = conn.execute(count_attempt("sqlite", "k", budget, now)).scalar()
+            return value
+
+        for failures in range(budget.free + 13):
+            conn.execute(delete(login_limits_table))
+            conn.execute(insert(login_limits_table).values(key="k", failures=failures, last_ms=0))
+            ready = delay_ms(failures, budget)
+            if ready > 0:
+                assert counted(ready - 1) is None, failures
+            assert counted(ready) == failures + 1, failures
+        assert counted(ready + FORGET_MS) == 1  # a quiet day: counted afresh

@@ -21,9 +21,11 @@ from sqlalchemy.ext.asyncio import create_async_engine
 import cardtable
 from cardtable.core.registry import manifest
 from cardtable.server.account_schema import account_seats
+from cardtable.server.account_schemas import MAX_CLAIMED_SEATS
 from cardtable.server.accounts import Accounts
 from cardtable.server.limits import Limits
 from cardtable.server.passwords import Passwords
+from cardtable.server.table import Table
 from tests.server.accounts_helpers import AccountServer, account_server
 from tests.server.helpers import UNLIMITED, play_out, run_coroutine
 
@@ -253,19 +255,39 @@ def _version(url: str) -> str:
     return _read(url, version)
 
 
-def test_claiming_seats_by_guessed_tokens_is_limited_per_address(db_url: str) -> None:
-    with account_server(db_url, limits=Limits(token_attempts_per_minute=2)) as server:
+def test_a_claim_counts_every_wrong_token_and_refuses_only_wrong_ones(
+    db_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    checked: list[str] = []
+    real = Table.seat_for_token
+
+    def counting(table: Table, token: str) -> int | None:
+        checked.append(token)
+        return real(table, token)
+
+    monkeypatch.setattr(Table, "seat_for_token", counting)
+    with account_server(db_url, limits=Limits(token_attempts_per_minute=3)) as server:
         table = server.create("marshmallow-test", ["human", "random"])
         token = server.join(table, 0, "guest Ann")
-        server.sign_up("Mallory")
-        guesses = {"seats": [{"table": table, "token": f"guess-{i}"} for i in range(2)]}
-        assert server.post("/api/account/claim", guesses) == {"claimed": 0}
-        refused = server.client.post(
-            "/api/account/claim", json={"seats": [{"table": table, "token": token}]}
+        server.sign_up("Ann")
+        checked.clear()
+        seats = [{"table": table, "token": f"guess-{i}"} for i in range(MAX_CLAIMED_SEATS + 1)]
+        too_many = server.client.post("/api/account/claim", json={"seats": seats})
+        assert too_many.status_code == 400
+        assert too_many.json()["error"] == (
+            f"request.seats must be a list of at most {MAX_CLAIMED_SEATS} seats"
+            " (send more in another claim)"
         )
+        assert checked == []  # refused before any token was tried
+        # One claim's tokens each count: the fourth wrong one is refused, and the rest untried.
+        refused = server.client.post("/api/account/claim", json={"seats": seats[:-1]})
         assert refused.status_code == 429, refused.text
-        assert "2 wrong seat tokens in the last minute" in refused.json()["error"]
-        assert server.client.get(f"/api/tables/{table}").json()["seats"][0]["name"] == "guest Ann"
+        assert "3 wrong seat tokens in the last minute" in refused.json()["error"]
+        assert len(checked) == 4
+        # The right token from the same address is not refused (a family behind one address).
+        right = {"seats": [{"table": table, "token": token}]}
+        assert server.post("/api/account/claim", right) == {"claimed": 1}
+        assert server.client.get(f"/api/tables/{table}").json()["seats"][0]["name"] == "Ann"
 
 
 def _held_by_ann_and_bob(ann: AccountServer) -> str:

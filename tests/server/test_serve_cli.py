@@ -46,6 +46,7 @@ def test_the_default_database_lives_in_the_user_data_directory(
         (["--waiting-per-client", "-1"], "--waiting-per-client -1: at least 1"),
         (["--joins-per-minute", "0"], "--joins-per-minute 0"),
         (["--token-attempts-per-minute", "0"], "--token-attempts-per-minute 0"),
+        (["--signups-per-minute", "0"], "--signups-per-minute 0: at least 1"),
         (["--chat-per-minute", "0"], "--chat-per-minute 0: at least 1"),
         (["--max-connections", "0"], "--max-connections 0: at least 1"),
         (["--waiting-minutes", "0"], "--waiting-minutes 0: give a time above 0"),
@@ -76,6 +77,7 @@ def test_every_lobby_limit_is_an_option_with_its_default() -> None:
         ("--waiting-per-client", "5"),
         ("--joins-per-minute", "30"),
         ("--token-attempts-per-minute", "20"),
+        ("--signups-per-minute", "5"),
         ("--chat-per-minute", "12"),
         ("--chat-per-address-per-minute", "60"),
     ]:

@@ -6,6 +6,7 @@ import { api } from "./api.js";
 import { h } from "./dom.js";
 
 const SEAT_KEY = /^cardtable\.seat\.(.+)$/;
+const MAX_CLAIMED_SEATS = 50; // the most one claim hands in (account_schemas.py)
 
 export async function showAccount(main, env) {
   const { t } = env;
@@ -76,9 +77,11 @@ function guest(t) {
       async (v) => {
         await api("/api/account/signup", { method: "POST", body: v });
         const seats = guestSeats();
-        const { claimed } = seats.length
-          ? await api("/api/account/claim", { method: "POST", body: { seats } })
-          : { claimed: 0 };
+        let claimed = 0;
+        for (let i = 0; i < seats.length; i += MAX_CLAIMED_SEATS) {
+          const batch = seats.slice(i, i + MAX_CLAIMED_SEATS);
+          claimed += (await api("/api/account/claim", { method: "POST", body: { seats: batch } })).claimed;
+        }
         location.assign(claimed ? `/me?claimed=${claimed}` : "/me");
       },
       h("p", { class: "hint" }, t("account.claimNote"))),
