@@ -41,10 +41,10 @@ from tests.server.processes import (
     wait_until_serving,
 )
 
-pytestmark = [
-    pytest.mark.timeout(120, method="thread"),
-    pytest.mark.usefixtures("needs_haproxy"),
-]
+# No shorter timeout than the suite's (pyproject.toml): starting three
+# processes alone took past 120 s on a loaded machine, and a timeout ends the
+# whole run; the bounded waits below fail first, and say what they waited for.
+pytestmark = pytest.mark.usefixtures("needs_haproxy")
 
 LEASE = "2"
 WAIT_SECONDS = 30.0  # bounds every poll below
@@ -168,17 +168,20 @@ def _play_out(
 ) -> dict[str, Any]:
     """Every player answers its turns until the game is over; the final state.
     Each socket is read in turn without waiting on any one: only the mover
-    gets an acknowledgement, so the sockets' streams differ in length."""
+    gets an acknowledgement, so the sockets' streams differ in length. The
+    bound is on each step, not on the whole game (which takes what the
+    machine's load makes it take): some socket gets a message in time."""
     pending = {seat: [first] for seat, (_, first) in players.items()}
     sent: set[tuple[int, int]] = set()
-    deadline = time.monotonic() + WAIT_SECONDS * 2
+    deadline = time.monotonic() + WAIT_SECONDS
     while True:
-        assert time.monotonic() < deadline, "the game did not end"
+        assert time.monotonic() < deadline, "the game stalled: no socket got a message"
         for seat, (ws, _) in players.items():
             try:
                 message = pending[seat].pop() if pending[seat] else json.loads(ws.recv(0.02))
             except TimeoutError:
                 continue
+            deadline = time.monotonic() + WAIT_SECONDS
             assert message["type"] != "error", message
             if message["type"] != "state":
                 continue
