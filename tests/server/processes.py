@@ -21,7 +21,9 @@ from typing import IO, Any
 from websockets.sync.client import ClientConnection
 
 ROOT = Path(__file__).resolve().parents[2]
-STARTUP_SECONDS = 60.0  # imports and migrations on a busy 2-core machine
+# Imports and migrations on a busy 2-core machine: a start was seen to take
+# over 60 s at a load of 15-24; only a process that never answers reaches it.
+STARTUP_SECONDS = 180.0
 PROC = Path("/proc")
 RECV_SECONDS = 30.0  # a message the server owes (a bot's move, an ack) comes before this
 

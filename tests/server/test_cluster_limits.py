@@ -18,7 +18,7 @@ from tests.server import topology
 from tests.server.helpers import QUICK
 from tests.server.processes import post
 
-pytestmark = [pytest.mark.timeout(120, method="thread"), pytest.mark.usefixtures("needs_haproxy")]
+pytestmark = pytest.mark.usefixtures("needs_haproxy")  # the suite's timeout: see test_cluster.py
 
 CREATES = 4  # creates per minute, the limit under test
 WAITING = 2  # waiting tables per client
