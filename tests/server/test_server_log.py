@@ -4,9 +4,9 @@ level, process and table, as text or, with ``--log-json``, as JSON; and
 
 from __future__ import annotations
 
+import io
 import json
 import logging
-import logging.config
 import os
 import re
 import socket
@@ -25,17 +25,38 @@ TIME = r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z"
 LOG_SECONDS = 30.0  # a line the server owes appears in its log before this
 
 
+def handler_of(config: dict[str, Any], stream: io.StringIO) -> logging.Handler:
+    """The handler that ``config`` (:func:`log_config`) describes, writing to ``stream``."""
+    spec = config["handlers"]["stderr"]
+    handler = logging.StreamHandler(stream)
+    handler.setFormatter(config["formatters"][spec["formatter"]]["()"]())
+    for name in spec["filters"]:
+        handler.addFilter(config["filters"][name]["()"]())
+    handler.setLevel(config["root"]["level"])
+    return handler
+
+
 @pytest.fixture
 def configure() -> Iterator[Any]:
-    """Applies :func:`log_config` as ``cardtable serve`` does; puts back the
-    logging that was there (pytest's own handlers) afterwards."""
-    touched = [logging.getLogger(n) for n in ("", "uvicorn", "uvicorn.error", "uvicorn.access")]
-    saved = [(lg, lg.handlers[:], lg.level, lg.propagate) for lg in touched]
-    yield lambda json_lines: logging.config.dictConfig(log_config(json_lines))
-    for logger, handlers, level, propagate in saved:
-        logger.handlers[:] = handlers
-        logger.setLevel(level)
-        logger.propagate = propagate
+    """Puts the handler of :func:`log_config` on the root logger of this test
+    process; yields a function that does so and returns what it wrote.
+
+    Not ``dictConfig`` itself: it is made for a process's start, and it closes
+    every handler the process has (pytest's among them), which broke the
+    tests that ran after these in the whole suite. The real process below
+    (``--log-json``) applies the configuration whole."""
+    root = logging.getLogger()
+    added: list[logging.Handler] = []
+
+    def configure(json_lines: bool) -> io.StringIO:
+        stream = io.StringIO()
+        added.append(handler_of(log_config(json_lines), stream))
+        root.addHandler(added[-1])
+        return stream
+
+    yield configure
+    for handler in added:
+        root.removeHandler(handler)
 
 
 def _failed_chat_line(db_url: str) -> str:
@@ -54,12 +75,10 @@ def _failed_chat_line(db_url: str) -> str:
     return table
 
 
-def test_a_text_line_has_time_level_process_and_table(
-    db_url: str, configure: Any, capsys: pytest.CaptureFixture[str]
-) -> None:
-    configure(False)
+def test_a_text_line_has_time_level_process_and_table(db_url: str, configure: Any) -> None:
+    written = configure(False)
     table = _failed_chat_line(db_url)
-    lines = capsys.readouterr().err.splitlines()
+    lines = written.getvalue().splitlines()
     head = (
         rf"{TIME} ERROR pid={os.getpid()} table={re.escape(table)} cardtable.server.play:"
         rf" table {re.escape(table)}: storing a chat line failed"
@@ -69,12 +88,10 @@ def test_a_text_line_has_time_level_process_and_table(
     assert lines[at + 1] == "Traceback (most recent call last):"  # the traceback follows
 
 
-def test_json_lines_carry_the_same_fields(
-    db_url: str, configure: Any, capsys: pytest.CaptureFixture[str]
-) -> None:
-    configure(True)
+def test_json_lines_carry_the_same_fields(db_url: str, configure: Any) -> None:
+    written = configure(True)
     table = _failed_chat_line(db_url)
-    records = [json.loads(line) for line in capsys.readouterr().err.splitlines()]
+    records = [json.loads(line) for line in written.getvalue().splitlines()]
     found = next(r for r in records if "storing a chat line failed" in r["message"])
     assert re.fullmatch(TIME, found.pop("time"))
     assert "RuntimeError: the disk is full" in found.pop("exception")
