@@ -31,11 +31,12 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 from cardtable.server import login_limits
 from cardtable.server.account_schema import account_seats, accounts, sessions
 from cardtable.server.account_schema import login_limits as limits
+from cardtable.server.chat import reporter_key
 from cardtable.server.names import mixed_script, skeleton
 from cardtable.server.passwords import Passwords
 from cardtable.server.puzzle_schema import puzzle_attempts, puzzle_players
 from cardtable.server.rating_schema import rating_changes, ratings
-from cardtable.server.schema import chat, seats, tables
+from cardtable.server.schema import chat, chat_reports, seats, tables
 from cardtable.server.table import now_ms
 from cardtable.server.wire import BadInput
 
@@ -356,6 +357,12 @@ class Accounts:
                 update(chat)
                 .where(chat.c.seat.is_(None), chat.c.name == account.name)
                 .values(name=DELETED_NAME)
+            )
+            # Its reports as a spectator are withdrawn (a seat's name no account).
+            await conn.execute(
+                delete(chat_reports).where(
+                    chat_reports.c.reporter == reporter_key(None, account.name, "")
+                )
             )
             await conn.execute(
                 delete(account_seats).where(account_seats.c.account_id == account.id)

@@ -24,6 +24,7 @@ from cardtable.server.leases import process_name
 from cardtable.server.lifecycle import Lifecycle
 from cardtable.server.limits import WINDOW, Gate
 from cardtable.server.logs import TableContext
+from cardtable.server.moderation import RemovalWatch
 from cardtable.server.passwords import Passwords
 from cardtable.server.play import Play
 from cardtable.server.puzzle_ratings import PuzzleRatings
@@ -62,6 +63,7 @@ def create_app(settings: Settings) -> Starlette:
     secret = load_or_create_secret(data_folder(settings.db_url, settings.data_dir))
     accounts = Accounts(storage.engine, secret, Passwords(fast=settings.fast_passwords))
     lifecycle = Lifecycle(hub, play)
+    removals = RemovalWatch(hub)
     ratings = Ratings(storage.engine)
     # Several processes share one queue in Redis: any of them answers any ticket.
     store = cluster.quick if cluster is not None else None
@@ -78,9 +80,11 @@ def create_app(settings: Settings) -> Starlette:
         play.start(await (hub.load_live() if cluster is None else cluster.start()))
         await analyses.start()
         await lifecycle.start()
+        removals.start()
         try:
             yield
         finally:
+            await removals.stop()
             await lifecycle.stop()
             await analyses.stop()
             await play.stop()
@@ -120,6 +124,7 @@ def create_app(settings: Settings) -> Starlette:
     app.state.accounts = accounts
     app.state.puzzle_ratings = puzzle_ratings
     app.state.lifecycle = lifecycle
+    app.state.removals = removals
     app.state.quick = quick
     app.state.ratings = ratings  # rating_for(account_id, game, players), for matching
     return app

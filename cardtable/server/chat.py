@@ -12,7 +12,7 @@ catalog key, which every reader sees in their own language.
 from __future__ import annotations
 
 import unicodedata
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from cardtable.server.wire import BadInput
@@ -37,7 +37,8 @@ _BIDI_CONTROLS = frozenset(
 class ChatLine:
     """One line said at a table. ``seat`` is ``None`` for a spectator;
     ``move`` is how many moves the game had when it was said (the replay
-    shows it from that step on)."""
+    shows it from that step on). A line an operator ``removed`` keeps its
+    place and speaker but no words: nobody is sent them again."""
 
     n: int  # 0, 1, 2… in the order the table stored them
     channel: str  # PLAYERS or SPECTATORS
@@ -47,6 +48,11 @@ class ChatLine:
     phrase: str | None  # a key of PHRASES, or None for free text
     move: int
     at_ms: int
+    removed: bool = False
+
+    def without_words(self) -> ChatLine:
+        """This line as removed by an operator."""
+        return replace(self, text=None, phrase=None, removed=True)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -58,6 +64,7 @@ class ChatLine:
             "phrase": self.phrase,
             "move": self.move,
             "at_ms": self.at_ms,
+            "removed": self.removed,
         }
 
 
@@ -96,3 +103,13 @@ def checked_phrase(phrase: str) -> str:
             f"message.phrase {phrase[:40]!r} is no quick phrase; choose one of {', '.join(PHRASES)}"
         )
     return phrase
+
+
+def reporter_key(seat: int | None, account: str | None, address: str) -> str:
+    """Who reports, as the reports table keys it: a seat of the table, a
+    signed-in spectator's account, or a guest spectator's address."""
+    if seat is not None:
+        return f"seat:{seat}"
+    if account is not None:
+        return f"account:{account}"
+    return f"address:{address}"

@@ -21,12 +21,11 @@ saw it so; after a restart the count starts again, which can only delay
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import logging
 
 from cardtable.server.hub import Hub
 from cardtable.server.limits import WINDOW
+from cardtable.server.periodic import Periodic
 from cardtable.server.play import Play
 from cardtable.server.table import Table
 
@@ -43,7 +42,7 @@ class Lifecycle:
         self.hub = hub
         self.play = play
         self.deserted_since: dict[str, float] = {}  # table id -> clock time first seen deserted
-        self._task: asyncio.Task[None] | None = None
+        self._sweeps = Periodic(SWEEP_SECONDS, self.sweep, "the lobby sweep")
 
     @property
     def clock_now(self) -> float:
@@ -56,21 +55,10 @@ class Lifecycle:
         since_ms = int((self.clock_now - WINDOW) * 1000)
         self.hub.gate.remember_creates(await self.hub.storage.recent_creators(since_ms))
         await self.sweep()
-        self._task = asyncio.create_task(self._run(), name="lobby-sweeps")
+        self._sweeps.start()
 
     async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-
-    async def _run(self) -> None:
-        while True:
-            await asyncio.sleep(SWEEP_SECONDS)
-            try:
-                await self.sweep()
-            except Exception:  # a database hiccup: the next sweep tries again
-                log.exception("the lobby sweep failed")
+        await self._sweeps.stop()
 
     async def sweep(self) -> None:
         """Expire, pause and end tables as the clock says (see the module)."""

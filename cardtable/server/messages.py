@@ -63,6 +63,16 @@ def chat_message(lines: Sequence[ChatLine], history: bool = False) -> str:
     return dumps({"type": "chat", "history": history, "lines": [line.to_json() for line in lines]})
 
 
+def chat_removed_message(ns: Sequence[int]) -> str:
+    """The ``chat-removed`` message: an operator removed these lines (their numbers)."""
+    return dumps({"type": "chat-removed", "lines": list(ns)})
+
+
+def reported_message(n: int) -> str:
+    """The ``reported`` message: this client's report of line ``n`` is stored."""
+    return dumps({"type": "reported", "n": n})
+
+
 def game_part(game: Game, state: State, seat: int | None) -> dict[str, Any]:
     """The view-derived part of a ``state`` message for ``seat``."""
     view = state.view(seat).to_json()

@@ -18,9 +18,17 @@ from typing import Any
 
 from cardtable.core.game import Move
 from cardtable.server.bots import BotJob
-from cardtable.server.chat import ChatLine, channel_of, checked_phrase, checked_text, may_read
+from cardtable.server.chat import (
+    ChatLine,
+    channel_of,
+    checked_phrase,
+    checked_text,
+    may_read,
+    reporter_key,
+)
 from cardtable.server.hub import Hub
-from cardtable.server.messages import chat_message, dumps, error, state_message
+from cardtable.server.messages import chat_message, dumps, error, reported_message, state_message
+from cardtable.server.moderation import add_report
 from cardtable.server.rating_rules import outcome_of
 from cardtable.server.schemas import (
     UNSET,
@@ -28,6 +36,7 @@ from cardtable.server.schemas import (
     ChatMessage,
     ClientMessage,
     MoveMessage,
+    ReportMessage,
 )
 from cardtable.server.storage import LeaseLost, unreachable
 from cardtable.server.table import Client, Refused, Table, Timer, now_ms
@@ -104,6 +113,11 @@ class Play:
                     await self._uncancelled(self._chat(table, client, msg))
                 except BadInput as exc:
                     client.send(error(str(exc), about="chat"))
+            elif isinstance(msg, ReportMessage):
+                try:
+                    await self._uncancelled(self._report(table, client, msg.n))
+                except BadInput as exc:
+                    client.send(error(str(exc), about="chat"))
             else:
                 client.send(PONG)
         except Refused as exc:
@@ -142,6 +156,27 @@ class Play:
         for other in list(table.clients):
             if may_read(other.seat, line.channel):
                 other.send(text_out)
+
+    async def _report(self, table: Table, client: Client, n: int) -> None:
+        """Store a report of line ``n``: one this client reads and did not say.
+        It counts as a chat line (the same limits stop a flood of reports)."""
+        line = next((line for line in table.chat if line.n == n), None)
+        if line is None or not may_read(client.seat, line.channel):
+            raise BadInput(f"message.n: this table shows you no chat line {n}")
+        if _said_by(line, client):
+            raise BadInput("message.n: that line is your own")
+        if line.removed:
+            raise BadInput(f"message.n: chat line {n} was removed already")
+        await self.hub.gate.may_chat(client.address, f"{client.address} {table.id} {client.seat}")
+        reporter = reporter_key(client.seat, client.account, client.address)
+        try:
+            await add_report(
+                self.hub.storage.engine, table.id, n, reporter, client.address, now_ms()
+            )
+        except Exception:
+            log.exception("table %s: storing a chat report failed", table.id)
+            raise BadInput("the server could not store this report; try again") from None
+        client.send(reported_message(n))
 
     def _take_back(self, table: Table, seat: int) -> None:
         table.seats[seat].stand_in = None
@@ -357,3 +392,11 @@ class Play:
         error = None if task.cancelled() else task.exception()
         if error is not None and not isinstance(error, BadInput):  # refusals reach the client
             log.error("table task failed", exc_info=error)
+
+
+def _said_by(line: ChatLine, client: Client) -> bool:
+    """Whether ``client`` said ``line``, as far as the table knows (guest
+    spectators share no name, so one cannot tell their lines apart)."""
+    if client.seat is not None:
+        return line.seat == client.seat
+    return line.seat is None and client.account is not None and line.name == client.account

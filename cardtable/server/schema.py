@@ -119,4 +119,17 @@ chat = Table(
     Column("phrase", String(32), nullable=True),  # a quick phrase's catalog key
     Column("move", Integer, nullable=False),  # moves played when it was said
     Column("at_ms", BigInteger, nullable=False),
+    Column("removed_ms", BigInteger, nullable=True),  # when an operator removed it; None: shown
+)
+
+# Lines people reported, one row per line and reporter (a seat's or account's
+# name, or "address:…" for a guest spectator): what `cardtable admin chat list` shows.
+chat_reports = Table(
+    "ct_chat_reports",
+    metadata,
+    Column("table_id", String(32), ForeignKey("ct_tables.id"), primary_key=True),
+    Column("n", Integer, primary_key=True),
+    Column("reporter", String(96), primary_key=True),
+    Column("address", String(64), nullable=False),
+    Column("at_ms", BigInteger, nullable=False),
 )

@@ -117,4 +117,10 @@ class ChatMessage(Closed, tag_field="type", tag="chat"):
     phrase: Annotated[str, Meta(description="must be a quick phrase's key")] | UnsetType = UNSET
 
 
-ClientMessage = MoveMessage | BackMessage | PingMessage | ChatMessage
+class ReportMessage(Closed, tag_field="type", tag="report"):
+    """Report chat line ``n`` to the operator."""
+
+    n: Annotated[int, Meta(ge=0, le=2**31 - 1, description="must be a chat line's number")]
+
+
+ClientMessage = MoveMessage | BackMessage | PingMessage | ChatMessage | ReportMessage

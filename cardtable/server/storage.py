@@ -535,6 +535,10 @@ async def _chat_rows(conn: AsyncConnection, ids: list[str]) -> list[tuple[str, C
                 r["phrase"],
                 r["move"],
                 r["at_ms"],
+            )
+            if r["removed_ms"] is None
+            else ChatLine(
+                r["n"], r["channel"], r["seat"], r["name"], None, None, r["move"], r["at_ms"], True
             ),
         )
         for r in (await conn.execute(query)).mappings()

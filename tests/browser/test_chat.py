@@ -7,6 +7,8 @@ table and of a replay with chat, desktop and phone."""
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 import urllib.request
 from pathlib import Path
 from typing import Any
@@ -188,5 +190,76 @@ def test_the_replay_shows_the_chat_said_up_to_its_step(
     assert run_axe(phone.page, axe_source) == []
     shoot(phone.page, screenshots, "chat-replay-phone")
     for person in (ann, phone):
+        assert person.errors == []
+        person.close()
+
+
+def test_a_reported_line_removed_by_the_operator_leaves_every_page(
+    browser: Any, server: Server, screenshots: Path, axe_source: str
+) -> None:
+    """Issue 27, item 10: the report button, the thanks in the reader's language,
+    and the operator's removal (``cardtable admin chat``, another process)
+    reaching every open page within the server's watch."""
+    table_id = table(server, 2)
+    ann = Person.open(browser, "Ann", viewport=DESKTOP)
+    bob = Person.open(browser, "Bob", viewport=DESKTOP)
+    rail = Person.open(browser, "Rail", viewport=DESKTOP, locale="de-DE")
+    fan = Person.open(
+        browser, "Fan", viewport=PHONE, is_mobile=True, has_touch=True, locale="fr-FR"
+    )
+    for seat, person in enumerate((ann, bob)):
+        person.page.goto(f"{server.url}/t/{table_id}")
+        person.join(seat)
+        person.wait_connected()
+    for person in (rail, fan):
+        person.page.goto(f"{server.url}/t/{table_id}")
+        person.wait_connected()
+    say(ann, "you all play like potatoes")
+    say(ann, "ready?")
+    for person in (ann, bob, rail, fan):
+        wait_lines(person, 2)
+    # One's own lines carry no report button; somebody else's do.
+    assert ann.page.locator("#chat-lines .chat-report").count() == 0
+    fan.page.locator("#tab-chat").click()
+    potatoes = fan.page.locator("#chat-lines .chat-line", has_text="potatoes")
+    assert potatoes.locator(".chat-report").get_attribute("aria-label") == (
+        "Signaler le message de Ann aux modérateurs"
+    )
+    potatoes.locator(".chat-report").click()
+    fan.page.wait_for_function("() => document.querySelector('#chat-note').textContent !== ''")
+    assert fan.page.locator("#chat-note").inner_text().startswith("Merci")
+    flag = fan.page.locator("#chat-lines .chat-line", has_text="potatoes").locator(".chat-report")
+    assert flag.is_disabled() and flag.get_attribute("title") == "Signalé"
+    assert run_axe(fan.page, axe_source) == []
+    shoot(fan.page, screenshots, "chat-reported-phone")
+
+    operator = [sys.executable, "-m", "cardtable", "admin", "chat"]
+    waiting = subprocess.run(
+        [*operator, "list", "--db", server.db_url], capture_output=True, text=True, check=True
+    ).stdout.splitlines()
+    assert len(waiting) == 1 and "reports=1" in waiting[0] and "potatoes" in waiting[0]
+    subprocess.run(
+        [*operator, "remove", table_id, waiting[0].split()[3], "--db", server.db_url], check=True
+    )
+    removed = [
+        (ann, "removed by a moderator"),
+        (bob, "removed by a moderator"),
+        (rail, "von einem Moderator entfernt"),
+        (fan, "supprimé par un modérateur"),
+    ]
+    for person, words in removed:
+        person.page.wait_for_function(
+            "() => document.querySelector('#chat-lines .chat-line[data-removed]') !== null"
+        )
+        assert [line["text"] for line in lines(person)] == [words, "ready?"]
+        assert "potatoes" not in person.page.content()
+    assert rail.page.locator("#chat-lines .chat-line[data-removed] button").count() == 0
+    shoot(ann.page, screenshots, "chat-removed-desktop")
+    shoot(fan.page, screenshots, "chat-removed-phone")
+    ann.page.reload()  # the history a new page gets says it too
+    ann.wait_connected()
+    wait_lines(ann, 2)
+    assert [line["text"] for line in lines(ann)] == ["removed by a moderator", "ready?"]
+    for person in (ann, bob, rail, fan):
         assert person.errors == []
         person.close()

@@ -1,8 +1,10 @@
 // The table's chat: the lines of the channels this client reads (players read
 // the players' channel, spectators both), quick phrases in the reader's own
-// language, a line to type, muting a person, and chat off. Everything people
-// wrote goes into the page as text (textContent through h), never as HTML.
-// Mutes and "chat off" are this browser's own settings (localStorage).
+// language, a line to type, muting a person, reporting a line to the server's
+// operator, and chat off. Everything people wrote goes into the page as text
+// (textContent through h), never as HTML. A line the operator removed keeps
+// its place and speaker, its words replaced by a note. Mutes and "chat off"
+// are this browser's own settings (localStorage).
 
 import { h } from "./dom.js";
 
@@ -38,17 +40,28 @@ function speakerName(line, t) {
   return line.name ?? t("chat.guest");
 }
 
-/** One line as an <li>: who, (the spectators' channel,) what; `mute` adds a mute button. */
-export function chatLine(line, t, mute = null) {
-  const words = line.phrase ? t(`chat.phrase.${line.phrase}`) : line.text;
-  return h("li", { class: "chat-line", dataset: { n: line.n, channel: line.channel, phrase: line.phrase } },
-    h("span", { class: "chat-who" }, speakerName(line, t)),
+/**
+ * One line as an <li>: who, (the spectators' channel,) what. `actions`, for a
+ * line somebody else said: `mute(key)`, `report(n)` and `reported` (whether
+ * this client reported it already) add the mute and report buttons.
+ */
+export function chatLine(line, t, actions = null) {
+  const words = line.removed ? t("chat.removed") : line.phrase ? t(`chat.phrase.${line.phrase}`) : line.text;
+  const who = speakerName(line, t);
+  const live = actions && !line.removed;
+  return h("li", { class: "chat-line", dataset: { n: line.n, channel: line.channel, phrase: line.phrase, removed: line.removed || null } },
+    h("span", { class: "chat-who" }, who),
     line.channel === "spectators" ? h("span", { class: "chat-channel" }, t("chat.spectatorsTag")) : null,
     h("span", { class: "chat-text", dir: "auto" }, words),
-    mute ? h("button", {
-      type: "button", class: "chat-mute", title: t("chat.mute", { name: speakerName(line, t) }),
-      "aria-label": t("chat.mute", { name: speakerName(line, t) }), onclick: () => mute(speakerKey(line)),
-    }, "⊘") : null);
+    live ? h("button", {
+      type: "button", class: "chat-mute", title: t("chat.mute", { name: who }),
+      "aria-label": t("chat.mute", { name: who }), onclick: () => actions.mute(speakerKey(line)),
+    }, "⊘") : null,
+    live ? h("button", {
+      type: "button", class: "chat-report", title: t(actions.reported ? "chat.reportedTag" : "chat.report", { name: who }),
+      "aria-label": t(actions.reported ? "chat.reportedTag" : "chat.report", { name: who }),
+      disabled: actions.reported, onclick: () => actions.report(line.n),
+    }, "⚑") : null);
 }
 
 export class ChatPanel {
@@ -64,12 +77,14 @@ export class ChatPanel {
     this.shown = shown;
     this.onUnread = onUnread;
     this.lines = [];
+    this.reports = new Set(); // the lines this client reported, by number
     this.unread = 0;
     this.muted = mutedNames();
     this.off = chatOff();
     this.list = h("ol", { class: "chat-lines", id: "chat-lines" });
     this.scroller = h("div", { class: "chat-scroll", role: "log", tabindex: "0", "aria-labelledby": "chat-heading" }, this.list);
     this.error = h("p", { class: "chat-error", id: "chat-error", role: "alert" });
+    this.note = h("p", { class: "chat-note hint", id: "chat-note", role: "status" });
     this.input = h("input", {
       id: "chat-input", maxlength: MAX_CHARS, autocomplete: "off", enterkeyhint: "send",
       "aria-label": t("chat.inputLabel"), placeholder: t("chat.placeholder"),
@@ -81,7 +96,7 @@ export class ChatPanel {
     this.mutedList = h("p", { class: "chat-muted hint", id: "chat-muted" });
     this.offToggle = h("input", { type: "checkbox", id: "chat-on", checked: !this.off, onchange: (e) => this.setOff(!e.currentTarget.checked) });
     this.offNote = h("p", { class: "hint", id: "chat-off-note" }, t("chat.offNote"));
-    this.body = h("div", { class: "chat-body" }, this.scroller, this.phrases, this.form, this.error, this.mutedList);
+    this.body = h("div", { class: "chat-body" }, this.scroller, this.phrases, this.form, this.error, this.note, this.mutedList);
     this.element = h("section", { class: "panel chat", id: "panel-chat", dataset: { panel: "chat" }, "aria-labelledby": "chat-heading" },
       h("div", { class: "chat-head" },
         h("h2", { id: "chat-heading" }, t("chat.heading")),
@@ -107,6 +122,25 @@ export class ChatPanel {
       if (heard.length) this.setUnread(this.unread + heard.length);
     }
     this.draw();
+  }
+
+  /** The operator removed these lines: their words go, everywhere they are shown. */
+  removed(numbers) {
+    const gone = new Set(numbers);
+    this.lines = this.lines.map((line) => gone.has(line.n) ? { ...line, text: null, phrase: null, removed: true } : line);
+    this.draw(true);
+  }
+
+  report(n) {
+    this.error.textContent = "";
+    if (!this.sendMessage({ type: "report", n })) this.error.textContent = this.t("table.notConnected");
+  }
+
+  /** The server stored this client's report of line `n`. */
+  reported(n) {
+    this.reports.add(n);
+    this.note.textContent = this.t("chat.reportedNote");
+    this.draw(true);
   }
 
   /** A chat refusal from the server (too long, too fast…), in its own words. */
@@ -154,7 +188,8 @@ export class ChatPanel {
     this.draw();
   }
 
-  draw() {
+  /** Show the lines; `again` redraws lines already shown (one changed in place). */
+  draw(again = false) {
     const t = this.t;
     this.offNote.hidden = !this.off;
     this.body.hidden = this.off;
@@ -164,8 +199,9 @@ export class ChatPanel {
     // Only new lines are added, so a screen reader hears what was just said.
     const onScreen = [...this.list.children].map((li) => li.dataset.n);
     const wanted = shown.map((line) => String(line.n));
-    const keep = onScreen.length <= wanted.length && onScreen.every((n, i) => n === wanted[i]);
-    const make = (line) => chatLine(line, t, line.seat === me && me !== null ? null : (key) => this.mute(key));
+    const keep = !again && onScreen.length <= wanted.length && onScreen.every((n, i) => n === wanted[i]);
+    const actions = (line) => ({ mute: (key) => this.mute(key), report: (n) => this.report(n), reported: this.reports.has(line.n) });
+    const make = (line) => chatLine(line, t, line.seat === me && me !== null ? null : actions(line));
     if (keep) this.list.append(...shown.slice(onScreen.length).map(make));
     else this.list.replaceChildren(...shown.map(make));
     if (!shown.length) this.list.replaceChildren(h("li", { class: "chat-empty hint" }, t("chat.empty")));

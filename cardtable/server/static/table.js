@@ -201,6 +201,10 @@ class TablePage {
       }
     } else if (msg.type === "chat") {
       this.chat.receive(msg);
+    } else if (msg.type === "chat-removed") {
+      this.chat.removed(msg.lines);
+    } else if (msg.type === "reported") {
+      this.chat.reported(msg.n);
     } else if (msg.type === "error" && msg.about === "chat") {
       this.chat.refused(msg.message);
     } else if (msg.type === "ack") {
