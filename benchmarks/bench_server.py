@@ -2,7 +2,7 @@
 
     python benchmarks/bench_server.py [--tables 200] [--seconds 60] [--hard 10]
         [--mode pace|burst|both] [--db postgresql://user@127.0.0.1:5432/db]
-        [--chat] [--accounts] [--processes N]
+        [--chat] [--accounts] [--processes N] [--heartbeat before|after|compare]
 
 The server runs as a user runs it (``python -m cardtable serve`` in its own
 process, on 127.0.0.1, a fresh SQLite file unless ``--db`` is given). With
@@ -26,6 +26,12 @@ one every 8–12 s, text or a quick phrase, within the server's default chat
 limit); the report counts the lines every client received. ``--accounts``:
 every player signs up first (an account each, before the clock starts), sits
 down and connects signed in.
+
+``--heartbeat``: the players ping as the browser's socket does. ``before``
+is the page before issue 27 (a ping every 25 s), ``after`` the page now (a
+ping after 3 s without a word from the server, so an idle table pings every
+3 s); ``compare`` runs each mode with both, ``before`` first, in one run, so
+the two lines can be read against each other.
 
 ``--cpus-per-process C`` caps each ``cardtable serve`` process (and the
 bot workers it starts) at C cores with a CPU cgroup, as a container's limit
@@ -80,8 +86,14 @@ class Tally:
     errors: list[str] = field(default_factory=list)
     games: int = 0
     chat_lines: int = 0  # chat lines received, by every client
+    pongs: int = 0  # answers to the heartbeat's pings
     cpu_before: float = 0.0  # the servers' CPU seconds once every table was set up
 
+
+# The browser's heartbeat (cardtable/server/static/socket.js), before and after issue 27.
+OLD_PING_SECONDS = 25.0
+QUIET_SECONDS = 3.0
+PING = json.dumps({"type": "ping"})
 
 # One client (this script) plays every table: the limits per client would stop it.
 UNLIMITED = [
@@ -242,10 +254,12 @@ class Player:
         seed: int,
         chat: bool = False,
         cookie: str = "",
+        heartbeat: str = "none",
     ) -> None:
         self.port, self.token, self.think = port, token, think
         self.rng = random.Random(seed)
-        self.chat, self.cookie = chat, cookie
+        self.chat, self.cookie, self.heartbeat = chat, cookie, heartbeat
+        self.heard = time.monotonic()  # when the server last said anything
 
     async def _chatter(self, ws: ClientConnection) -> None:
         """A chat line every 8–12 s, free text or a quick phrase, until cancelled."""
@@ -253,6 +267,19 @@ class Player:
             await asyncio.sleep(self.rng.uniform(8.0, 12.0))
             line = self.rng.choice([{"text": "nice move, well thought"}, {"phrase": "gg"}])
             await ws.send(json.dumps({"type": "chat", **line}))
+
+    async def _pinger(self, ws: ClientConnection) -> None:
+        """The browser's heartbeat (``--heartbeat``), until cancelled."""
+        while True:
+            if self.heartbeat == "before":
+                await asyncio.sleep(OLD_PING_SECONDS)
+            else:
+                quiet = time.monotonic() - self.heard
+                if quiet < QUIET_SECONDS:
+                    await asyncio.sleep(QUIET_SECONDS - quiet)
+                    continue
+                self.heard = time.monotonic()  # the page waits for the pong before pinging again
+            await ws.send(PING)
 
     async def play(self, table: str, tally: Tally, counts_moves: bool, until: float) -> None:
         while time.monotonic() < until:
@@ -263,12 +290,14 @@ class Player:
         headers = {"Cookie": self.cookie} if self.cookie else None
         # A capped server answers 400 handshakes at once slowly: wait for it.
         async with connect(url, max_size=2**20, additional_headers=headers, open_timeout=60) as ws:
-            chatter = asyncio.create_task(self._chatter(ws)) if self.chat else None
+            helpers = [asyncio.create_task(self._chatter(ws))] if self.chat else []
+            if self.heartbeat != "none":
+                helpers.append(asyncio.create_task(self._pinger(ws)))
             try:
                 return await self._play(ws, table, tally, counts_moves, until)
             finally:
-                if chatter is not None:
-                    chatter.cancel()
+                for helper in helpers:
+                    helper.cancel()
 
     async def _play(
         self, ws: ClientConnection, table: str, tally: Tally, counts_moves: bool, until: float
@@ -282,7 +311,11 @@ class Player:
                 message = json.loads(await asyncio.wait_for(ws.recv(), left))
             except TimeoutError:
                 break
+            self.heard = time.monotonic()
             kind = message["type"]
+            if kind == "pong":
+                tally.pongs += 1
+                continue
             if kind == "chat":
                 tally.chat_lines += len(message["lines"])
                 continue
@@ -333,6 +366,7 @@ async def run(
     chat: bool,
     accounts: str | None,
     pids: list[int],
+    heartbeat: str = "none",
 ) -> Tally:
     """``accounts``: a prefix for the players' account names (None: guests)."""
     tally = Tally()
@@ -348,7 +382,7 @@ async def run(
     players = []
     for i, (table, tokens, cookies) in enumerate(made):
         for seat, token in enumerate(tokens):
-            player = Player(port, token, think, i * 2 + seat, chat, cookies[seat])
+            player = Player(port, token, think, i * 2 + seat, chat, cookies[seat], heartbeat)
             players.append(player.play(table, tally, counts_moves=seat == 0, until=until))
     results = await asyncio.gather(*players, return_exceptions=True)
     tally.errors += [repr(r) for r in results if isinstance(r, BaseException)]
@@ -366,6 +400,7 @@ def report(mode: str, tally: Tally, seconds: float, cpu: float, players_cpu: flo
         f"{mode:5} {tally.moves / seconds:8.1f} moves/s  {len(lat) / seconds:7.1f} people's moves/s"
         f"  ack p50 {p50:6.1f} ms  p99 {p99:6.1f} ms  max {lat[-1] * 1000:6.0f} ms"
         f"  games {tally.games}  chat {tally.chat_lines / seconds:.0f} lines/s received"
+        f"  pongs {tally.pongs / seconds:.0f}/s"
         f"  CPU: server {cpu / seconds:.0%},"
         f" players {players_cpu / seconds:.0%}  errors {len(tally.errors)}"
     )
@@ -383,6 +418,13 @@ def main() -> None:
     parser.add_argument("--chat", action="store_true", help="a chat line per table every ~5 s")
     parser.add_argument("--accounts", action="store_true", help="every player signed in")
     parser.add_argument(
+        "--heartbeat",
+        choices=("none", "before", "after", "compare"),
+        default="none",
+        help="players ping as the page did before issue 27 (every 25 s), as it does after"
+        " (after 3 s of quiet), or both in turn (compare)",
+    )
+    parser.add_argument(
         "--cpus-per-process",
         type=float,
         help="cap each server process at this many cores (a CPU cgroup; root only)",
@@ -394,6 +436,8 @@ def main() -> None:
         help="N processes on PostgreSQL + Redis behind haproxy (default 0: one, on --db)",
     )
     args = parser.parse_args()
+    if args.mode != "pace" and args.heartbeat == "compare":
+        parser.error("--heartbeat compare measures the human pace: give --mode pace")
     if not 1 <= args.tables <= 1000 or not 1 <= args.seconds <= 600:
         parser.error("--tables 1…1000 and --seconds 1…600")
     if not 0 <= args.processes <= 8 or (args.processes and args.db):
@@ -417,16 +461,20 @@ def main() -> None:
                 else ""
             )
         )
+        beats = ("before", "after") if args.heartbeat == "compare" else (args.heartbeat,)
         for mode in modes:
-            think = (0.5, 1.5) if mode == "pace" else (0.0, 0.0)
-            own = time.process_time()
-            # Each mode signs up accounts of its own (names are unique).
-            accounts = f"{mode}-" if args.accounts else None
-            tally = asyncio.run(
-                run(port, args.tables, args.hard, think, args.seconds, args.chat, accounts, pids)
-            )
-            cpu = sum(map(cpu_seconds, pids)) - tally.cpu_before
-            report(mode, tally, args.seconds, cpu, time.process_time() - own)
+            for beat in beats:
+                think = (0.5, 1.5) if mode == "pace" else (0.0, 0.0)
+                own = time.process_time()
+                # Each run signs up accounts of its own (names are unique).
+                accounts = f"{mode}-{beat}-" if args.accounts else None
+                tally = asyncio.run(
+                    run(port, args.tables, args.hard, think, args.seconds, args.chat, accounts,
+                        pids, beat)
+                )  # fmt: skip
+                cpu = sum(map(cpu_seconds, pids)) - tally.cpu_before
+                label = mode if beat == "none" else f"{mode} ({beat})"
+                report(label, tally, args.seconds, cpu, time.process_time() - own)
 
 
 if __name__ == "__main__":
