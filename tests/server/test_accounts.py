@@ -6,7 +6,9 @@ import asyncio
 import os
 import stat
 import subprocess
+from http.cookies import Morsel, SimpleCookie
 from pathlib import Path
+from typing import Any
 
 import pytest
 from httpx2 import ASGITransport, AsyncClient
@@ -54,13 +56,41 @@ def test_sign_up_in_out_and_out_everywhere(any_db: str, tmp_path: Path) -> None:
         assert phone.who() is None and laptop.who() is None
 
 
-def test_the_session_cookie_is_httponly_secure_and_lax(db_url: str) -> None:
+def cookie_of(response: Any) -> Morsel[str]:
+    """The ``ct_session`` cookie a response sets, parsed."""
+    jar: SimpleCookie = SimpleCookie()
+    jar.load(response.headers["set-cookie"])
+    return jar["ct_session"]
+
+
+def test_the_session_cookie_is_httponly_secure_lax_and_lasts_as_long_as_a_session(
+    db_url: str,
+) -> None:
     with account_server(db_url) as server:
         response = server.client.post(
             "/api/account/signup", json={"name": "Ann", "password": "correct horse"}
         )
-        header = response.headers["set-cookie"].lower()
-        assert "httponly" in header and "secure" in header and "samesite=lax" in header
+        set_cookie = cookie_of(response)
+        assert set_cookie.value and set_cookie["path"] == "/"
+        assert set_cookie["max-age"] == str(60 * 24 * 3600)  # Accounts.SESSION_MS, in seconds
+        assert set_cookie["secure"] and set_cookie["httponly"]
+        # Attribute values are case-insensitive (RFC 6265): "LAX" would be the same cookie.
+        assert set_cookie["samesite"].lower() == "lax"
+        # Signing out clears that very cookie: same name, path and flags, expired now.
+        response = server.client.post("/api/account/signout", json={})
+        assert response.json() == {"account": None}
+        cleared = cookie_of(response)
+        assert (cleared.value, cleared["max-age"], cleared["path"]) == ("", "0", "/")
+        assert cleared["secure"] and cleared["httponly"]
+        assert cleared["samesite"].lower() == "lax"
+
+
+def test_a_route_for_the_signed_in_says_so_to_a_stranger(db_url: str) -> None:
+    with account_server(db_url) as server:
+        for path in ("/api/account/password", "/api/account/signout-everywhere"):
+            response = server.client.post(path, json={})
+            assert response.status_code == 401
+            assert response.json()["error"] == f"{path}: sign in first"
 
 
 def test_names_are_unique_case_insensitively_and_follow_the_name_rules(db_url: str) -> None:

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from starlette.websockets import WebSocketDisconnect
 
-from cardtable.server.guard import MAX_HEADERS, origin_of
+from cardtable.server.guard import MAX_HEADERS, origin_of, own_origin, refusal
 from cardtable.server.limits import Limits
 from tests.server.helpers import running
 
@@ -146,3 +146,93 @@ def test_a_request_with_oversized_headers_is_refused(db_url: str, size: int) -> 
         assert closed.value.code == 1008
         ordinary = {"X-Pad": "a" * (MAX_HEADERS // 2)}  # big, but within the limit
         assert server.client.get("/api/games", headers=ordinary).status_code == 200
+
+
+# --- the guard's own functions, on ASGI scopes as a server builds them ---------
+
+
+def scope(kind: str = "http", scheme: str = "http", **headers: str) -> dict[str, Any]:
+    """An ASGI scope: ``headers`` by name (``content_type`` for Content-Type)."""
+    raw = [(k.replace("_", "-").encode(), v.encode("latin-1")) for k, v in headers.items()]
+    return {"type": kind, "scheme": scheme, "method": "POST", "headers": raw}
+
+
+@pytest.mark.parametrize(
+    ("url", "origin"),
+    [
+        ("ws://cards.example:80/ws/x", "ws://cards.example"),
+        ("wss://cards.example:443", "wss://cards.example"),
+        ("ws://cards.example:81", "ws://cards.example:81"),
+        ("wss://cards.example:444", "wss://cards.example:444"),
+        ("http://", "http://"),  # no host: nothing is made up
+    ],
+)
+def test_websocket_origins_leave_out_their_default_ports(url: str, origin: str) -> None:
+    assert origin_of(url) == origin
+
+
+@pytest.mark.parametrize(
+    ("scheme", "host", "own"),
+    [
+        ("ws", "Cards.Example", "http://cards.example"),  # a handshake: the page's scheme
+        ("wss", "cards.example:443", "https://cards.example"),
+        ("https", "cards.example:8443", "https://cards.example:8443"),
+        ("http", None, "http://"),  # no Host: no origin matches it
+    ],
+)
+def test_the_servers_own_origin_is_the_pages_scheme_and_host(
+    scheme: str, host: str | None, own: str
+) -> None:
+    headers = {"host": host} if host is not None else {}
+    assert own_origin(scope("websocket", scheme, **headers), None) == own
+    assert own_origin(scope(scheme=scheme), "https://Public.Example/x") == "https://public.example"
+
+
+def test_headers_of_exactly_the_limit_pass_and_one_byte_more_is_refused() -> None:
+    base = scope(content_type="application/json")
+    used = sum(len(k) + len(v) for k, v in base["headers"])
+    pad = len("x-pad")
+    at_limit = scope(content_type="application/json", x_pad="a" * (MAX_HEADERS - used - pad))
+    assert refusal(at_limit, None) is None
+    over = scope(content_type="application/json", x_pad="a" * (MAX_HEADERS - used - pad + 1))
+    assert refusal(over, None) == (
+        431,
+        f"the request's headers come to {MAX_HEADERS + 1} bytes; the limit is {MAX_HEADERS}",
+    )
+
+
+@pytest.mark.parametrize(
+    "content_type",
+    ["application/json", "application/json;charset=utf-8", "Application/JSON; charset=UTF-8"],
+)
+def test_json_with_or_without_parameters_is_json(content_type: str) -> None:
+    assert refusal(scope(content_type=content_type), None) is None
+
+
+@pytest.mark.parametrize(
+    ("headers", "says"),
+    [({}, "none"), ({"content_type": "text/plain"}, "'text/plain'")],
+)
+def test_a_post_that_is_not_json_is_told_what_it_said(headers: dict[str, str], says: str) -> None:
+    assert refusal(scope(**headers), None) == (
+        415,
+        f"send JSON, with Content-Type: application/json (this request says {says})",
+    )
+
+
+def test_a_long_foreign_origin_is_quoted_to_80_characters() -> None:
+    origin = "http://" + "e" * 200 + ".example"
+    refused = refusal(scope(content_type="application/json", origin=origin), None)
+    assert refused == (
+        403,
+        f"requests from {origin[:80]!r} are refused: only this site's own pages may",
+    )
+
+
+def test_a_refusal_is_json_with_its_length(db_url: str) -> None:
+    with running(db_url) as server:
+        response = server.client.post("/api/tables", content="{}", headers={"Origin": EVIL})
+        assert response.status_code == 403
+        assert response.headers["content-type"] == "application/json"
+        assert int(response.headers["content-length"]) == len(response.content)
+        assert response.json()["error"].startswith("requests from 'http://evil.example'")
