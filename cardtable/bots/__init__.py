@@ -2,9 +2,10 @@
 
 Each game's manifest lists its bots. Some bots play every game that offers
 what they need, and are added here to the game's own: ``random`` plays every
-game, ``search`` (:mod:`cardtable.bots.search`) every game that resamples
-hidden cards (``determinize``), and ``openspiel-ismcts`` every game that also
-has an OpenSpiel layout. A game's own bot of the same name comes first.
+game, ``search`` (:mod:`cardtable.bots.search`) and ``ismcts``
+(:mod:`cardtable.bots.ismcts`) every game that resamples hidden cards
+(``determinize``), and ``openspiel-ismcts`` every game that also has an
+OpenSpiel layout. A game's own bot of the same name comes first.
 
 The levels for people (``easy``, ``medium``, ``hard``) map onto a game's
 heuristic and search bots: ``medium`` and ``hard`` seat the bot its manifest
@@ -62,6 +63,14 @@ SEARCH = BotEntry(
     time_per_move="0.1 s (medium), 0.5 s (hard) where the game has no search bot of its own",
     search=True,
 )
+ISMCTS = BotEntry(
+    "cardtable.bots.ismcts:IsmctsBot",
+    "generic information-set tree search (single-observer ISMCTS): one tree of what"
+    " the seat knows, grown over samples of the unseen cards, the game's own playouts",
+    strength="measured per game in docs/strength.md",
+    time_per_move="0.1 s unless given a budget",
+    search=True,
+)
 OPENSPIEL_ISMCTS = BotEntry(
     "cardtable.adapters.openspiel_bot:OpenSpielISMCTSBot",
     "OpenSpiel's information-set MCTS through the adapter",
@@ -72,6 +81,7 @@ OPENSPIEL_ISMCTS = BotEntry(
 
 __all__ = [
     "EASY_SEARCH",
+    "ISMCTS",
     "LEVELS",
     "OPENSPIEL_ISMCTS",
     "SEARCH",
@@ -101,6 +111,7 @@ def _generic_entries(game: GameManifest) -> dict[str, BotEntry]:
     generic = {}
     if game.has("determinize"):
         generic["search"] = SEARCH
+        generic["ismcts"] = ISMCTS
         if game.has("openspiel"):
             generic["openspiel-ismcts"] = OPENSPIEL_ISMCTS
     return generic

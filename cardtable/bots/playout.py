@@ -40,7 +40,16 @@ from cardtable.core.manifest import resolve
 from cardtable.core.registry import manifest
 from cardtable.core.seeds import derive_seed
 
-__all__ = ["MAX_MOVES", "BotPlayouts", "Playouts", "has_policy", "play_out", "playouts_for"]
+__all__ = [
+    "MAX_MOVES",
+    "BotPlayouts",
+    "Playouts",
+    "has_policy",
+    "margin",
+    "play_out",
+    "playouts_for",
+    "round_totals",
+]
 
 Policy = Callable[[State], Move]
 SeatBot = Callable[[int, Game, random.Random], Bot]  # a BotFactory, called without a budget
@@ -129,26 +138,34 @@ def play_out(state: State, seat: int, move: Move, playouts: Playouts, rng: rando
     """Apply ``move`` to ``state`` (changed in place; it needs a generator for
     what chance brings next), follow the policy to the end of the round (or
     to the cutoff), and return ``seat``'s score margin there (module doc)."""
+    round_number = state.round_number
+    state.apply(move)
+    return margin(round_totals(state, playouts, rng, round_number, moves=1), seat)
+
+
+def round_totals(
+    state: State, playouts: Playouts, rng: random.Random, round_number: int, moves: int = 0
+) -> list[float]:
+    """Follow the policy from ``state`` (changed in place) to the end of
+    round ``round_number`` (at once if it has ended), or to the cutoff counting the
+    ``moves`` already made since the playout began; every seat's total then
+    (module doc)."""
     policy = playouts.policy(rng)
     cutoff = playouts.cutoff
     limit = MAX_MOVES if cutoff is None else min(MAX_MOVES, cutoff.moves)
-    round_number = state.round_number
-    state.apply(move)
-    moves = 1
     while not state.finished and state.round_number == round_number and moves < limit:
         state.apply(policy(state))
         moves += 1
     if cutoff is None or state.finished or state.round_number != round_number:
-        return margin(state.scores, seat)
+        return [float(total) for total in state.scores]
     # Cut off inside the round: each seat's total before the round plus the
     # points the game expects it to make in the round.
     rounds, scores = state.round_scores, state.scores
     this_round = rounds[round_number - 1] if len(rounds) >= round_number else [0] * len(scores)
-    totals = [
+    return [
         total - scored + cutoff.value(state, s, _no_win_model)[1]
         for s, (total, scored) in enumerate(zip(scores, this_round, strict=True))
     ]
-    return margin(totals, seat)
 
 
 def margin(totals: Sequence[float], seat: int) -> float:
