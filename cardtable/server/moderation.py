@@ -16,7 +16,6 @@ removed line of its tables, which are few.
 from __future__ import annotations
 
 import contextlib
-import logging
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -30,8 +29,6 @@ from cardtable.server.messages import chat_removed_message
 from cardtable.server.periodic import Periodic
 from cardtable.server.schema import chat, chat_reports
 from cardtable.server.table import Table
-
-log = logging.getLogger(__name__)
 
 WATCH_SECONDS = 5.0
 # Tables asked about in one query: well under any database's limit on bound values.
