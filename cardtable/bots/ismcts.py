@@ -15,8 +15,10 @@ One tree of the searching seat's information (Cowling, Powley and Whitehouse,
    does: an opponent's move leads to one node whatever the hidden cards
    were, and the tree grows past the root (a tree keyed by each opponent's
    own information, redrawn every simulation, does not). Where the seat to
-   move has moves not yet tried from this node, one of them is expanded;
-   else the move with the best upper confidence bound among those
+   move has moves not yet tried from this node, one of them is expanded:
+   the playout policy's own move for that seat in this sample if it is one
+   of them (a small budget searches first what the policy would play),
+   else one at random; else the move with the best upper confidence bound among those
    *available* in this sample, for the seat that moves there: its mean
    margin for that seat plus ``exploration`` times the spread of margins
    seen so far times ``sqrt(ln(availability) / visits)``;
@@ -52,7 +54,7 @@ from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
 
 from cardtable.bots.base import Budget
-from cardtable.bots.playout import margin, playouts_for, round_totals
+from cardtable.bots.playout import has_policy, margin, playouts_for, round_totals
 from cardtable.core.game import Game, Move, State, View
 from cardtable.core.registry import manifest
 
@@ -105,6 +107,7 @@ class IsmctsBot:
         self.exploration = exploration
         self.determinize = manifest(game.name).part("determinize")
         self.playouts = playouts_for(game)
+        self.policied = has_policy(self.playouts)
         self.low, self.high = 0.0, 0.0  # the margins seen: their spread scales exploration
 
     def choose(self, view: View, legal: Sequence[Move]) -> Move:
@@ -148,7 +151,7 @@ class IsmctsBot:
                     edge.available += 1
             untried = [move for move in legal if move.index not in node.edges]
             if untried:
-                move = untried[self.rng.randrange(len(untried))]
+                move = self._first_try(state, untried)
                 edge = node.edges[move.index] = Edge(available=1)
             else:
                 move = max(legal, key=lambda m: self._bound(node.edges[m.index]))
@@ -170,6 +173,16 @@ class IsmctsBot:
             self.low, self.high = min(self.low, value), max(self.high, value)
             edge.visits += 1
             edge.total += value
+
+    def _first_try(self, state: State, untried: Sequence[Move]) -> Move:
+        """The move to expand: the playout policy's own where it is untried
+        (the policy decides from the mover's view of this sample), else one
+        at random."""
+        if self.policied:
+            move = self.playouts.policy(random.Random(self.rng.getrandbits(64)))(state)
+            if move in untried:
+                return move
+        return untried[self.rng.randrange(len(untried))]
 
     def _seen(self, state: State) -> Hashable:
         """What the searching seat sees of ``state``: its view, or where a

@@ -16,6 +16,7 @@ import cardtable
 from cardtable.arena import run_arena, wilson_interval
 from cardtable.bots import ISMCTS, Budget, bot_entries, make_bot
 from cardtable.bots.ismcts import IsmctsBot, Node
+from cardtable.bots.playout import playouts_for
 from cardtable.core.registry import game_names, manifest
 from tests.bots.plugin import NAME, registered
 
@@ -107,6 +108,21 @@ def test_it_plays_its_most_visited_move_after_trying_every_move() -> None:
     chosen = again.choose(state.view(seat), legal)
     most = max(root.edges.values(), key=lambda edge: (edge.visits, edge.total))
     assert root.edges[chosen.index] is most or root.edges[chosen.index].visits == most.visits
+
+
+def test_the_first_move_expanded_is_the_playout_policys_own() -> None:
+    """Marshmallow Test's evaluator leads from the view alone, so over any
+    sample its move is the same: one simulation expands exactly that move."""
+    game = cardtable.load("marshmallow-test", players=2)
+    policy = playouts_for(game).policy
+    for deal in range(4):
+        state = game.new_game(random.Random(deal))
+        seat = state.to_move
+        assert seat is not None
+        wanted = policy(random.Random(0))(state).index
+        for seed in range(3):
+            bot = IsmctsBot(seat, game, random.Random(seed), Budget(iterations=1))
+            assert list(bot.search(state.view(seat)).edges) == [wanted]
 
 
 def test_one_legal_move_is_played_without_searching() -> None:

@@ -64,6 +64,16 @@ def test_a_websocket_from_another_site_is_refused(db_url: str) -> None:
         with pytest.raises(WebSocketDisconnect) as refused:
             server.client.websocket_connect(f"/ws/{table}", headers={"Origin": EVIL}).__enter__()
         assert refused.value.code == 1008
+        assert (
+            refused.value.reason
+            == f"requests from {EVIL!r} are refused: only this site's own pages may"
+        )
+        # A close frame's reason holds at most 123 bytes: a long sentence is cut at 120.
+        long = "http://" + "e" * 70 + ".example"
+        with pytest.raises(WebSocketDisconnect) as cut:
+            server.client.websocket_connect(f"/ws/{table}", headers={"Origin": long}).__enter__()
+        sentence = f"requests from {long[:80]!r} are refused: only this site's own pages may"
+        assert len(sentence) > 120 and cut.value.reason == sentence[:120]
         with server.client.websocket_connect(f"/ws/{table}", headers={"Origin": OWN}) as ws:
             assert ws.receive_json()["type"] == "state"
 
