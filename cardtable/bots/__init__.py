@@ -2,7 +2,7 @@
 
 Each game's manifest lists its bots. Some bots play every game that offers
 what they need, and are added here to the game's own: ``random`` plays every
-game, ``search`` (:mod:`cardtable.bots.search`) and ``ismcts``
+game, ``search`` (:mod:`cardtable.bots.search`) and ``so-ismcts``
 (:mod:`cardtable.bots.ismcts`) every game that resamples hidden cards
 (``determinize``), and ``openspiel-ismcts`` every game that also has an
 OpenSpiel layout. A game's own bot of the same name comes first.
@@ -111,7 +111,7 @@ def _generic_entries(game: GameManifest) -> dict[str, BotEntry]:
     generic = {}
     if game.has("determinize"):
         generic["search"] = SEARCH
-        generic["ismcts"] = ISMCTS
+        generic["so-ismcts"] = ISMCTS
         if game.has("openspiel"):
             generic["openspiel-ismcts"] = OPENSPIEL_ISMCTS
     return generic

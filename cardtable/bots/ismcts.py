@@ -1,5 +1,9 @@
 """Single-observer information-set Monte Carlo tree search, for any game that resamples.
 
+Seated as ``so-ismcts`` (``ismcts`` alone was the first name of the games'
+``pimc`` and stays retired, so an old command line is refused, not given
+another bot).
+
 One tree of the searching seat's information (Cowling, Powley and Whitehouse,
 "Information Set Monte Carlo Tree Search", 2012: SO-ISMCTS). Each simulation
 

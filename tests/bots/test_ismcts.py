@@ -44,8 +44,8 @@ def outcomes_by_depth(root: Node) -> dict[int, list[int]]:
 def test_every_game_that_resamples_offers_ismcts_and_no_other_does() -> None:
     for name in game_names():
         resamples = manifest(name).has("determinize")
-        assert (bot_entries(name).get("ismcts") is ISMCTS) is resamples, name
-    assert "ismcts" in bot_entries(NAME)
+        assert (bot_entries(name).get("so-ismcts") is ISMCTS) is resamples, name
+    assert "so-ismcts" in bot_entries(NAME)
 
 
 def test_the_same_seed_and_iterations_give_the_same_moves() -> None:
@@ -53,9 +53,8 @@ def test_the_same_seed_and_iterations_give_the_same_moves() -> None:
     chosen = []
     for _ in range(2):
         state = game.new_game(random.Random(4))
-        bots = [
-            make_bot("ismcts", game, s, random.Random(s), Budget(iterations=60)) for s in range(3)
-        ]
+        budget = Budget(iterations=60)
+        bots = [make_bot("so-ismcts", game, s, random.Random(s), budget) for s in range(3)]
         moves = []
         for _ in range(8):
             seat = state.to_move
@@ -138,7 +137,7 @@ def test_it_beats_random_clearly_on_the_plugin_game() -> None:
     a move; the interval must clear a third."""
     run = run_arena(
         NAME,
-        ["ismcts", "random", "random"],
+        ["so-ismcts", "random", "random"],
         games=150,
         seed=7,
         options={"players": 3},

@@ -22,7 +22,7 @@ def test_only_quick_bots_run_on_the_event_loop(game: str) -> None:
     assert runs_inline(game, "heuristic")
     search = manifest(game).search_bot
     assert search is not None
-    for slow in ("medium", "hard", search, "ismcts", "openspiel-ismcts"):
+    for slow in ("medium", "hard", search, "so-ismcts", "openspiel-ismcts"):
         assert not runs_inline(game, slow)
 
 
@@ -35,7 +35,7 @@ def test_a_plugin_games_levels_all_search_so_none_runs_on_the_event_loop() -> No
         for level in LEVELS:
             seated = level_for(level, NAME)
             assert seated is not None and seated[0] == "search", level
-        for slow in (*LEVELS, "search", "ismcts"):
+        for slow in (*LEVELS, "search", "so-ismcts"):
             assert not runs_inline(NAME, slow), slow
         assert runs_inline(NAME, "lowest") and runs_inline(NAME, "random")
 

@@ -106,8 +106,16 @@ def test_twelve_digits_are_fine_and_bools_are_not_numbers() -> None:
             CreateTable,
             "request.turn_seconds is 0; it must be from 1 to 3600",
         ),
-        ({"type": "dance"}, ClientMessage, "request.type must be 'move', 'back', 'ping', 'chat' or 'report'"),
-        ({"seq": 0}, ClientMessage, "request.type must be 'move', 'back', 'ping', 'chat' or 'report'"),
+        (
+            {"type": "dance"},
+            ClientMessage,
+            "request.type must be 'move', 'back', 'ping', 'chat' or 'report'",
+        ),
+        (
+            {"seq": 0},
+            ClientMessage,
+            "request.type must be 'move', 'back', 'ping', 'chat' or 'report'",
+        ),
         (
             {"type": "move", "seq": True, "move": {}},
             ClientMessage,
