@@ -9,6 +9,7 @@ it by construction.
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -26,6 +27,15 @@ class Budget:
 
     seconds: float | None = None
     iterations: int | None = None
+
+    def deadline(self, default_seconds: float) -> float | None:
+        """The ``time.perf_counter()`` at which a search that starts now
+        stops for time (``None``: it counts iterations only); with neither
+        limit set, ``default_seconds`` from now."""
+        seconds = self.seconds
+        if seconds is None and self.iterations is None:
+            seconds = default_seconds
+        return None if seconds is None else time.perf_counter() + seconds
 
 
 class Bot(Protocol):

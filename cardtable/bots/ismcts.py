@@ -36,7 +36,8 @@ The move played is the root's move visited most. The tree never leaves the
 round of the decision: past it the deal is unknown to everyone alike.
 
 ``budget.iterations`` counts simulations; ``budget.seconds`` stops at the
-first simulation past the time. With neither it thinks ``DEFAULT_SECONDS``.
+first simulation past the time. With neither it thinks as long as the flat
+search (:data:`cardtable.bots.search.DEFAULT_SECONDS`).
 A seeded bot with an iteration budget repeats its choices exactly.
 
 >>> import random, cardtable
@@ -59,12 +60,12 @@ from dataclasses import dataclass, field
 
 from cardtable.bots.base import Budget
 from cardtable.bots.playout import has_policy, margin, playouts_for, round_totals
+from cardtable.bots.search import DEFAULT_SECONDS
 from cardtable.core.game import Game, Move, State, View
 from cardtable.core.registry import manifest
 
-__all__ = ["DEFAULT_SECONDS", "EXPLORATION", "Edge", "IsmctsBot", "Node"]
+__all__ = ["EXPLORATION", "Edge", "IsmctsBot", "Node"]
 
-DEFAULT_SECONDS = 0.1
 # The UCB constant, in units of the spread of margins seen (so one constant
 # serves games that score in ones and games that score in hundreds).
 EXPLORATION = 0.7
@@ -124,10 +125,8 @@ class IsmctsBot:
 
     def search(self, view: View) -> Node:
         """The tree grown from ``view`` within the budget."""
-        seconds, iterations = self.budget.seconds, self.budget.iterations
-        if seconds is None and iterations is None:
-            seconds = DEFAULT_SECONDS
-        deadline = None if seconds is None else time.perf_counter() + seconds
+        iterations = self.budget.iterations
+        deadline = self.budget.deadline(DEFAULT_SECONDS)
         root = Node()
         done = 0
         while True:

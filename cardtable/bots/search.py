@@ -101,10 +101,8 @@ class SearchBot:
         in the same order for every group), and the group of the policy's
         own move (``None`` where the playouts follow no policy)."""
         candidates = [legal[group[0]] for group in groups]
-        seconds, iterations = self.budget.seconds, self.budget.iterations
-        if seconds is None and iterations is None:
-            seconds = DEFAULT_SECONDS
-        deadline = None if seconds is None else time.perf_counter() + seconds
+        iterations = self.budget.iterations
+        deadline = self.budget.deadline(DEFAULT_SECONDS)
         outcomes: list[list[float]] = [[] for _ in candidates]
         default: int | None = None
         played = 0

@@ -256,6 +256,7 @@ def test_a_reported_line_removed_by_the_operator_leaves_every_page(
     assert rail.page.locator("#chat-lines .chat-line[data-removed] button").count() == 0
     shoot(ann.page, screenshots, "chat-removed-desktop")
     shoot(fan.page, screenshots, "chat-removed-phone")
+    shoot(rail.page, screenshots, "chat-removed-desktop-de")
     ann.page.reload()  # the history a new page gets says it too
     ann.wait_connected()
     wait_lines(ann, 2)
