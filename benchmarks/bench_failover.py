@@ -39,7 +39,7 @@ from websockets.exceptions import ConnectionClosed, InvalidStatus
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from cardtable.server.schema import events, leases  # noqa: E402
+from cardtable.server.db.schema import events, leases  # noqa: E402
 from tests.server import topology  # noqa: E402
 from tests.server.processes import post  # noqa: E402
 

@@ -34,7 +34,7 @@ from tests.browser.conftest import CHROMIUM_ARGS  # noqa: E402
 from tests.browser.helpers import Server  # noqa: E402
 
 CLIENT_FOLDERS = (
-    "cardtable/server/static",
+    "cardtable/server/web/static",
     "cardtable/games/marshmallow_test/web",
     "cardtable/games/myrummy_111/web",
 )

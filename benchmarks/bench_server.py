@@ -90,7 +90,7 @@ class Tally:
     cpu_before: float = 0.0  # the servers' CPU seconds once every table was set up
 
 
-# The browser's heartbeat (cardtable/server/static/socket.js), before and after issue 27.
+# The browser's heartbeat (cardtable/server/web/static/socket.js), before and after issue 27.
 OLD_PING_SECONDS = 25.0
 QUIET_SECONDS = 3.0
 PING = json.dumps({"type": "ping"})

@@ -31,8 +31,8 @@ from typing import Any
 import cardtable
 from cardtable.core.errors import IllegalMoveError
 from cardtable.core.game import Game, Move, State
-from cardtable.server.journal import Journal
-from cardtable.server.messages import game_part
+from cardtable.server.tables.journal import Journal
+from cardtable.server.tables.messages import game_part
 
 OPTIONS: dict[str, dict[str, Any]] = {"myrummy-111": {"target": 200}}  # long enough for move 100
 

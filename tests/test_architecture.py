@@ -96,6 +96,40 @@ def layer_table() -> LayerTable:
     return LayerTable(rules, protocols, allowed, doors)
 
 
+SERVER_DOC = ROOT / "docs" / "server.md"
+SERVER = PACKAGE / "server"
+
+
+@cache
+def server_floors() -> dict[str, frozenset[str]]:
+    """The floors table of ``docs/server.md``: floor -> the other floors it may import."""
+    lines = SERVER_DOC.read_text(encoding="utf-8").splitlines()
+    first = lines.index("| floor | may import |") + 2
+    rows: dict[str, set[str]] = {}
+    for line in lines[first:]:
+        if not line.startswith("|"):
+            break
+        who, may = (cell.strip() for cell in line.strip().strip("|").split("|"))
+        for floor in _TICKED.findall(who):
+            rows[floor] = set(_TICKED.findall(may))
+    every = set(rows)
+    return {
+        floor: frozenset((every if may == set() and floor == "app" else may) - {floor})
+        for floor, may in rows.items()
+    }
+
+
+def floor_of(dotted: str) -> str | None:
+    """A server module's floor: its folder, ``app``, or ``base`` (the other top-level
+    modules); None outside the server."""
+    parts = dotted.split(".")
+    if parts[:2] != ["cardtable", "server"] or len(parts) < 3:
+        return None
+    if (SERVER / parts[2]).is_dir():
+        return parts[2]
+    return "app" if parts[2] == "app" else "base"
+
+
 # Underscore names that are public API of the standard library.
 PUBLIC_UNDERSCORE = frozenset({"_replace", "_asdict", "_fields", "_make", "_exit", "_getframe"})
 
@@ -297,6 +331,54 @@ def test_no_underscore_access_into_other_modules_objects() -> None:
 
 
 # ---------------------------------------------------------------- the checker itself
+
+
+def test_server_modules_import_only_their_floor_and_the_floors_below() -> None:
+    floors = server_floors()
+    bad = []
+    for m in modules():
+        mine = floor_of(m.name)
+        if mine is None:
+            continue
+        for line, target in imports(m):
+            theirs = floor_of(target)
+            if theirs is None or theirs == mine or theirs in floors[mine]:
+                continue
+            bad.append(f"{m.where}:{line}: the {mine} floor imports {target} ({theirs})")
+    assert not bad, report(bad)
+
+
+def test_the_server_floors_table_names_every_folder_and_runs_one_way() -> None:
+    floors = server_floors()
+    folders = {p.name for p in SERVER.iterdir() if (p / "__init__.py").is_file()}
+    assert set(floors) == folders | {"base", "app"}
+    assert floors["app"] == set(floors) - {"app"} and floors["base"] == frozenset()
+    # No circle between floors: each may import only floors that may not import it back.
+    for floor, below in floors.items():
+        for other in below:
+            assert floor not in floors[other], (floor, other)
+
+
+def test_no_two_server_modules_differ_only_by_a_plural_or_a_prefix() -> None:
+    """``schema`` beside ``schemas``, or ``account_schema`` beside ``schema``, says
+    nothing of which is which. The one prefix allowed is a Redis twin's:
+    ``redis_store`` beside ``store``, in the same folder."""
+    paths = [p for p in SERVER.rglob("*.py") if p.stem != "__init__" and "versions" not in p.parts]
+    stems = {p.stem: p.parent for p in paths}
+    assert len(stems) == len(paths), "two server modules share a name"
+    clashes = []
+    for a, folder in stems.items():
+        for b in stems:
+            if a == b:
+                continue
+            if a.rstrip("s") == b.rstrip("s"):
+                clashes.append(f"{a} / {b}: only a plural apart")
+            elif a.endswith("_" + b):
+                if a != "redis_" + b:
+                    clashes.append(f"{a} / {b}: only a prefix apart")
+                elif stems[b] != folder:
+                    clashes.append(f"{a} is {b}'s Redis twin but lives in another folder")
+    assert not clashes, clashes
 
 
 def test_the_doc_table_names_every_layer_and_real_modules() -> None:

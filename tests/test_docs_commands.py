@@ -35,9 +35,9 @@ SKIPPED = {
     "benchmarks/": "a benchmark: minutes of measurement against its peers",
     "cardtable serve": "a server that runs until stopped: tests/server and tests/browser start it",
     "cardtable admin migrate --db postgresql://": "needs the operator's PostgreSQL server:"
-    " tests/server/test_admin_migrate.py runs it on a PostgreSQL of its own",
+    " tests/server/db/test_admin_migrate.py runs it on a PostgreSQL of its own",
     "--db postgresql://cardtable@db.internal": "the operator's chat tools on the operator's"
-    " PostgreSQL server: tests/server/test_chat_moderation.py runs them on SQLite and on a"
+    " PostgreSQL server: tests/server/live/test_chat_moderation.py runs them on SQLite and on a"
     " PostgreSQL of its own",
 }
 #: Commands run in a reduced form (see :func:`reduce`), and why.

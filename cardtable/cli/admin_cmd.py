@@ -36,7 +36,7 @@ from cardtable.core.extras import install_command
 if TYPE_CHECKING:
     from sqlalchemy.ext.asyncio import AsyncEngine
 
-    from cardtable.server.moderation import ListedLine
+    from cardtable.server.live.moderation import ListedLine
 
 T = TypeVar("T")
 
@@ -49,7 +49,7 @@ admin.add_typer(chat, name="chat")
 
 def _need_web_extra() -> None:
     try:
-        import cardtable.server.storage  # noqa: F401  (the web extra is installed)
+        import cardtable.server.db.storage  # noqa: F401  (the web extra is installed)
     except ModuleNotFoundError as exc:
         raise fail(
             f"cardtable admin needs the web extra ({exc.name} is missing): "
@@ -60,7 +60,7 @@ def _need_web_extra() -> None:
 async def _on_database(url: str, work: Callable[[AsyncEngine], Awaitable[T]]) -> T:
     """Run ``work`` on the database at ``url``, migrated to this release first
     (as the server would migrate it at start)."""
-    from cardtable.server.storage import Storage
+    from cardtable.server.db.storage import Storage
 
     storage = Storage(url)
     await storage.open()
@@ -86,7 +86,7 @@ def _run_on_database(db: str | None, what: str, work: Callable[[AsyncEngine], Aw
 async def _revision(engine: AsyncEngine) -> str:
     from sqlalchemy import text
 
-    from cardtable.server.migrations.env import VERSION_TABLE
+    from cardtable.server.db.migrations.env import VERSION_TABLE
 
     async with engine.connect() as conn:
         return str(await conn.scalar(text(f"SELECT version_num FROM {VERSION_TABLE}")))
@@ -108,8 +108,8 @@ def reset_password(
     password = secrets.token_urlsafe(12)
 
     async def reset(engine: AsyncEngine) -> None:
-        from cardtable.server.accounts import Accounts
-        from cardtable.server.passwords import Passwords
+        from cardtable.server.accounts.accounts import Accounts
+        from cardtable.server.accounts.passwords import Passwords
 
         # Sessions are not touched through their HMAC, so the secret is not needed here.
         await Accounts(engine, b"", Passwords()).reset_password(name, password)
@@ -142,7 +142,7 @@ def chat_list(
     db: Annotated[str | None, typer.Option(help=DB_URL_HELP)] = None,
 ) -> None:
     """List chat lines, newest first: when, table, line number, channel, who, reports, words."""
-    from cardtable.server.moderation import listed
+    from cardtable.server.live.moderation import listed
 
     lines = _run_on_database(
         db,
@@ -164,7 +164,7 @@ def chat_remove(
     db: Annotated[str | None, typer.Option(help=DB_URL_HELP)] = None,
 ) -> None:
     """Remove lines of one table's chat from every view (their words stay for you to read)."""
-    from cardtable.server.moderation import NoSuchLines, remove
+    from cardtable.server.live.moderation import NoSuchLines, remove
 
     try:
         count = _run_on_database(
@@ -181,7 +181,7 @@ def chat_remove_by(
     db: Annotated[str | None, typer.Option(help=DB_URL_HELP)] = None,
 ) -> None:
     """Remove every line said under NAME, at every table."""
-    from cardtable.server.moderation import remove_by
+    from cardtable.server.live.moderation import remove_by
 
     count = _run_on_database(
         db, "chat remove-by", lambda engine: remove_by(engine, name, _now_ms())

@@ -123,9 +123,9 @@ def serve(
         import uvicorn
 
         from cardtable.server.app import create_app
-        from cardtable.server.guard import MAX_HEADERS
-        from cardtable.server.hub import Settings
-        from cardtable.server.limits import Limits
+        from cardtable.server.guard.limits import Limits
+        from cardtable.server.guard.origin import MAX_HEADERS
+        from cardtable.server.live.hub import Settings
         from cardtable.server.logs import log_config
     except ModuleNotFoundError as exc:
         raise fail(
@@ -204,7 +204,7 @@ def serve(
         port=port,
         log_level="warning",
         # The client's address is the peer's unless the peer is a --trusted-proxy
-        # (cardtable/server/limits.py): uvicorn must not believe X-Forwarded-For
+        # (cardtable/server/guard/limits.py): uvicorn must not believe X-Forwarded-For
         # (and -Proto) from 127.0.0.1 of its own accord.
         proxy_headers=False,
         log_config=log_config(json_lines=log_json),

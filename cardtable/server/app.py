@@ -12,29 +12,37 @@ from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.routing import WebSocketRoute
 
-from cardtable.server import account_api, api, leaderboard_api, learn_api, pages, quick_api, ws
-from cardtable.server.accounts import Accounts
-from cardtable.server.analyses import Analyses
-from cardtable.server.analysis_queue import AnalysisQueue
-from cardtable.server.bots import BotPool
-from cardtable.server.collector import settle_heap
-from cardtable.server.guard import SameOrigin
-from cardtable.server.hub import Hub, Settings
-from cardtable.server.leases import process_name
-from cardtable.server.lifecycle import Lifecycle
-from cardtable.server.limits import WINDOW, Gate
+from cardtable.server.accounts.accounts import Accounts
+from cardtable.server.accounts.passwords import Passwords
+from cardtable.server.accounts.puzzle_training import PuzzleRatings
+from cardtable.server.accounts.secret import data_folder, load_or_create_secret
+from cardtable.server.db.analysis_queue import AnalysisQueue
+from cardtable.server.db.leases import process_name
+from cardtable.server.db.ratings import Ratings
+from cardtable.server.db.storage import Storage
+from cardtable.server.guard.limits import WINDOW, Gate
+from cardtable.server.guard.origin import SameOrigin
+from cardtable.server.live.analyses import Analyses
+from cardtable.server.live.bots import BotPool
+from cardtable.server.live.collector import settle_heap
+from cardtable.server.live.hub import Hub, Settings
+from cardtable.server.live.lifecycle import Lifecycle
+from cardtable.server.live.moderation import RemovalWatch
+from cardtable.server.live.play import Play
 from cardtable.server.logs import TableContext
-from cardtable.server.moderation import RemovalWatch
-from cardtable.server.passwords import Passwords
-from cardtable.server.play import Play
-from cardtable.server.puzzle_ratings import PuzzleRatings
-from cardtable.server.quickmatch import QuickMatch
-from cardtable.server.ratings import Ratings
-from cardtable.server.secret import data_folder, load_or_create_secret
-from cardtable.server.storage import Storage
+from cardtable.server.quick.match import QuickMatch
+from cardtable.server.web import (
+    account_api,
+    leaderboard_api,
+    learn_api,
+    pages,
+    quick_api,
+    tables_api,
+    ws,
+)
 from cardtable.server.wire import BadInput
 
-STATIC = Path(__file__).parent / "static"
+STATIC = Path(__file__).parent / "web" / "static"
 
 
 def create_app(settings: Settings) -> Starlette:
@@ -48,8 +56,8 @@ def create_app(settings: Settings) -> Starlette:
     play = Play(hub)
     cluster = None
     if settings.redis_url is not None:
-        from cardtable.server.cluster import Cluster  # redis-py: only when asked for
-        from cardtable.server.shared_limits import SharedWindows
+        from cardtable.server.cluster.cluster import Cluster  # redis-py: only when asked for
+        from cardtable.server.guard.redis_limits import SharedWindows
 
         cluster = Cluster(hub, play, settings.redis_url)
         # The limits counted per client: one count for every process.
@@ -97,7 +105,7 @@ def create_app(settings: Settings) -> Starlette:
     app = Starlette(
         routes=[
             *pages.routes(hub, STATIC),
-            *api.routes(hub, play, analyses, STATIC),
+            *tables_api.routes(hub, play, analyses, STATIC),
             *learn_api.routes(STATIC, accounts, puzzle_ratings),
             *account_api.routes(hub, accounts, ratings, STATIC),
             *quick_api.routes(quick, accounts),
@@ -106,12 +114,12 @@ def create_app(settings: Settings) -> Starlette:
         ],
         lifespan=lifespan,
         exception_handlers={
-            BadInput: api.error_response,
-            HTTPException: api.error_response,
+            BadInput: tables_api.error_response,
+            HTTPException: tables_api.error_response,
             # The database away (stopped, restarting): asyncpg refuses with a
             # bare OSError, a broken connection is a DBAPIError.
-            OSError: api.store_unavailable_response,
-            DBAPIError: api.store_unavailable_response,
+            OSError: tables_api.store_unavailable_response,
+            DBAPIError: tables_api.store_unavailable_response,
         },
         middleware=[
             Middleware(TableContext),  # outermost: the log names the table of a refusal too

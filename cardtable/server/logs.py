@@ -4,7 +4,7 @@
 with :func:`logging.config.dictConfig`: every logger (uvicorn's and the
 server's) writes to standard error, warnings and worse, as text
 
-    2026-12-04T20:51:07.123Z ERROR pid=4242 table=Tk3x cardtable.server.play: …
+    2026-12-04T20:51:07.123Z ERROR pid=4242 table=Tk3x cardtable.server.live.play: …
 
 or, with ``--log-json``, as one JSON object a line (``time``, ``level``,
 ``process``, ``table``, ``logger``, ``message`` and, for an error with a

@@ -10,7 +10,7 @@ refuse what would be costly or ambiguous: any float, ``NaN`` and
 not Unicode: a lone surrogate (``"\\ud800"``), which JSON can spell but no
 UTF-8 can hold, so that nothing after it (msgspec, the database, a log line)
 meets a string it cannot encode. :func:`convert` then checks
-the value against a msgspec schema (:mod:`cardtable.server.schemas`) and
+the value against a msgspec schema (:mod:`cardtable.server.requests`) and
 puts msgspec's complaint in the server's words: the field's path and why,
 the why read from the schema itself. Each failure is one :class:`BadInput`
 sentence.
@@ -25,7 +25,7 @@ cardtable.server.wire.BadInput: message.seq: the number 999999999999… has more
 Traceback (most recent call last):
 ...
 cardtable.server.wire.BadInput: message.type holds a lone surrogate (not valid Unicode)
->>> from cardtable.server.schemas import Join
+>>> from cardtable.server.requests import Join
 >>> convert({"seat": 120, "name": "Ann"}, Join, "request")
 Traceback (most recent call last):
 ...
@@ -36,13 +36,16 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any, TypeVar, overload
+from typing import TYPE_CHECKING, Any, TypeVar, overload
 
 import msgspec
 from msgspec import inspect
 
 from cardtable.core.errors import CardtableError
 from cardtable.core.numbers import NumberTooLongError, loads_json
+
+if TYPE_CHECKING:
+    from starlette.requests import Request
 
 MAX_DIGITS = 12
 
@@ -312,3 +315,18 @@ def display_name(text: str, where: str, limit: int = 32) -> str:
     if not name.isprintable():
         raise BadInput(f"{where} may not hold control characters")
     return name
+
+
+# What an HTTP request's body may hold: no route takes more.
+MAX_BODY = 16 * 1024
+
+
+async def read_json(request: Request) -> Any:
+    """The request's JSON value, at most :data:`MAX_BODY` bytes (its shape is
+    the schema's to check)."""
+    body = bytearray()
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > MAX_BODY:
+            raise BadInput(f"the request body is over {MAX_BODY} bytes", 413)
+    return parse_json(bytes(body), MAX_BODY, "request")

@@ -1,6 +1,6 @@
 """Each game's board module, served by the real server and driven in the page
 with state messages that the server's own code builds from engine states
-(``cardtable.server.messages.game_part``): moments a whole game may not reach
+(``cardtable.server.tables.messages.game_part``): moments a whole game may not reach
 on its own (the dealer naming trump, a refresh, a sorted hand), and the
 placement preview checked against the engine's own rules for every placement."""
 
@@ -17,8 +17,8 @@ from cardtable.games.myrummy_111.cards import symbol_lookup
 from cardtable.games.myrummy_111.exchange import hand_after_place
 from cardtable.games.myrummy_111.moves import Take, place
 from cardtable.games.myrummy_111.scoring import best_run, is_sorted
-from cardtable.server.journal import Journal
-from cardtable.server.messages import ended_rounds, game_part
+from cardtable.server.tables.journal import Journal
+from cardtable.server.tables.messages import ended_rounds, game_part
 from tests.browser.helpers import Person, Server, shoot
 
 RENDER_JS = """async (msg) => {

@@ -12,7 +12,7 @@ from pathlib import Path
 from cardtable.core.registry import manifests
 
 REPO = Path(__file__).resolve().parents[2]
-STATIC = REPO / "cardtable" / "server" / "static"
+STATIC = REPO / "cardtable" / "server" / "web" / "static"
 KEY = re.compile(r"""\bt\(\s*["']([\w.]+)["']""")
 
 

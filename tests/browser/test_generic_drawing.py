@@ -1,5 +1,5 @@
 """The generic board against state messages the server's own code builds from
-engine states (``cardtable.server.messages.game_part``): a Fixture Trick
+engine states (``cardtable.server.tables.messages.game_part``): a Fixture Trick
 position where the suit must be followed (FT-2), and — since it must draw any
 view — positions of the two built-in games, whose views it was not written for."""
 

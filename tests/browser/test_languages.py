@@ -21,7 +21,7 @@ from tests.browser.test_analysis import post
 
 LANGUAGES = ("en", "de", "fr")
 VIEWPORTS = {"desktop": {"width": 1280, "height": 800}, "phone": {"width": 390, "height": 844}}
-STATIC = Path(__file__).resolve().parents[2] / "cardtable" / "server" / "static"
+STATIC = Path(__file__).resolve().parents[2] / "cardtable" / "server" / "web" / "static"
 PLACEHOLDER = re.compile(r"\{\w+\}")
 SHOTS = Path("/work/wt/screens16i")  # where the reviewer looks; test-artifacts/ gets a copy too
 

@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 
 from cardtable.core.registry import load
-from cardtable.server.journal import Journal
-from cardtable.server.messages import ended_rounds, game_part
+from cardtable.server.tables.journal import Journal
+from cardtable.server.tables.messages import ended_rounds, game_part
 from tests.browser.helpers import Person, check_pages_and_frames, engine_steps
 from tests.browser.test_marshmallow_test import CARDS
 

@@ -188,7 +188,8 @@ def test_a_stale_tab_is_refused_by_the_server_with_its_reason_and_nothing_change
     notice.wait_for()
     # The server's refusal is the key "stale" with the seqs; the page words it
     # from its catalog (static/refusal.js).
-    shell = json.loads(files("cardtable.server.static.i18n").joinpath("en.json").read_text("utf-8"))
+    catalog = files("cardtable.server.web").joinpath("static", "i18n", "en.json")
+    shell = json.loads(catalog.read_text("utf-8"))
     assert notice.inner_text().startswith(f"Refused: {shell['refusal.stale']}")
     assert notice.inner_text().endswith("Nothing changed.")
     assert ann.status()["seq"] == now

@@ -14,7 +14,7 @@ from cardtable.cli.main import app
 
 runner = CliRunner()
 # The game's own sentence (cardtable/games/marshmallow_test/options.py); the server
-# test tests/server/test_abuse_limits.py expects the same words.
+# test tests/server/guard/test_abuse_limits.py expects the same words.
 WORDS = "must be an integer from 1 to 500, got 999999999"
 
 

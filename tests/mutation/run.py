@@ -69,10 +69,11 @@ def game_target(package: str, keyword: str) -> Target:
 
 
 def server_target(modules: tuple[str, ...], tests: tuple[str, ...]) -> Target:
-    """Modules of cardtable/server/ that guard people and data, and their tests."""
+    """Modules of cardtable/server/ that guard people and data, and their tests
+    (both named from their server folder: ``guard/origin``, ``guard/test_origin``)."""
     return Target(
         tuple(f"cardtable/server/{name}.py" for name in modules),
-        tuple(f"tests/server/test_{name}.py" for name in tests),
+        tuple(f"tests/server/{name}.py" for name in tests),
     )
 
 
@@ -81,13 +82,21 @@ TARGETS = {
     "myrummy-111": game_target("myrummy_111", "myrummy"),
     "replay": Target(("cardtable/core/replay.py",), ("tests/core", "tests/cli/test_replay_cli.py")),
     # What guards people and data on the server (issue 34, item 8).
-    "origin": server_target(("guard", "session_cookie"), ("origin", "accounts")),
-    "sign-in": server_target(
-        ("passwords", "login_limits", "limits"), ("accounts", "abuse_limits", "limits_unit")
+    "origin": server_target(
+        ("guard/origin", "web/session_cookie"), ("guard/test_origin", "accounts/test_accounts")
     ),
-    "ratings": server_target(("rating_rules",), ("rated_tables", "ratings")),
-    "quick-match": server_target(("quickmatch", "quick_store"), ("quick_match", "shared_quick")),
-    "leases": server_target(("leases", "journal"), ("leases", "journal", "restart")),
+    "sign-in": server_target(
+        ("accounts/passwords", "accounts/signin_delays", "guard/limits"),
+        ("accounts/test_accounts", "guard/test_abuse_limits", "guard/test_limits_unit"),
+    ),
+    "ratings": server_target(("tables/outcomes",), ("live/test_rated_tables", "db/test_ratings")),
+    "quick-match": server_target(
+        ("quick/match", "quick/store"), ("quick/test_quick_match", "quick/test_redis_store")
+    ),
+    "leases": server_target(
+        ("db/leases", "tables/journal"),
+        ("db/test_leases", "tables/test_journal", "db/test_restart"),
+    ),
     "balance": Target(("cardtable/balance/measure.py",), ("tests/balance",)),
     "learn": Target(
         ("cardtable/learn/puzzles.py", "cardtable/learn/tutorial.py"), ("tests/learn",)
@@ -96,11 +105,22 @@ TARGETS = {
 
 
 def prepare(workdir: Path) -> None:
-    """Copy the repository's code and tests into ``workdir``."""
+    """Copy the repository's code and tests into ``workdir``.
+
+    In the copy, every test's timeout raises in the test (``method="signal"``)
+    instead of ending the process (``"thread"`` calls ``os._exit``): mutmut
+    runs its "forced fail" check inside its own process, where every mutated
+    function raises, and a server test then waits for a table that never
+    answers; a thread timeout would kill mutmut itself, without a word.
+    """
     workdir.mkdir(parents=True, exist_ok=True)
     for name in ("cardtable", "tests"):
         shutil.rmtree(workdir / name, ignore_errors=True)
         shutil.copytree(ROOT / name, workdir / name, ignore=shutil.ignore_patterns("__pycache__"))
+    for test in (workdir / "tests").rglob("test_*.py"):
+        text = test.read_text(encoding="utf-8")
+        if 'method="thread"' in text:
+            test.write_text(text.replace('method="thread"', 'method="signal"'), encoding="utf-8")
 
 
 def configure(workdir: Path, modules: tuple[str, ...], tests: tuple[str, ...]) -> None:
@@ -116,7 +136,9 @@ def configure(workdir: Path, modules: tuple[str, ...], tests: tuple[str, ...]) -
             'source_paths = ["cardtable/"]',
             f"only_mutate = {json.dumps(list(modules))}",
             f"pytest_add_cli_args_test_selection = {json.dumps(list(tests))}",
-            'pytest_add_cli_args = ["-p", "no:cacheprovider"]',
+            # A test that waits on a broken server fails within two minutes (see prepare).
+            'pytest_add_cli_args = ["-p", "no:cacheprovider", "-o", "timeout=120",'
+            ' "-o", "timeout_method=signal"]',
             'process_isolation = "fork"',
         ]
     )

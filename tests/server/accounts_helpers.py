@@ -11,10 +11,10 @@ from typing import Any
 from httpx2 import Cookies
 from starlette.testclient import TestClient
 
-from cardtable.server.accounts import Accounts
+from cardtable.server.accounts.accounts import Accounts
 from cardtable.server.app import create_app
-from cardtable.server.hub import Settings
-from cardtable.server.limits import Limits
+from cardtable.server.guard.limits import Limits
+from cardtable.server.live.hub import Settings
 from tests.server.helpers import Server
 
 

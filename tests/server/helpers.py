@@ -21,10 +21,10 @@ from starlette.testclient import TestClient, WebSocketTestSession
 import cardtable
 from cardtable.core.game import State
 from cardtable.server.app import create_app
-from cardtable.server.chat import ChatLine
-from cardtable.server.hub import Hub, Settings
-from cardtable.server.limits import Limits
-from cardtable.server.table import Table
+from cardtable.server.guard.limits import Limits
+from cardtable.server.live.hub import Hub, Settings
+from cardtable.server.tables.chat import ChatLine
+from cardtable.server.tables.table import Table
 
 # Small games: every test plays whole games.
 QUICK = {
@@ -140,7 +140,7 @@ class Server:
 
 
 # Most tests play many tables from one test client: the limits per client
-# (tests/server/test_abuse_limits.py tests them) would stop them.
+# (tests/server/guard/test_abuse_limits.py tests them) would stop them.
 UNLIMITED = Limits(
     creates_per_minute=10**6,
     waiting_per_client=10**6,

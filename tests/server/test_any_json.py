@@ -3,7 +3,7 @@ message type: a 4xx or an error message with a sentence, never a 5xx, no
 traceback in the log, nothing changed by a refusal, and the socket kept.
 
 The routes come from the Starlette app itself and the field names from the
-schemas (every :class:`~cardtable.server.schemas.Closed` struct), so a new
+schemas (every :class:`~cardtable.server.requests.Closed` struct), so a new
 route or a new field is covered without touching this file.
 """
 
@@ -26,8 +26,8 @@ from starlette.routing import Route
 from starlette.testclient import TestClient
 
 from cardtable.server.app import create_app
-from cardtable.server.hub import Settings
-from cardtable.server.schemas import ClientMessage, Closed
+from cardtable.server.live.hub import Settings
+from cardtable.server.requests import ClientMessage, Closed
 from tests.server.helpers import UNLIMITED, Conn, Server, sqlite_url
 
 NAME, PASSWORD, GAME = "Prop", "correct horse", "marshmallow-test"

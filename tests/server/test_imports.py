@@ -32,7 +32,9 @@ def imports_blocked(module: str) -> subprocess.CompletedProcess[str]:
     )
 
 
-@pytest.mark.parametrize("module", ["cardtable.server.messages", "cardtable.server.table"])
+@pytest.mark.parametrize(
+    "module", ["cardtable.server.tables.messages", "cardtable.server.tables.table"]
+)
 def test_the_message_code_imports_without_sqlalchemy_or_alembic(module: str) -> None:
     done = imports_blocked(module)
     assert done.returncode == 0, done.stderr
@@ -40,5 +42,5 @@ def test_the_message_code_imports_without_sqlalchemy_or_alembic(module: str) -> 
 
 
 def test_the_blocker_refuses_what_storage_needs() -> None:
-    done = imports_blocked("cardtable.server.storage")
+    done = imports_blocked("cardtable.server.db.storage")
     assert done.returncode != 0 and "is blocked" in done.stderr

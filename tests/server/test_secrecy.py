@@ -32,12 +32,12 @@ import pytest
 import cardtable
 from cardtable.core.game import State
 from cardtable.core.registry import manifest
-from cardtable.server.chat import ChatLine
-from cardtable.server.journal import Journal
-from cardtable.server.limits import Limits
-from cardtable.server.messages import chat_message, ended_rounds, game_part
+from cardtable.server.guard.limits import Limits
+from cardtable.server.tables.chat import ChatLine
+from cardtable.server.tables.journal import Journal
+from cardtable.server.tables.messages import chat_message, ended_rounds, game_part
 from tests.server.helpers import Conn, play_moves, play_out, running, states_by_seq
-from tests.server.test_lobby_lifecycle import Clock
+from tests.server.live.test_lobby_lifecycle import Clock
 
 pytestmark = pytest.mark.timeout(600, method="thread")
 

@@ -80,7 +80,7 @@ def test_a_text_line_has_time_level_process_and_table(db_url: str, configure: An
     table = _failed_chat_line(db_url)
     lines = written.getvalue().splitlines()
     head = (
-        rf"{TIME} ERROR pid={os.getpid()} table={re.escape(table)} cardtable.server.play:"
+        rf"{TIME} ERROR pid={os.getpid()} table={re.escape(table)} cardtable.server.live.play:"
         rf" table {re.escape(table)}: storing a chat line failed"
     )
     at = next(i for i, line in enumerate(lines) if "storing a chat line failed" in line)
@@ -99,7 +99,7 @@ def test_json_lines_carry_the_same_fields(db_url: str, configure: Any) -> None:
         "level": "ERROR",
         "process": os.getpid(),
         "table": table,
-        "logger": "cardtable.server.play",
+        "logger": "cardtable.server.live.play",
         "message": f"table {table}: storing a chat line failed",
     }
 

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from cardtable.server.schemas import Analyze, ClientMessage, CreateTable, Join, MoveMessage
+from cardtable.server.requests import Analyze, ClientMessage, CreateTable, Join, MoveMessage
 from cardtable.server.wire import BadInput, convert, display_name, parse_json
 
 

@@ -1,0 +1,2 @@
+"""People: accounts and their sessions, password hashing, the sign-in limits, the server's
+secret, and puzzle ratings."""

@@ -1,0 +1,266 @@
+"""The database tables, on one ``metadata``: what the code queries.
+
+Games: a game table is its record (events) plus seats and settings.
+``ct_events`` is append-only: one row per deal and per move, in order, each
+the JSON a ``cardtable-record/1`` writes for it (a move with its ``seat`` and
+any chance outcome). Replaying the events rebuilds the game exactly.
+``ct_chat`` holds what was said at a table, in order, stored with it and
+shown beside its replay. ``ct_analyses`` holds the analysis of a finished game, one row per seat
+(requested, then done with its JSON, or failed).
+
+Accounts: people, their sessions, their seats, their login limits (and the
+addresses they signed in from). A seat of ``ct_seats`` belongs to an account
+when ``ct_account_seats`` links it, so a guest's seat needs no account and the
+game tables keep their shape.
+
+Ratings: each account's rating per game and player count, and what each rated
+table changed. ``ct_rating_changes`` has one row per account of each rated
+table, written in the transaction that stores the table's last move: a table is
+rated exactly once, and a restart neither rates it again nor skips it.
+
+Puzzle training: ``ct_puzzle_players`` holds one Glicko-2 state per account
+and game; ``ct_puzzle_attempts`` one row per puzzle an account tried, its first
+try (the only one that is rated: a puzzle counts once, so its answer, once
+seen, cannot be cashed in again).
+
+The migrations in ``migrations/versions`` create these tables.
+"""
+
+from __future__ import annotations
+
+from sqlalchemy import (
+    BigInteger,
+    Boolean,
+    Column,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    false,
+)
+
+metadata = MetaData()
+
+tables = Table(
+    "ct_tables",
+    metadata,
+    Column("id", String(32), primary_key=True),
+    Column("game", String(64), nullable=False),
+    Column("options", Text, nullable=False),  # the options as JSON
+    Column("private", Boolean, nullable=False),
+    Column("turn_seconds", Integer, nullable=True),
+    Column("bot_delay_ms", Integer, nullable=False),
+    Column("stand_in", String(16), nullable=False),
+    Column("status", String(16), nullable=False, index=True),
+    Column("created_ms", BigInteger, nullable=False, index=True),
+    # A finished table's rematch: at most one per table, across processes (v0012).
+    Column("rematch_of", String(32), nullable=True),
+    Column("rematch_id", String(32), nullable=True),
+    # The address of the client that made the table (its limits count it), if known.
+    Column("creator", String(64), nullable=True),
+    # When stand-ins were sent to finish the game, its people all gone too long.
+    Column("abandoned_ms", BigInteger, nullable=True),
+    # Rated or friendly, chosen when it is made: a friendly table never changes a
+    # rating. Tables from before the choice (v0009) are friendly.
+    Column("rated", Boolean, nullable=False, server_default=false()),
+)
+
+seats = Table(
+    "ct_seats",
+    metadata,
+    Column("table_id", String(32), ForeignKey("ct_tables.id"), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("kind", String(8), nullable=False),  # "human" or "bot"
+    Column("bot", String(64), nullable=True),
+    Column("name", String(64), nullable=True),
+    # The SHA-256 of the seat's token, in hex: the token itself is never stored.
+    Column("token_hash", String(64), nullable=True),
+)
+
+events = Table(
+    "ct_events",
+    metadata,
+    Column("table_id", String(32), ForeignKey("ct_tables.id"), primary_key=True),
+    Column("n", Integer, primary_key=True),  # 0, 1, 2… in game order
+    Column("kind", String(8), nullable=False),  # "deal" or "move"
+    Column("data", Text, nullable=False),
+    # The lease epoch of the process that wrote it (null: one process alone).
+    Column("epoch", Integer, nullable=True),
+)
+
+analyses = Table(
+    "ct_analyses",
+    metadata,
+    Column("table_id", String(32), ForeignKey("ct_tables.id"), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("status", String(16), nullable=False),  # "pending", "done" or "failed"
+    Column("budget", Float, nullable=False),  # nominal seconds per decision
+    Column("seed", Integer, nullable=False),
+    Column("requested_ms", BigInteger, nullable=False),
+    Column("result", Text, nullable=True),  # the seat's analysis as JSON, once done
+    Column("error", Text, nullable=True),  # why it failed, one sentence
+    # Several processes (cardtable/server/db/analysis_queue.py): the process
+    # working on a pending seat until ``claimed_until_ms`` (the database's
+    # clock, renewed while it works), and how many decisions it has judged.
+    Column("claimed_by", String(128), nullable=True),
+    Column("claimed_until_ms", BigInteger, nullable=True),
+    Column("progress", Integer, nullable=True),
+)
+
+# Which server process owns a table when several share one PostgreSQL
+# (cardtable/server/db/leases.py): ``owner`` until ``expires_ms`` (the database's
+# clock), renewed by heartbeat; ``epoch`` grows at every claim, and a write
+# carrying an older epoch is refused. Null owner: free to claim.
+leases = Table(
+    "ct_leases",
+    metadata,
+    Column("table_id", String(32), ForeignKey("ct_tables.id"), primary_key=True),
+    Column("owner", String(96), nullable=True),
+    Column("epoch", Integer, nullable=False),
+    Column("expires_ms", BigInteger, nullable=False),
+)
+
+chat = Table(
+    "ct_chat",
+    metadata,
+    Column("table_id", String(32), ForeignKey("ct_tables.id"), primary_key=True),
+    Column("n", Integer, primary_key=True),  # 0, 1, 2… in the order the table stored them
+    Column("channel", String(16), nullable=False),  # "players" or "spectators"
+    Column("seat", Integer, nullable=True),  # None: a spectator
+    Column("name", String(64), nullable=True),  # the speaker's name (None: a guest spectator)
+    Column("text", Text, nullable=True),  # free text, or None for a quick phrase
+    Column("phrase", String(32), nullable=True),  # a quick phrase's catalog key
+    Column("move", Integer, nullable=False),  # moves played when it was said
+    Column("at_ms", BigInteger, nullable=False),
+    Column("removed_ms", BigInteger, nullable=True),  # when an operator removed it; None: shown
+)
+
+# Lines people reported, one row per line and reporter (a seat's or account's
+# name, or "address:…" for a guest spectator): what `cardtable admin chat list` shows.
+chat_reports = Table(
+    "ct_chat_reports",
+    metadata,
+    Column("table_id", String(32), ForeignKey("ct_tables.id"), primary_key=True),
+    Column("n", Integer, primary_key=True),
+    Column("reporter", String(96), primary_key=True),
+    Column("address", String(64), nullable=False),
+    Column("at_ms", BigInteger, nullable=False),
+)
+
+# Accounts.
+
+accounts = Table(
+    "ct_accounts",
+    metadata,
+    Column("id", String(32), primary_key=True),
+    Column("name", String(64), nullable=False),
+    # The name case-folded: unique, so "Ann" and "ANN" cannot both sign up.
+    Column("name_key", String(64), nullable=False, unique=True),
+    # How the name looks (cardtable/server/names.py): unique, so "Dave" and
+    # "Dаve" (a Cyrillic a) cannot both sign up. Null for an account older
+    # than the column whose name looked like an older account's.
+    Column("name_skeleton", String(256), nullable=True, unique=True),
+    Column("password_hash", Text, nullable=False),  # argon2id, with its own salt
+    Column("created_ms", BigInteger, nullable=False),
+)
+
+sessions = Table(
+    "ct_sessions",
+    metadata,
+    # HMAC-SHA-256 of the cookie's token under the server's secret: the token
+    # itself is never stored, and a copied database signs nobody in.
+    Column("id", String(64), primary_key=True),
+    Column("account_id", String(32), ForeignKey("ct_accounts.id"), nullable=False, index=True),
+    Column("created_ms", BigInteger, nullable=False),
+)
+
+account_seats = Table(
+    "ct_account_seats",
+    metadata,
+    Column("table_id", String(32), ForeignKey("ct_tables.id"), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("account_id", String(32), ForeignKey("ct_accounts.id"), nullable=False, index=True),
+    # The client address the seat was taken from (None: before v0013): two
+    # accounts seated from one address make a table that is not rated.
+    Column("address", String(64), nullable=True),
+)
+
+login_limits = Table(
+    "ct_login_limits",
+    metadata,
+    # Failures per budget (accounts/signin_delays.py): "pair:<case-folded name>|<address>",
+    # "addr:<address>" or "name:<case-folded name>"; and "known:<account id>|<address>"
+    # (failures 0), an address that signed the account in at last_ms.
+    Column("key", String(128), primary_key=True),
+    Column("failures", Integer, nullable=False),
+    Column("last_ms", BigInteger, nullable=False),
+)
+
+# Ratings.
+
+ratings = Table(
+    "ct_ratings",
+    metadata,
+    Column("account_id", String(32), ForeignKey("ct_accounts.id"), primary_key=True),
+    Column("game", String(64), primary_key=True),
+    Column("players", Integer, primary_key=True),
+    Column("mu", Float, nullable=False),
+    Column("sigma", Float, nullable=False),
+    Column("games", Integer, nullable=False),  # rated games so far
+    # mu − 3σ: what the leaderboard sorts by, stored so that it can be indexed.
+    Column("ordinal", Float, nullable=False),
+    Column("updated_ms", BigInteger, nullable=False),
+    Index("ix_ct_ratings_board", "game", "players", "ordinal"),
+)
+
+rating_changes = Table(
+    "ct_rating_changes",
+    metadata,
+    Column("table_id", String(32), ForeignKey("ct_tables.id"), primary_key=True),
+    Column("account_id", String(32), ForeignKey("ct_accounts.id"), primary_key=True),
+    Column("seat", Integer, nullable=False),
+    Column("game", String(64), nullable=False),
+    Column("players", Integer, nullable=False),
+    Column("rank", Integer, nullable=False),  # 1 best; a player who left is last
+    Column("mu_before", Float, nullable=False),
+    Column("sigma_before", Float, nullable=False),
+    Column("mu_after", Float, nullable=False),
+    Column("sigma_after", Float, nullable=False),
+    Column("games_after", Integer, nullable=False),  # rated games including this one
+    Column("rated_ms", BigInteger, nullable=False),
+    Index("ix_ct_rating_changes_account_id", "account_id"),
+)
+
+# Puzzle training.
+
+puzzle_players = Table(
+    "ct_puzzle_players",
+    metadata,
+    Column("account_id", String(32), ForeignKey("ct_accounts.id"), primary_key=True),
+    Column("game", String(64), primary_key=True),
+    Column("rating", Float, nullable=False),
+    Column("deviation", Float, nullable=False),
+    Column("volatility", Float, nullable=False),
+    Column("tries", Integer, nullable=False),
+    Column("solved", Integer, nullable=False),
+    Column("updated_ms", BigInteger, nullable=False),
+)
+
+puzzle_attempts = Table(
+    "ct_puzzle_attempts",
+    metadata,
+    Column("account_id", String(32), ForeignKey("ct_accounts.id"), primary_key=True),
+    Column("game", String(64), primary_key=True),
+    Column("puzzle_id", String(32), primary_key=True),
+    Column("seq", Integer, nullable=False),  # the account's tries of the game before this one
+    Column("played", Integer, nullable=False),  # index into the puzzle's legal moves
+    Column("solved", Boolean, nullable=False),
+    Column("rating_before", Float, nullable=False),
+    Column("rating_after", Float, nullable=False),
+    Column("puzzle_rating", Float, nullable=False),  # the puzzle's rating it was rated against
+    Column("created_ms", BigInteger, nullable=False),
+)

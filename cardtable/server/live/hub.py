@@ -1,0 +1,293 @@
+"""The tables of one server process: creating, joining, loading and rematching.
+
+:class:`Hub` keeps every table that is waiting or playing in memory (and
+finished ones while someone looks at them). At start it rebuilds each
+unfinished table from its stored record, so a restart continues from the last
+acknowledged move. What happens at a table once it runs — moves, bots,
+timers, stand-ins — is :class:`cardtable.server.live.play.Play`'s job.
+
+When several processes share one database (``cardtable serve --redis``), the
+hub holds only the live tables whose lease this process holds, and asks its
+:class:`Owners` (:mod:`cardtable.server.cluster.cluster`) for any other live table.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+import random
+import re
+import secrets
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Protocol
+
+from cardtable.core.errors import CardtableError
+from cardtable.core.registry import load
+from cardtable.core.replay import load_record
+from cardtable.server.db.storage import RematchExists, Storage, StoredTable, log_failure
+from cardtable.server.guard.limits import Gate, Limits
+from cardtable.server.live.bots import BotPool
+from cardtable.server.tables.facts import TableFacts
+from cardtable.server.tables.journal import Journal, record_of
+from cardtable.server.tables.lobby import NewTable
+from cardtable.server.tables.table import Refused, Table, build_table, new_token
+from cardtable.server.wire import BadInput
+
+if TYPE_CHECKING:
+    from starlette.websockets import WebSocket
+
+log = logging.getLogger(__name__)
+
+TABLE_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
+
+
+@dataclass(frozen=True)
+class Settings:
+    """What ``cardtable serve`` configures."""
+
+    db_url: str
+    grace_seconds: float = 30.0  # a player who left gets a stand-in after this
+    bot_workers: int = 1  # processes for search bots
+    max_tables: int = 5000  # tables waiting or playing at once
+    analysis_budget: float = 0.25  # nominal seconds per decision of a game's analysis
+    # Where the session secret is kept (None: beside a SQLite file, else the
+    # user data folder); see cardtable/server/accounts/secret.py.
+    data_dir: str | None = None
+    fast_passwords: bool = False  # cheap argon2 parameters: tests only
+    limits: Limits = field(default_factory=Limits)  # the lobby's limits and lifetimes
+    # Several processes on one PostgreSQL: the Redis that joins them (None:
+    # this process is alone), and how long a table's lease lasts unrenewed.
+    redis_url: str | None = None
+    lease_seconds: float = 5.0
+    # A process of its own (``cardtable serve``, not a test's app): once
+    # started, freeze its heap and space out the cycle collector
+    # (cardtable/server/live/collector.py).
+    settle_heap: bool = False
+
+
+class NotFound(BadInput):
+    def __init__(self, table_id: str) -> None:
+        super().__init__(f"there is no table {table_id[:40]!r}; check the link", 404)
+
+
+class TableMoving(BadInput):
+    """The table is on its way from one server process to another."""
+
+    def __init__(self, table_id: str) -> None:
+        super().__init__(
+            f"table {table_id} is moving to another server process; try again in a moment", 503
+        )
+
+
+class ServedElsewhere(TableMoving):
+    """Another process serves the table and keeps it (its own sockets are
+    there): a socket that lands here is relayed to it."""
+
+    def __init__(self, table_id: str, holder: str) -> None:
+        super().__init__(table_id)
+        self.table_id, self.holder = table_id, holder
+
+
+class Owners(Protocol):
+    """Which process serves which live table, when several share the database."""
+
+    async def acquire(self, table_id: str) -> Table | None:
+        """The live table ``table_id``, now this process's (None: it is not
+        live); raises :class:`TableMoving` when it cannot be had yet, and
+        :class:`ServedElsewhere` when another process keeps it."""
+        ...
+
+    async def relay(
+        self, ws: WebSocket, table_id: str, token: str | None, address: str, holder: str
+    ) -> None:
+        """Serve the accepted socket ``ws`` through ``holder``, which keeps the table."""
+        ...
+
+    async def tables_page(self, query: Mapping[str, str]) -> dict[str, Any]:
+        """``GET /api/tables`` over the tables of every process."""
+        ...
+
+
+class Hub:
+    """Every table of this process, and the ways to make and find them."""
+
+    def __init__(self, storage: Storage, settings: Settings, pool: BotPool) -> None:
+        self.storage = storage
+        self.settings = settings
+        self.pool = pool
+        self.tables: dict[str, Table] = {}
+        self.gate = Gate(settings.limits)
+        self.owners: Owners | None = None  # set when processes share the database
+
+    async def load_live(self) -> list[Table]:
+        """Rebuild every waiting or playing table from the database."""
+        revived = []
+        for stored in await self.storage.load_live():
+            try:
+                table = await self._rebuild(stored)
+            except CardtableError as exc:
+                log.error("table %s cannot be rebuilt from its record: %s", stored.facts.id, exc)
+                continue
+            self.tables[table.id] = table
+            revived.append(table)
+        return revived
+
+    async def resync(self, table: Table) -> None:
+        """Make ``table``'s game what the database holds (after a write whose
+        outcome is unknown), keeping its seats' connections."""
+        try:
+            stored = await self.storage.load(table.id)
+            if stored is None:
+                return
+            fresh = await self._rebuild(stored)
+        except Exception as exc:
+            log_failure(log, exc, "table %s: cannot read it back from the database", table.id)
+            return
+        table.state, table.journal, table.facts.status = fresh.state, fresh.journal, fresh.status
+
+    async def adopt(self, stored: StoredTable) -> Table:
+        """Rebuild a table this process has just come to own, and hold it."""
+        table = await self._rebuild(stored)
+        self.tables[table.id] = table
+        return table
+
+    async def _rebuild(self, stored: StoredTable) -> Table:
+        """:meth:`_revive`, storing the deal of a round the record did not start yet."""
+        table = self._revive(stored)
+        pending = table.journal.pending(table.state)
+        if pending:  # the record stopped at the end of a round: store the new deal
+            await self.storage.append(table.id, len(table.journal.events), pending)
+            table.journal.commit(pending)
+        return table
+
+    def _revive(self, stored: StoredTable) -> Table:
+        facts, events = stored.facts, stored.events
+        record = record_of(facts.game, facts.options, events)
+        live = facts.status != "finished"
+        state = load_record(record, random.Random(secrets.randbits(64)) if live else None)
+        if facts.status == "waiting" and all(s.kind == "bot" or s.token_hash for s in facts.seats):
+            facts.status = "playing"  # the last join's status write did not land; its seat did
+        table = build_table(facts, load(facts.game, **facts.options), state, Journal(events))
+        table.chat.extend(stored.chat)
+        table.chat_next = stored.chat[-1].n + 1 if stored.chat else 0
+        return table
+
+    async def get(self, table_id: str, keep: bool = False) -> Table:
+        """The table ``table_id``, from memory or (a finished one) from the
+        database; ``keep`` holds a finished one in memory while it has
+        clients (so that all of them see a rematch)."""
+        table = self.tables.get(table_id)
+        if table is not None:
+            return table
+        if not TABLE_ID.fullmatch(table_id):
+            raise NotFound(table_id)
+        if self.owners is not None and (owned := await self.owners.acquire(table_id)):
+            return owned
+        stored = await self.storage.load(table_id)
+        if stored is None:
+            raise NotFound(table_id)
+        table = self._revive(stored)
+        return self.tables.setdefault(table_id, table) if keep else table
+
+    def forget_if_idle(self, table: Table) -> None:
+        """Drop a finished (or expired) table nobody looks at from memory (it stays on disk)."""
+        if table.status in ("finished", "expired") and not table.clients:
+            self.tables.pop(table.id, None)
+
+    async def waiting_of(self, creator: str) -> int:
+        """Tables ``creator`` made that wait for players (in every process,
+        when several share the database: the database counts them)."""
+        if self.owners is not None:
+            return await self.storage.waiting_count(creator)
+        return sum(
+            1 for t in self.tables.values() if t.status == "waiting" and t.facts.creator == creator
+        )
+
+    async def create(
+        self, new: NewTable, rematch_of: str | None = None, creator: str | None = None
+    ) -> Table:
+        live = sum(1 for t in self.tables.values() if t.status in ("waiting", "playing"))
+        if live >= self.settings.max_tables:
+            raise BadInput(f"this server holds {live} open tables, its limit; try again later", 503)
+        state = new.game.new_game(random.Random(secrets.randbits(64)))
+        journal = Journal()
+        deal = journal.new_events(state)
+        waiting = any(s.kind == "human" and s.token_hash is None for s in new.seats)
+        facts = TableFacts(
+            id=secrets.token_urlsafe(9),
+            game=new.game.name,
+            options=new.game.options_json,
+            private=new.private,
+            turn_seconds=new.turn_seconds,
+            bot_delay_ms=new.bot_delay_ms,
+            stand_in=new.stand_in,
+            status="waiting" if waiting else "playing",
+            created_ms=int(self.settings.limits.clock() * 1000),
+            seats=new.seats,
+            rematch_of=rematch_of,
+            creator=creator,
+            rated=new.rated,
+        )
+        await self.storage.create(facts, deal)
+        table = build_table(facts, new.game, state, journal)
+        self.tables[table.id] = table
+        return table
+
+    async def join(self, table: Table, seat: int, name: str) -> str:
+        """Seat a person at a free human seat; the seat's new secret token."""
+        async with table.lock:
+            if table.status == "finished":
+                raise Refused("the game is over; no seat can be taken")
+            if table.status == "expired":
+                raise Refused("this table expired before its seats were taken; make a new one")
+            n = len(table.seats)
+            if not 0 <= seat < n:
+                raise Refused(f"there is no seat {seat}: seats are 0 to {n - 1}")
+            s = table.seats[seat]
+            if not s.human:
+                raise Refused(f"seat {seat} is a bot's seat")
+            if s.taken:
+                raise Refused(f"seat {seat} is taken; choose a free seat or watch")
+            token, digest = new_token()
+            full = all(o.taken for o in table.seats if o is not s)
+            status = "playing" if full else None
+            await self.storage.set_seat(table.id, seat, name, digest, status)
+            s.facts.name, s.facts.token_hash = name, digest
+            if status is not None:
+                table.facts.status = status
+            table.note("joined", seat)
+        return token
+
+    async def rematch(self, old: Table, token: str) -> Table:
+        """The table of the rematch (made on the first ask): same game,
+        options, seats, names and tokens."""
+        async with old.lock:
+            if old.status != "finished":
+                raise Refused("a rematch can start only when the game is over")
+            if old.seat_for_token(token) is None:
+                raise BadInput(f"this token belongs to no seat of table {old.id}", 403)
+            if old.facts.rematch_id is not None:
+                return await self.get(old.facts.rematch_id)
+            seats = [dataclasses.replace(s) for s in old.facts.seats]  # copies: names, tokens
+            new = NewTable(
+                old.game,
+                seats,
+                old.facts.private,
+                old.facts.turn_seconds,
+                old.facts.bot_delay_ms,
+                old.facts.stand_in,
+                old.facts.rated,
+            )
+            try:
+                table = await self.create(new, rematch_of=old.id, creator=old.facts.creator)
+            except RematchExists:
+                # Another process made it since this one read the old table:
+                # everybody who asks goes to that one table.
+                made = await self.storage.rematch_of(old.id)
+                if made is None:
+                    raise
+                table = await self.get(made)
+            await self.storage.set_finished_table(old.id, rematch_id=table.id)
+            old.facts.rematch_id = table.id
+            return table

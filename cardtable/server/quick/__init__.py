@@ -1,0 +1,2 @@
+"""Quick match: the matching itself, and its ticket store (in memory, and its Redis twin for
+several processes)."""

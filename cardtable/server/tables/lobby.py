@@ -1,0 +1,113 @@
+"""The lobby's requests: what games exist, and checking a new table's settings.
+
+Everything per game comes from the registry: the game's options are checked
+by the game itself (``cardtable.load`` raises an ``OptionError`` naming the
+option), its bots by ``cardtable.bots``.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Any
+
+from cardtable.bots import LEVELS, bot_entries, bot_names, level_for, make_bot
+from cardtable.core.errors import CardtableError
+from cardtable.core.game import Game
+from cardtable.core.registry import game_names, load, manifest, manifests
+from cardtable.server.requests import STAND_INS, UNSET, CreateTable, SeatRequest
+from cardtable.server.tables.facts import SeatFacts
+from cardtable.server.wire import BadInput, convert
+
+
+@dataclass(frozen=True)
+class NewTable:
+    """A table's checked settings, before it exists."""
+
+    game: Game
+    seats: list[SeatFacts]
+    private: bool
+    turn_seconds: int | None
+    bot_delay_ms: int
+    stand_in: str
+    rated: bool = True  # False: friendly, never rated (rating_rules.py)
+
+
+def games_json() -> list[dict[str, Any]]:
+    """``GET /api/games``: every registered game as the lobby offers it."""
+    out = []
+    for name, m in manifests().items():
+        bots = bot_entries(name)
+        # Each level as it plays this game (easy searches where there is no heuristic).
+        levels = [(n, seated[1]) for n in LEVELS if (seated := level_for(n, name)) is not None]
+        out.append(
+            {
+                "name": name,
+                "title": m.title,
+                "summary": m.summary,
+                "players": list(m.players),
+                "default_players": m.default_players,
+                "options": [o.to_json() for o in m.options],
+                "bots": [{"name": n, "summary": b.summary} for n, b in bots.items()],
+                "levels": [{"name": n, "summary": level.summary} for n, level in levels],
+                "board": f"/games/{name}/board.js" if m.has("web_client") else None,
+                "tutorial": m.has("tutorial"),
+            }
+        )
+    return out
+
+
+def parse_create(body: Any) -> NewTable:
+    """Check ``POST /api/tables``; :class:`BadInput` names the first fault.
+
+    The schema checks the shape (:class:`~cardtable.server.requests.CreateTable`);
+    the game, its options and its bots are then checked by the registry."""
+    request = convert(body, CreateTable, "request")
+    name = request.game
+    if name not in game_names():
+        raise BadInput(f"request.game must be one of {', '.join(game_names())}")
+    options = dict(request.options)
+    options.setdefault("players", len(request.seats))
+    try:
+        game = load(name, **options)
+    except CardtableError as exc:
+        raise BadInput(f"request.options: {exc}") from None
+    if len(request.seats) != game.num_players:
+        raise BadInput(
+            f"request.seats has {len(request.seats)} entries for {game.num_players} players"
+        )
+    seats = [_seat(game, i, s) for i, s in enumerate(request.seats)]
+    offered = bot_names(name)
+    default = next(b for b in STAND_INS if b in offered)  # "random" plays every game
+    stand_in = default if request.stand_in is UNSET else request.stand_in
+    if stand_in not in offered:
+        raise BadInput(f"request.stand_in: {name} has no {stand_in!r} bot")
+    return NewTable(
+        game=game,
+        seats=seats,
+        private=request.private,
+        turn_seconds=request.turn_seconds,
+        bot_delay_ms=request.bot_delay_ms,
+        stand_in=stand_in,
+        rated=request.rated,
+    )
+
+
+def _seat(game: Game, i: int, seat: SeatRequest) -> SeatFacts:
+    where = f"request.seats[{i}]"
+    if seat.kind == "human":
+        if seat.bot is not UNSET:
+            raise BadInput(f"{where}: a human seat has no bot")
+        return SeatFacts(i, "human")
+    bot = "medium" if seat.bot is UNSET else seat.bot
+    if bot not in bot_names(game.name):
+        raise BadInput(f"{where}.bot must be one of {', '.join(bot_names(game.name))}")
+    try:
+        make_bot(bot, game, i, random.Random(0))  # a bot whose extra is missing says so now
+    except CardtableError as exc:
+        raise BadInput(f"{where}.bot: {exc}") from None
+    return SeatFacts(i, "bot", bot=bot)
+
+
+def title(game: str) -> str:
+    return manifest(game).title

@@ -1,0 +1,244 @@
+"""One game table in memory: the authoritative state, its seats and clients.
+
+A :class:`Table` knows nothing of sockets or databases. It checks a move
+(:meth:`Table.check_move`) and prepares it on a clone
+(:meth:`Table.prepare`); the caller stores the new events and only then
+adopts the clone (:meth:`Table.adopt`), so no client ever sees a move that
+is not on disk.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import hashlib
+import hmac
+import secrets
+from collections import deque
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from cardtable.core.engine import refusal
+from cardtable.core.errors import RecordError, RefusalParam
+from cardtable.core.game import Game, Move, State
+from cardtable.server.tables.chat import HISTORY, ChatLine
+from cardtable.server.tables.facts import SeatFacts, TableFacts
+from cardtable.server.tables.journal import Event, Journal
+from cardtable.server.wire import BadInput
+
+LOG_LENGTH = 50
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8", "replace")).hexdigest()
+
+
+def new_token() -> tuple[str, str]:
+    """A seat's secret token and the hash that is stored in its place."""
+    token = secrets.token_urlsafe(24)
+    return token, hash_token(token)
+
+
+class Refused(BadInput):
+    """A message the table will not act on; ``rule`` (and the refusal's
+    ``key`` and ``params``, when the game names them) when the engine refused it;
+    ``retry_ms`` when the same message may succeed if sent again after that long."""
+
+    def __init__(
+        self,
+        message: str,
+        rule: str | None = None,
+        key: str | None = None,
+        params: Mapping[str, RefusalParam] | None = None,
+        retry_ms: int | None = None,
+    ) -> None:
+        self.rule = rule
+        self.key = key
+        self.params = dict(params) if params else {}
+        self.retry_ms = retry_ms
+        super().__init__(message, 409)
+
+
+def _stays_open(code: int) -> None:
+    """What closing a connection without a socket (a test's client) does: nothing."""
+
+
+@dataclass(eq=False)
+class Client:
+    """One open connection: the seat it acts for (``None``: a spectator) and
+    its outbound queue, drained by the connection's own sender task;
+    ``close(code)`` ends the connection after what is queued."""
+
+    seat: int | None
+    send: Callable[[str], None]
+    close: Callable[[int], None] = _stays_open
+    address: str = ""  # the client's address, as the limits count it
+    account: str | None = None  # a signed-in spectator's account name (its chat's name)
+
+
+@dataclass
+class Seat:
+    facts: SeatFacts
+    connections: int = 0
+    stand_in: str | None = None  # why a bot plays this human seat: "timeout" or "left"
+    left_at: float | None = None  # loop time the last connection closed
+
+    @property
+    def human(self) -> bool:
+        return self.facts.kind == "human"
+
+    @property
+    def taken(self) -> bool:
+        return not self.human or self.facts.token_hash is not None
+
+
+@dataclass(eq=False)
+class Timer:
+    seq: int
+    seat: int
+    deadline_ms: int
+    task: asyncio.Task[None] | None = None
+
+
+@dataclass(eq=False)
+class Table:
+    """A table: settings, seats, the game and who is connected."""
+
+    facts: TableFacts
+    game: Game
+    state: State
+    journal: Journal
+    seats: list[Seat]
+    clients: set[Client] = field(default_factory=set)
+    log: deque[dict[str, Any]] = field(default_factory=lambda: deque(maxlen=LOG_LENGTH))
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    timer: Timer | None = None
+    auto: tuple[tuple[int, int, str], asyncio.Task[None]] | None = None  # (seq, seat, bot)
+    # The view-derived part of each seat's message at move ``parts_seq``.
+    parts: dict[int | None, dict[str, Any]] = field(default_factory=dict)
+    parts_seq: int = -1
+    # The latest chat lines (what a client is sent on connecting), and the next line's number.
+    chat: deque[ChatLine] = field(default_factory=lambda: deque(maxlen=HISTORY))
+    chat_next: int = 0
+
+    @property
+    def id(self) -> str:
+        return self.facts.id
+
+    @property
+    def status(self) -> str:
+        return self.facts.status
+
+    @property
+    def seq(self) -> int:
+        """Moves applied (and stored) so far."""
+        return self.journal.moves
+
+    @property
+    def spectators(self) -> int:
+        return sum(1 for c in self.clients if c.seat is None)
+
+    @property
+    def humans_present(self) -> bool:
+        return any(s.human and s.connections for s in self.seats)
+
+    @property
+    def has_humans(self) -> bool:
+        return any(s.human for s in self.seats)
+
+    def names(self) -> list[str]:
+        """A name per seat, as a record's ``players`` lists them."""
+        return [
+            s.facts.name or (f"bot:{s.facts.bot}" if not s.human else f"seat {i}")
+            for i, s in enumerate(self.seats)
+        ]
+
+    def rename_in_chat(self, spectator: str, seats: set[int], name: str) -> None:
+        """Rename the kept chat lines of ``seats`` and of the spectator named ``spectator``."""
+        self.chat = deque(
+            (
+                dataclasses.replace(line, name=name)
+                if line.seat in seats or (line.seat is None and line.name == spectator)
+                else line
+                for line in self.chat
+            ),
+            maxlen=HISTORY,
+        )
+
+    def seat_for_token(self, token: str) -> int | None:
+        digest = hash_token(token)
+        found = None
+        for i, seat in enumerate(self.seats):  # compare with every seat: constant time
+            stored = seat.facts.token_hash
+            if stored is not None and hmac.compare_digest(stored, digest):
+                found = i
+        return found
+
+    def controller(self, seat: int) -> str | None:
+        """The bot that plays ``seat`` now (a bot seat's own, or the stand-in), or ``None``."""
+        s = self.seats[seat]
+        if not s.human:
+            return s.facts.bot
+        return self.facts.stand_in if s.stand_in is not None else None
+
+    def note(self, event: str, seat: int | None) -> None:
+        name = None if seat is None else self.seats[seat].facts.name
+        self.log.append({"seq": self.seq, "seat": seat, "event": event, "name": name})
+
+    # --- moves ----------------------------------------------------------------
+    def check_move(self, seat: int | None, seq: int, move: dict[str, Any]) -> Move:
+        """The move a client asks for (its message's shape already checked),
+        or :class:`Refused` saying why not."""
+        if seat is None:
+            raise Refused("spectators cannot move; join a free seat to play")
+        if self.status != "playing":
+            why = "the game is over" if self.status == "finished" else "players are still joining"
+            raise Refused(f"no move now: {why}")
+        # The two a person meets by racing the table (a double click, a tab
+        # behind) are named too, so the browser says them in its language.
+        if seq != self.seq:
+            raise Refused(
+                f"stale move: it was sent at move {seq}, the table is at move {self.seq}",
+                key="stale",
+                params={"sent": seq, "now": self.seq},
+            )
+        if "seat" in move:
+            raise Refused("message.move has no 'seat': the server knows yours")
+        to_move = self.state.to_move
+        if seat != to_move:
+            raise Refused(
+                f"it is seat {to_move}'s turn, not yours (seat {seat})",
+                key="turn",
+                params={"to_move": to_move, "seat": seat}
+                if to_move is not None
+                else {"seat": seat},
+            )
+        try:
+            _, parsed, chance = self.game.move_from_json({**move, "seat": seat}, "message.move")
+        except RecordError as exc:
+            raise Refused(str(exc)) from None
+        if chance:
+            raise Refused(f"message.move: {', '.join(chance)} is drawn by the server, not sent")
+        if all(parsed.index != legal.index for legal in self.state.legal_moves()):
+            reason = refusal(self.state, seat, parsed)  # the engine's own words and rule
+            if reason is None:
+                raise Refused(f"{parsed} is not a legal move now")
+            raise Refused(str(reason), reason.rule or None, reason.key, reason.params)
+        return parsed
+
+    def prepare(self, seat: int, move: Move) -> tuple[State, list[Event]]:
+        """The state after ``move`` (a clone) and the events to store for it."""
+        after = self.state.clone()
+        return after, self.journal.applied(after.apply_as(seat, move), after)
+
+    def adopt(self, after: State, new: list[Event]) -> None:
+        """Make ``after`` the table's state, its events having been stored."""
+        self.state = after
+        self.journal.commit(new)
+        if after.finished:
+            self.facts.status = "finished"
+
+
+def build_table(facts: TableFacts, game: Game, state: State, journal: Journal) -> Table:
+    return Table(facts, game, state, journal, [Seat(s) for s in facts.seats])

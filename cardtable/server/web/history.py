@@ -1,0 +1,117 @@
+"""An account's games as JSON: "My games" (its own) and its public profile.
+
+Both are built from public facts only: a table's status, names, whose turn
+it is (``state.to_move``, which every viewer's message carries) and, once a
+game is over, its scores and winners. No view is read, so no hidden card can
+show (tests/server/accounts/test_accounts.py swaps them to check).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from cardtable.server.accounts.accounts import Account, Accounts, HeldSeat
+from cardtable.server.db.ratings import Ratings
+from cardtable.server.live.hub import Hub
+from cardtable.server.tables.lobby import title
+from cardtable.server.tables.outcomes import seat_change
+from cardtable.server.tables.table import Table
+
+MAX_LIVE = 100
+MAX_FINISHED = 30
+RECENT = 10
+
+
+def _entry(held: HeldSeat, table: Table) -> dict[str, Any]:
+    return {
+        "id": held.table_id,
+        "game": held.game,
+        "title": title(held.game),
+        "seat": held.seat,
+        "status": table.status,
+        "names": table.names(),
+        "created_ms": held.created_ms,
+        "url": f"/t/{held.table_id}",
+    }
+
+
+def result(table: Table, seat: int) -> str:
+    """``"won"``, ``"shared"`` (a win shared with others) or ``"lost"``."""
+    winners = list(table.state.winners)
+    if seat not in winners:
+        return "lost"
+    return "won" if len(winners) == 1 else "shared"
+
+
+def _finished(held: HeldSeat, table: Table) -> dict[str, Any]:
+    return {
+        **_entry(held, table),
+        "result": result(table, held.seat),
+        "scores": list(table.state.scores),
+        # What the game did to the account's rating (None: not rated).
+        "rating": seat_change(table.facts.ratings, held.seat),
+        "record": f"/api/tables/{held.table_id}/record",
+        "replay": f"/t/{held.table_id}#replay",
+        "analysis": f"/t/{held.table_id}#analysis",
+    }
+
+
+async def my_games(hub: Hub, accounts: Accounts, account: Account) -> dict[str, Any]:
+    """Games in progress (those where it is the account's turn first), then finished ones."""
+    live = []
+    for held in await accounts.held_seats(account, finished=False, limit=MAX_LIVE):
+        table = hub.tables.get(held.table_id)
+        if table is None:  # a table that could not be rebuilt at start
+            continue
+        turn = table.status == "playing" and table.state.to_move == held.seat
+        live.append({**_entry(held, table), "your_turn": turn})
+    # sorted() is stable: newest first within each group.
+    live = sorted(live, key=lambda g: not g["your_turn"])
+    finished = [
+        _finished(held, await hub.get(held.table_id))
+        for held in await accounts.held_seats(account, finished=True, limit=MAX_FINISHED)
+    ]
+    return {"name": account.name, "in_progress": live, "finished": finished}
+
+
+async def profile(
+    hub: Hub, accounts: Accounts, ratings: Ratings, account: Account, since_ms: int
+) -> dict[str, Any]:
+    """What anyone may see of an account: games played per game, its ratings
+    there (per player count) and recent results with what each did to them."""
+    played = await accounts.played_per_game(account)
+    rated = await ratings.of_account(account.id)
+    recent = []
+    for held in await accounts.held_seats(account, finished=True, limit=RECENT):
+        table = await hub.get(held.table_id)
+        recent.append(
+            {
+                "id": held.table_id,
+                "game": held.game,
+                "title": title(held.game),
+                "created_ms": held.created_ms,
+                "result": result(table, held.seat),
+                "rating": seat_change(table.facts.ratings, held.seat),
+                "url": f"/t/{held.table_id}",
+            }
+        )
+    return {
+        "name": account.name,
+        "since_ms": since_ms,
+        "games": [
+            {
+                "game": game,
+                "title": title(game),
+                "played": count,
+                "ratings": rated.get(game, []),
+                "leaderboard": _board_link(game, rated.get(game, [])),
+            }
+            for game, count in sorted(played.items())
+        ],
+        "recent": recent,
+    }
+
+
+def _board_link(game: str, rated: list[dict[str, Any]]) -> str:
+    """The game's leaderboard, at the player count of the account's first rating if any."""
+    return f"/leaderboard/{game}" + (f"?players={rated[0]['players']}" if rated else "")

@@ -1,0 +1,62 @@
+"""The quick-match routes (docs/server.md, "Quick match"): plain JSON over HTTP.
+
+A person joins with ``POST /api/quick`` and gets a secret ticket; the page
+then long-polls ``GET /api/quick/{ticket}?wait=S`` until the answer says
+``seated`` (with the table, the seat and its token), and cancels with
+``POST /api/quick/{ticket}/cancel``. Plain requests rather than a socket:
+each answer stands alone, a dropped connection only costs the next poll, and
+a page that stops asking is dropped by the queue itself.
+"""
+
+from __future__ import annotations
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import BaseRoute, Route
+
+from cardtable.server.accounts.accounts import Accounts
+from cardtable.server.guard.limits import client_address
+from cardtable.server.quick.match import PlayNow, QuickMatch
+from cardtable.server.requests import QuickJoin
+from cardtable.server.web.session_cookie import signed_in
+from cardtable.server.wire import BadInput, convert, display_name, read_json
+
+MAX_POLL_SECONDS = 25  # a long poll's longest wait, under common proxies' idle timeouts
+
+
+def routes(quick: QuickMatch, accounts: Accounts) -> list[BaseRoute]:
+    gate = quick.hub.gate
+
+    async def waiting(request: Request) -> Response:
+        counts = await quick.counts()
+        return JSONResponse(
+            {"waiting": [{"game": g, "players": n, "count": c} for (g, n), c in counts.items()]}
+        )
+
+    async def join(request: Request) -> Response:
+        client = client_address(request.scope, quick.hub.settings.limits)
+        await gate.may_join(client)  # a seat request like any other: counted before any work
+        body = convert(await read_json(request), QuickJoin, "request")
+        account = await signed_in(accounts, request)
+        name = account.name if account else display_name(body.name, "request.name")
+        asked = PlayNow(body.game, body.players, name, body.wait_seconds, body.bots)
+        entry = await quick.join(asked, account, client)
+        return JSONResponse(await quick.answer(entry), status_code=201)
+
+    async def poll(request: Request) -> Response:
+        raw = request.query_params.get("wait", "0")
+        if not (raw.isascii() and raw.isdigit()) or int(raw) > MAX_POLL_SECONDS:
+            raise BadInput(f"wait must be a whole number of seconds from 0 to {MAX_POLL_SECONDS}")
+        entry = await quick.poll(request.path_params["ticket"], int(raw))
+        return JSONResponse(await quick.answer(entry))
+
+    async def cancel(request: Request) -> Response:
+        await quick.cancel(request.path_params["ticket"])
+        return JSONResponse({"cancelled": True})
+
+    return [
+        Route("/api/quick", waiting, methods=["GET"]),
+        Route("/api/quick", join, methods=["POST"]),
+        Route("/api/quick/{ticket}", poll, methods=["GET"]),
+        Route("/api/quick/{ticket}/cancel", cancel, methods=["POST"]),
+    ]
