@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import itertools
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -141,10 +141,15 @@ def parse_sweep(text: str) -> Sweep:
 
 
 def configurations(
-    players: Sequence[int], options: Mapping[str, Any], sweeps: Sequence[Sweep]
+    players: Sequence[int] | Callable[[Mapping[str, Any]], int],
+    options: Mapping[str, Any],
+    sweeps: Sequence[Sweep],
 ) -> list[Config]:
     """Every player count × every combination of the swept values, in the
-    order given (the first sweep varies slowest)."""
+    order given (the first sweep varies slowest). ``players`` is either the
+    counts asked for (``-p``) or what the game makes of each combination's
+    options, as ``-o`` alone does: sweeping ``hand_sizes=[12,12],[12,14,13]``
+    plays two players, then three."""
     keys = [s.key for s in sweeps]
     if "players" in keys:
         raise BalanceError("--sweep players: give the player counts with -p N, repeatable")
@@ -153,13 +158,19 @@ def configurations(
     for key in keys:
         if key in options:
             raise BalanceError(f"--sweep {key}: the option is also set with -o; give it once")
+    combinations = [
+        dict(zip(keys, values, strict=True))
+        for values in itertools.product(*(s.values for s in sweeps))
+    ]
+    if callable(players):
+        pairs = [(players({**options, **chosen}), chosen) for chosen in combinations]
+    else:
+        pairs = [(count, chosen) for count in players for chosen in combinations]
     configs = []
-    for count in players:
-        for values in itertools.product(*(s.values for s in sweeps)):
-            chosen = dict(zip(keys, values, strict=True))
-            full = {**options, "players": count, **chosen}
-            varied = (("players", count), *chosen.items())
-            configs.append(Config(tuple(full.items()), tuple(varied)))
+    for count, chosen in pairs:
+        full = {**options, "players": count, **chosen}
+        varied = (("players", count), *chosen.items())
+        configs.append(Config(tuple(full.items()), tuple(varied)))
     return configs
 
 

@@ -75,11 +75,22 @@ def plan_run(
     if max_decisions < 1:
         raise BalanceError(f"--max-decisions {max_decisions}: allow at least 1 decision")
     options = dict(options or {})
-    counts = list(players) or [_players_of(game_name, options)]
-    options.pop("players", None)
-    if len(set(counts)) != len(counts):
-        raise BalanceError(f"-p: a player count is given twice in {counts}")
-    configs = configurations(counts, options, sweeps)
+    if len(set(players)) != len(players):
+        raise BalanceError(f"-p: a player count is given twice in {list(players)}")
+    if players:
+        options.pop("players", None)
+        configs = configurations(players, options, sweeps)
+    else:  # what the game makes of each configuration's options, as -o alone does
+        given = options.pop("players", None)
+
+        def players_of(combination: Mapping[str, Any]) -> int:
+            extra = {} if given is None else {"players": given}
+            try:
+                return _players_of(game_name, {**combination, **extra})
+            except BalanceError:  # _check_config says which swept value is wrong
+                return _players_of(game_name, {**options, **extra})
+
+        configs = configurations(players_of, options, sweeps)
     fallback = default_bot(game_name)
     for config in configs:
         _check_config(game_name, config, sweeps, options)

@@ -73,3 +73,18 @@ def test_a_save_dir_of_another_run_is_refused(tmp_path: Path) -> None:
     run_balance(spec(4), games=4, seed=5, save_dir=tmp_path)
     with pytest.raises(BalanceError, match=r"holds another run \(it differs in games, seed\)"):
         run_balance(spec(6), games=6, seed=6, save_dir=tmp_path)
+
+
+def test_a_swept_option_that_sets_the_player_count_sets_it_per_configuration() -> None:
+    """As ``-o hand_sizes=[12,14]`` alone plays two players (MR-9), each swept list
+    plays as many players as it has sizes; ``-p`` and ``players=`` still decide."""
+    swept = [parse_sweep("hand_sizes=[12,12],[12,14,13]")]
+    planned = plan_run("myrummy-111", sweeps=swept, games=1)
+    assert [dict(c.varied) for c in planned.configs] == [
+        {"players": 2, "hand_sizes": [12, 12]},
+        {"players": 3, "hand_sizes": [12, 14, 13]},
+    ]
+    with pytest.raises(BalanceError, match=r"--sweep hand_sizes=\[12, 12\]: .*3 integers"):
+        plan_run("myrummy-111", options={"players": 3}, sweeps=swept, games=1)
+    with pytest.raises(BalanceError, match=r"--sweep hand_sizes=\[12, 14, 13\]: .*2 integers"):
+        plan_run("myrummy-111", players=[2], sweeps=swept, games=1)
