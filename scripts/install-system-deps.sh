@@ -1,14 +1,19 @@
 #!/bin/sh
 # Install the Debian packages the test suite drives, idempotent and quiet:
 # chromium (the browser tests), postgresql (the storage tests against a real
-# server), and redis-server and haproxy (several server processes behind a
-# real proxy). `apt-get update` runs only when something is missing; without
-# root or apt it says so, and the tests that need a missing package skip,
-# saying why.
+# server), redis-server and haproxy (several server processes behind a
+# real proxy), and nodejs and npm (the browser code's checkers, package.json).
+# `apt-get update` runs only when something is missing; without root or apt it
+# says so, and the tests that need a missing package skip, saying why.
 set -eu
 
 missing=""
-for package in chromium postgresql redis-server haproxy; do
+for package in chromium postgresql redis-server haproxy nodejs npm; do
+    # A Node.js from elsewhere (NodeSource's nodejs brings npm within it, and
+    # refuses Debian's npm beside it) counts as installed.
+    if [ "$package" = npm ] && command -v npm >/dev/null 2>&1; then
+        continue
+    fi
     if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed"; then
         missing="$missing $package"
     fi

@@ -1,16 +1,51 @@
+// @ts-check
 // Marshmallow Test in the browser: draws one "state" message (built by the
 // server from view(seat) only) as a card table, and turns clicks and keys into
 // moves ({"play": "G7"} or {"trump": "green"}). Playable cards are the server's
 // `legal` moves; every other card of the hand carries the engine's own refusal
 // from `refused` ("must follow green", MT-5.3), shown on hover, focus and tap.
 
+// The shell's types (docs/browser.md): used by the checker only, nothing is imported.
+/** @typedef {import("../../../server/web/static/board-host.js").BoardContext} BoardContext */
+/** @typedef {import("../../../server/web/static/board-host.js").SummaryContext} SummaryContext */
+/** @typedef {import("../../../server/web/static/board-host.js").StateMessage<View>} Message */
+/** @typedef {import("../../../server/web/static/i18n.js").Translate} Translate */
+/** @typedef {BoardContext["h"]} H */
+/** @typedef {{seat: number, card: string}} Play */
+/**
+ * A seat's view (view.py, MarshmallowView.to_json).
+ * @typedef {object} View
+ * @property {number | null} seat
+ * @property {number} players
+ * @property {number} target
+ * @property {number} round_number
+ * @property {number | null} dealer
+ * @property {string | null} trump
+ * @property {number | null} to_move
+ * @property {string[]} hand
+ * @property {number[]} hand_sizes
+ * @property {Play[][]} tricks
+ * @property {number[]} trick_winners
+ * @property {Play[]} current_trick
+ * @property {number[]} trick_counts
+ * @property {boolean[]} out
+ * @property {number[]} scores
+ * @property {number[][]} round_scores
+ * @property {boolean} finished
+ * @property {number[]} winners
+ */
+/** @typedef {{name: string, colour: string, number: number}} Card */
+
 export const css = new URL("./board.css", import.meta.url);
+/** @param {string} lang */
 export const catalog = (lang) => new URL(`./i18n.${lang}.json`, import.meta.url);
 
 const COLOURS = ["red", "yellow", "green", "blue", "purple"]; // MT-1.1 order
+/** @type {Record<string, string>} */
 const LETTER_COLOUR = { R: "red", Y: "yellow", G: "green", B: "blue", P: "purple" };
 
 // A shape per colour, so the five colours differ without colour vision.
+/** @type {Record<string, string>} */
 const SHAPES = {
   red: '<path d="M5 1 L9.3 9 L0.7 9 Z"/>',
   yellow: '<circle cx="5" cy="5" r="4.2"/>',
@@ -20,23 +55,36 @@ const SHAPES = {
 };
 
 // Where each seat sits, counted clockwise from the one at the bottom (MT-2.1).
+/** @type {Record<number, string[]>} */
 const AREAS = {
   2: ["bottom", "top"],
   3: ["bottom", "top-left", "top-right"],
   4: ["bottom", "left", "top", "right"],
   5: ["bottom", "left", "top-left", "top-right", "right"],
 };
+/** @typedef {{round: number, tricks: number, current: number, seq: number, trump: string | null, out: boolean[], replay: boolean}} Shown */
+/** @type {WeakMap<HTMLElement, Shown>} */
 const memory = new WeakMap(); // root -> what the last drawing showed, for animations
 
+/**
+ * @param {string} name
+ * @returns {Card}
+ */
 export function parseCard(name) {
   const colour = LETTER_COLOUR[name[0]];
   return { name, colour, number: Number(name.slice(1)) };
 }
 
-/** The (seat, card) now winning a trick (MT-5.6): highest trump, else highest of the lead colour. */
+/**
+ * The (seat, card) now winning a trick (MT-5.6): highest trump, else highest of the lead colour.
+ * @param {Play[]} trick
+ * @param {string | null} trump
+ * @returns {Play | null}
+ */
 export function winningPlay(trick, trump) {
   if (!trick.length) return null;
   const lead = parseCard(trick[0].card).colour;
+  /** @param {Play} play */
   const strength = ({ card }) => {
     const c = parseCard(card);
     if (trump && c.colour === trump) return 100 + c.number;
@@ -45,6 +93,10 @@ export function winningPlay(trick, trump) {
   return trick.reduce((best, play) => (strength(play) > strength(best) ? play : best));
 }
 
+/**
+ * @param {string} colour
+ * @param {BoardContext} ctx
+ */
 function shape(colour, ctx) {
   const span = ctx.h("span", { class: "mt-shape", "aria-hidden": "true" });
   span.innerHTML = `<svg viewBox="0 0 10 10" focusable="false">${SHAPES[colour]}</svg>`;
@@ -53,6 +105,10 @@ function shape(colour, ctx) {
 
 // The corner letter is the colour's initial in the page's language (`letter.<colour>`),
 // beside the colour's shape; the card's name for screen readers is in words.
+/**
+ * @param {Card} card
+ * @param {BoardContext} ctx
+ */
 function face(card, ctx) {
   const letter = ctx.t(`letter.${card.colour}`);
   return [
@@ -62,29 +118,53 @@ function face(card, ctx) {
   ];
 }
 
+/**
+ * @param {Card} card
+ * @param {Translate} t
+ */
 function cardName(card, t) {
   return t("card", { colour: t(`colour.${card.colour}`), number: card.number });
 }
 
-/** A card's short name in the page's language, as its corner shows it ("Ge12" for `Y12` in German). */
+/**
+ * A card's short name in the page's language, as its corner shows it ("Ge12" for `Y12` in German).
+ * @param {string} name
+ * @param {Translate} t
+ */
 function shortName(name, t) {
   const card = parseCard(name);
   return `${t(`letter.${card.colour}`)}${card.number}`;
 }
 
-/** A card's name (`R4`) in the page's words ("Red 4"): for refusals the table words. */
+/**
+ * A card's name (`R4`) in the page's words ("Red 4"): for refusals the table words.
+ * @param {string} name
+ * @param {Translate} t
+ */
 export function cardLabel(name, t) {
   return cardName(parseCard(name), t);
 }
 
-/** A face-up card that is not a button (on the table). */
+/**
+ * A face-up card that is not a button (on the table).
+ * @param {string} name
+ * @param {BoardContext} ctx
+ * @param {string} [extra] more classes
+ */
 function tableCard(name, ctx, extra = "") {
   const card = parseCard(name);
   return ctx.h("span", { class: `card mt-card mt-${card.colour} ${extra}`, role: "img", "aria-label": cardName(card, ctx.t) }, face(card, ctx));
 }
 
+/** @typedef {{seq: number, card: string | null}} Selected */
+/** @type {WeakMap<HTMLElement, Selected>} */
 const selections = new WeakMap(); // root -> {seq, card}: the card a first tap chose (confirm setting)
 
+/**
+ * @param {HTMLElement} root
+ * @param {Message} msg
+ * @param {BoardContext} ctx
+ */
 export function render(root, msg, ctx) {
   const { h, t } = ctx;
   const view = msg.view;
@@ -92,6 +172,7 @@ export function render(root, msg, ctx) {
   const me = view.seat;
   const bottom = me ?? 0;
   const areas = AREAS[n];
+  /** @param {number} seat */
   const areaOf = (seat) => areas[(seat - bottom + n) % n];
   const names = ctx.names;
   const mine = me !== null && msg.to_move === me && !msg.finished && !msg.replay;
@@ -110,8 +191,10 @@ export function render(root, msg, ctx) {
 
   // ---------------------------------------------------------------- seats
   const hands = msg.views ? msg.views.map((v) => v?.hand ?? null) : null;
+  /** @type {HTMLElement[]} */
   const seatBoxes = [];
   const seats = Array.from({ length: n }, (_, seat) => {
+    /** @type {Partial<import("../../../server/web/static/board-host.js").SeatInfo>} */
     const info = msg.seats?.[seat] ?? {};
     const facts = [];
     if (view.out[seat]) facts.push(h("span", { class: "mt-out" }, t("seat.out", { count: view.round_scores.at(-1)?.[seat] ?? 0 })));
@@ -147,7 +230,7 @@ export function render(root, msg, ctx) {
   const trumpText = view.trump
     ? h("span", { class: `mt-trump mt-${view.trump}` }, shape(view.trump, ctx), t("centre.trump", { colour: t(`colour.${view.trump}`) }))
     : h("span", { class: "mt-trump" }, view.round_number === 1 ? t("centre.noTrumpRound1")
-      : view.dealer === me && !msg.replay ? t("centre.youNameTrump") : t("centre.trumpPending", { name: names[view.dealer] ?? "" }));
+      : view.dealer === me && !msg.replay ? t("centre.youNameTrump") : t("centre.trumpPending", { name: names[view.dealer ?? -1] ?? "" }));
   const info = h("div", { class: "mt-info" },
     h("span", {}, t("centre.round", { round: view.round_number })),
     trumpText,
@@ -157,14 +240,15 @@ export function render(root, msg, ctx) {
   let trickTitle = null;
   let taken = false;
   if (!trickCards.length && view.tricks.length) {
-    trickCards = view.tricks.at(-1);
+    trickCards = /** @type {Play[]} */ (view.tricks.at(-1));
     taken = true;
-    trickTitle = t("centre.tookTrick", { name: names[view.trick_winners.at(-1)] });
+    trickTitle = t("centre.tookTrick", { name: names[/** @type {number} */ (view.trick_winners.at(-1))] });
   }
   const winning = taken
     ? trickCards.find((p) => p.seat === view.trick_winners.at(-1))
     : winningPlay(trickCards, view.trump);
   const justTaken = taken && sameRound && before.tricks < now.tricks && !redrawOnly;
+  /** @type {[HTMLElement, number][]} */
   const arriving = []; // [card element, seat]: cards that travel in from their seat
   const trick = h("div", {
     class: `mt-trick${taken ? " is-taken" : ""}`,
@@ -190,6 +274,7 @@ export function render(root, msg, ctx) {
   const table = h("div", { class: `felt mt-table players-${n}` }, seats, centre);
 
   // ---------------------------------------------------------- own hand
+  /** @type {HTMLElement[]} */
   const parts = [table];
   parts.push(h("div", { class: "mt-below" },
     h("p", { class: "mt-prompt", id: "mt-prompt" }, prompt(view, msg, mine, trumpDue, names, t)),
@@ -202,7 +287,7 @@ export function render(root, msg, ctx) {
   else parts.push(scores);
   root.replaceChildren(...parts);
   if (selected.card) {
-    const reason = root.querySelector(".mt-reason");
+    const reason = /** @type {HTMLElement} */ (root.querySelector(".mt-reason")); // drawn just above
     reason.textContent = t("hand.confirmWhy", { card: cardName(parseCard(selected.card), t), why: whyLegal(view, selected.card, t) });
     reason.dataset.kind = "ok";
   }
@@ -214,7 +299,7 @@ export function render(root, msg, ctx) {
   for (const [el, seat] of arriving) motion.travel(el, seatBoxes[seat]);
   if (justTaken) {
     ctx.cue?.("trick");
-    const winner = seatBoxes[view.trick_winners.at(-1)];
+    const winner = seatBoxes[/** @type {number} */ (view.trick_winners.at(-1))]; // a trick was just taken
     trick.querySelectorAll(".card").forEach((el) => motion.gather(el, winner));
   }
   if (sameRound) {
@@ -224,7 +309,12 @@ export function render(root, msg, ctx) {
   if (before && !sameRound && hand && !msg.replay) motion.deal(hand.querySelectorAll(".card"), centre);
 }
 
-/** Why the chosen card may be played, in words with its rule (the confirm step). */
+/**
+ * Why the chosen card may be played, in words with its rule (the confirm step).
+ * @param {View} view
+ * @param {string} name
+ * @param {Translate} t
+ */
 function whyLegal(view, name, t) {
   const card = parseCard(name);
   if (!view.current_trick.length) return t("why.lead");
@@ -235,19 +325,26 @@ function whyLegal(view, name, t) {
   return t("why.cannotFollow", { colour: t(`colour.${lead}`) });
 }
 
-/** The game so far in words (the table's log): past rounds, then this round's tricks. */
+/**
+ * The game so far in words (the table's log): past rounds, then this round's tricks.
+ * @param {Message} msg
+ * @param {Translate} t
+ * @param {string[]} names
+ */
 export function narrate(msg, t, names) {
   const view = msg.view;
+  /** @type {string[]} */
   const lines = [];
   const done = view.finished ? view.round_scores.length - 1 : view.round_number - 1;
   view.round_scores.slice(0, done).forEach((row, r) => {
     lines.push(t("log.roundScores", { round: r + 1, scores: row.map((p, s) => `${names[s]} ${p}`).join(", ") }));
   });
   if (view.dealer !== null) lines.push(t("log.roundStart", { round: view.round_number, name: names[view.dealer] }));
-  if (view.trump) lines.push(t("log.trump", { name: names[view.dealer], colour: t(`colour.${view.trump}`) }));
+  if (view.trump) lines.push(t("log.trump", { name: names[view.dealer ?? -1], colour: t(`colour.${view.trump}`) }));
   const need = tricksToGoOut(view.players);
   const counts = new Array(view.players).fill(0);
   const points = view.round_scores.at(-1) ?? [];
+  /** @param {Play[]} trick */
   const plays = (trick) => trick.map((p, k) =>
     t(k === 0 ? "log.led" : "log.played", { name: names[p.seat], card: shortName(p.card, t) })).join(", ");
   view.tricks.forEach((trick, i) => {
@@ -264,17 +361,26 @@ export function narrate(msg, t, names) {
   return lines;
 }
 
+/** @param {number} players */
 function tricksToGoOut(players) {
-  return { 2: 6, 3: 4, 4: 3, 5: 3 }[players]; // MT-6.1
+  return /** @type {Record<number, number>} */ ({ 2: 6, 3: 4, 4: 3, 5: 3 })[players]; // MT-6.1
 }
 
+/**
+ * @param {View} view
+ * @param {Message} msg
+ * @param {boolean} mine
+ * @param {boolean} trumpDue
+ * @param {string[]} names
+ * @param {Translate} t
+ */
 function prompt(view, msg, mine, trumpDue, names, t) {
   if (msg.replay) return "";
   if (view.finished) return t("prompt.finished");
   if (msg.to_move === null || msg.to_move === undefined) return "";
   if (!mine) {
     if (view.seat === null) return "";
-    return trumpDue ? t("prompt.dealerChoosing", { name: names[view.dealer] }) : t("prompt.wait", { name: names[msg.to_move] });
+    return trumpDue ? t("prompt.dealerChoosing", { name: names[view.dealer ?? -1] }) : t("prompt.wait", { name: names[msg.to_move] });
   }
   if (trumpDue) return t("prompt.nameTrump");
   if (!view.current_trick.length) return t("prompt.lead");
@@ -284,6 +390,10 @@ function prompt(view, msg, mine, trumpDue, names, t) {
   return t("prompt.any");
 }
 
+/**
+ * @param {Message} msg
+ * @param {BoardContext} ctx
+ */
 function trumpChooser(msg, ctx) {
   const { h, t } = ctx;
   const choices = msg.legal.filter((m) => m.trump);
@@ -296,10 +406,18 @@ function trumpChooser(msg, ctx) {
     }, shape(move.trump, ctx), t(`colour.${move.trump}`))));
 }
 
+/**
+ * @param {View} view
+ * @param {Message} msg
+ * @param {boolean} mine
+ * @param {BoardContext} ctx
+ * @param {Selected} selected
+ */
 function handView(view, msg, mine, ctx, selected) {
   const { h, t } = ctx;
   const legal = new Set(msg.legal.filter((m) => m.play).map((m) => m.play));
   const refused = new Map(msg.refused.filter((r) => r.move.play).map((r) => [r.move.play, r]));
+  /** @param {string} name */
   const reasonOf = (name) => {
     const r = refused.get(name);
     if (!r) return t("hand.notYourTurn");
@@ -310,6 +428,7 @@ function handView(view, msg, mine, ctx, selected) {
   const firstPlayable = cards.find((c) => legal.has(c.name));
   const groups = COLOURS.map((colour) => cards.filter((c) => c.colour === colour)).filter((g) => g.length);
   // One row that overlaps the cards as far as the width needs (board.css uses --n and --g).
+  /** @type {HTMLElement} */
   const hand = h("div", {
     class: "mt-hand", role: "group", "aria-label": t("hand.label", { count: cards.length }),
     style: { "--n": String(cards.length), "--g": String(groups.length - 1) },
@@ -347,26 +466,42 @@ function handView(view, msg, mine, ctx, selected) {
   return hand;
 }
 
+/**
+ * @param {HTMLElement} hand
+ * @param {string} text
+ * @param {BoardContext} ctx
+ */
 function explain(hand, text, ctx) {
+  /** @type {HTMLElement | null | undefined} */
   const box = hand.parentElement?.querySelector(".mt-reason");
   if (box) { box.replaceChildren(...withRuleLinks(text, ctx)); box.dataset.kind = "refused"; }
   ctx.announce?.(text);
 }
 
-/** Text whose rule numbers ("MT-5.3") are links to the rules page (where the shell offers one). */
+/**
+ * Text whose rule numbers ("MT-5.3") are links to the rules page (where the shell offers one).
+ * @param {string} text
+ * @param {BoardContext} ctx
+ */
 function withRuleLinks(text, ctx) {
-  if (!ctx.ruleHref) return [text];
+  const ruleHref = ctx.ruleHref;
+  if (!ruleHref) return [text];
   return text.split(/\b(MT-\d+(?:\.\d+)?)\b/).map((part, i) => i % 2
-    ? ctx.h("a", { href: ctx.ruleHref(part), target: "_blank", rel: "noopener", class: "rule-link" }, part)
+    ? ctx.h("a", { href: ruleHref(part), target: "_blank", rel: "noopener", class: "rule-link" }, part)
     : part);
 }
 
-/** Arrow keys walk the hand; Home/End jump to its ends. */
+/**
+ * Arrow keys walk the hand; Home/End jump to its ends.
+ * @param {KeyboardEvent} event
+ * @param {HTMLElement} hand
+ */
 function moveFocus(event, hand) {
+  /** @type {Record<string, number | "first" | "last">} */
   const keys = { ArrowLeft: -1, ArrowUp: -1, ArrowRight: 1, ArrowDown: 1, Home: "first", End: "last" };
   if (!(event.key in keys)) return;
-  const buttons = [...hand.querySelectorAll("button.card")];
-  const i = buttons.indexOf(document.activeElement);
+  const buttons = [.../** @type {NodeListOf<HTMLButtonElement>} */ (hand.querySelectorAll("button.card"))];
+  const i = buttons.indexOf(/** @type {HTMLButtonElement} */ (document.activeElement));
   if (i < 0) return;
   const step = keys[event.key];
   const next = step === "first" ? 0 : step === "last" ? buttons.length - 1 : (i + step + buttons.length) % buttons.length;
@@ -375,6 +510,13 @@ function moveFocus(event, hand) {
 }
 
 // Three or more seats get compact column heads (their avatars): names side by side would not fit.
+/**
+ * @param {View} view
+ * @param {string[]} names
+ * @param {Translate} t
+ * @param {H} h
+ * @param {(name: string, compact: boolean) => HTMLElement} [scoreHead]
+ */
 function scoreTable(view, names, t, h, scoreHead = (name) => h("th", { scope: "col" }, name)) {
   const rows = view.round_scores.map((row, r) => h("tr", {},
     h("th", { scope: "row" }, t("scores.round", { round: r + 1 })),
@@ -393,6 +535,9 @@ function scoreTable(view, names, t, h, scoreHead = (name) => h("th", { scope: "c
  * moment (the server's `round_end`): who went out in which order, the tricks
  * each took, and each seat's points — the engine's own round scores — with
  * the rule that gave them (MT-6.2, MT-7.1, MT-7.2, MT-8.1).
+ * @param {View} end
+ * @param {unknown} msg
+ * @param {SummaryContext} ctx
  */
 export function summary(end, msg, ctx) {
   const { h, t } = ctx;
@@ -402,7 +547,9 @@ export function summary(end, msg, ctx) {
   const points = end.round_scores.at(-1) ?? new Array(n).fill(0);
   // Walk the tricks again: when each seat went out, and what the others held then.
   const counts = new Array(n).fill(0);
+  /** @type {number[]} */
   const order = [];
+  /** @type {{seat: number, count: number}[][]} */
   const heldWhenOut = [];
   end.trick_winners.forEach((winner) => {
     counts[winner] += 1;
@@ -412,6 +559,7 @@ export function summary(end, msg, ctx) {
     }
   });
   const stillIn = Array.from({ length: n }, (_, s) => s).filter((s) => !order.includes(s));
+  /** @param {number} seat */
   const reason = (seat) => {
     if (order.includes(seat)) {
       const held = heldWhenOut[seat];

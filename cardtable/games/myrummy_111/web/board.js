@@ -1,3 +1,4 @@
+// @ts-check
 // MyRummy 111 in the browser: draws one "state" message (built by the server
 // from view(seat) only) as a card table and turns clicks and keys into moves:
 // {"take": S}, {"refresh": true, "take": S}, {"place": P, "discard": side, "declare"?: true}.
@@ -5,29 +6,83 @@
 // card leaves — with a preview of the hand it leaves (its best run, whether it
 // is sorted) before it is sent. Cards show their joker symbols (★, MR-1.2).
 
+// The shell's types (docs/browser.md): used by the checker only, nothing is imported.
+/** @typedef {import("../../../server/web/static/board-host.js").BoardContext} BoardContext */
+/** @typedef {import("../../../server/web/static/board-host.js").SummaryContext} SummaryContext */
+/** @typedef {import("../../../server/web/static/board-host.js").StateMessage<View>} Message */
+/** @typedef {import("../../../server/web/static/i18n.js").Translate} Translate */
+/** @typedef {BoardContext["h"]} H */
+/** @typedef {(card: number) => number} Symbols a card's joker symbols */
+/**
+ * A public event of the round (view.py): a take, or a placement.
+ * @typedef {{seat: number, take: number, refresh: boolean, card: number | null, reshuffled: boolean}} TakeEvent
+ * @typedef {{seat: number, place: number, discard: string, card: number, declare: boolean}} PlaceEvent
+ */
+/**
+ * A seat's view (view.py, to_json).
+ * @typedef {object} View
+ * @property {number | null} seat
+ * @property {{players: number, target: number, rounds: number | null, turn_limit: number | null, symbols: number[]}} options
+ * @property {number} round
+ * @property {number} start_player
+ * @property {number | null} to_move
+ * @property {string} phase "take" or "place"
+ * @property {number[] | null} hand
+ * @property {number | null} taken_card
+ * @property {number | null} taken_slot
+ * @property {(number | null)[]} middle
+ * @property {number[]} discard_pile
+ * @property {number} draw_size
+ * @property {number[]} hand_sizes
+ * @property {(TakeEvent | PlaceEvent)[]} history
+ * @property {(number | null)[][]} known
+ * @property {number[]} scores
+ * @property {number[][]} round_scores
+ * @property {number} turns_in_round
+ * @property {boolean} finished
+ * @property {number[]} winners
+ * @property {{round: number, last_place: PlaceEvent, declared_hand: number[] | null} | null} last_round
+ */
+/** @typedef {{first: number, last: number, value: number}} Run */
+/** @typedef {{seq: number, replay: boolean, gap: number | null, side: string | null, confirmDeclare: boolean}} Placing */
+
 export const css = new URL("./board.css", import.meta.url);
+/** @param {string} lang */
 export const catalog = (lang) => new URL(`./i18n.${lang}.json`, import.meta.url);
 
 const STAR = "★";
+/** @type {WeakMap<HTMLElement, Placing>} */
 const memory = new WeakMap(); // root -> the placement being chosen: {seq, gap, side, confirmDeclare}
+/** @type {WeakMap<HTMLElement, {seq: number, round: number, history: number, phase: string, takenCard: number | null, replay: boolean}>} */
 const shown = new WeakMap(); // root -> what the last drawing showed, for motion
 
 // ------------------------------------------------------------ the rules' sums
-/** The joker symbols of a card, from the table's own symbols option (MR-1.2, MR-9). */
+/**
+ * The joker symbols of a card, from the table's own symbols option (MR-1.2, MR-9).
+ * @param {{options: {symbols: number[]}}} view
+ * @returns {Symbols}
+ */
 export function symbolsOf(view) {
   const table = view.options.symbols;
   return (card) => table[card - 2];
 }
 
-/** MR-6.1: strictly rising or strictly falling, gaps allowed. */
+/**
+ * MR-6.1: strictly rising or strictly falling, gaps allowed.
+ * @param {number[]} hand
+ */
 export function isSorted(hand) {
   const up = hand.every((c, i) => i === 0 || hand[i - 1] < c);
   const down = hand.every((c, i) => i === 0 || hand[i - 1] > c);
   return up || down;
 }
 
-/** The maximal sorted blocks as {first, last, rising} (neighbouring blocks share a card). */
+/**
+ * The maximal sorted blocks as {first, last, rising} (neighbouring blocks share a card).
+ * @param {number[]} hand
+ */
 export function sortedBlocks(hand) {
+  /** @type {{first: number, last: number, rising: boolean}[]} */
   const blocks = [];
   for (let i = 0; i < hand.length - 1; i += 1) {
     const rising = hand[i] < hand[i + 1];
@@ -38,39 +93,65 @@ export function sortedBlocks(hand) {
   return blocks;
 }
 
-/** MR-6.3: the first block with the most symbols, as {first, last, value}. */
+/**
+ * MR-6.3: the first block with the most symbols, as {first, last, value}.
+ * @param {number[]} hand
+ * @param {Symbols} sym
+ * @returns {Run}
+ */
 export function bestRun(hand, sym) {
   if (hand.length === 1) return { first: 0, last: 0, value: sym(hand[0]) };
+  /** @type {Run | null} */
   let best = null;
   for (const block of sortedBlocks(hand)) {
     let value = 0;
     for (let i = block.first; i <= block.last; i += 1) value += sym(hand[i]);
     if (!best || value > best.value) best = { first: block.first, last: block.last, value };
   }
-  return best;
+  return /** @type {Run} */ (best); // a hand of two or more cards has a block
 }
 
-/** The hand a placement leaves and the card that leaves it (MR-4.3/4.4). */
+/**
+ * The hand a placement leaves and the card that leaves it (MR-4.3/4.4).
+ * @param {number[]} hand
+ * @param {number} card
+ * @param {number} position
+ * @param {string | null} discard
+ * @returns {{hand: number[], gone: number, newAt: number}}
+ */
 export function placeResult(hand, card, position, discard) {
   const after = [...hand];
+  /** @type {number} */
   let gone;
   if (discard === "left") { gone = after[position - 1]; after[position - 1] = card; }
   else if (discard === "right") { gone = after[position]; after[position] = card; }
-  else if (position === 0) { gone = after.pop(); after.unshift(card); }
-  else { gone = after.shift(); after.push(card); }
+  else if (position === 0) { gone = /** @type {number} */ (after.pop()); after.unshift(card); }
+  else { gone = /** @type {number} */ (after.shift()); after.push(card); }
   return { hand: after, gone, newAt: after.indexOf(card) };
 }
 
 // ---------------------------------------------------------------- drawing
+/** @param {number} count */
 function stars(count) {
   return STAR.repeat(count);
 }
 
+/**
+ * @param {number} card
+ * @param {Symbols} sym
+ * @param {Translate} t
+ */
 function cardLabel(card, sym, t) {
   return t("card", { number: card, count: sym(card) });
 }
 
-/** A face-up card that is not a button. */
+/**
+ * A face-up card that is not a button.
+ * @param {number} card
+ * @param {Symbols} sym
+ * @param {BoardContext} ctx
+ * @param {string} [extra] more classes
+ */
 function faceCard(card, sym, ctx, extra = "") {
   const { h, t } = ctx;
   return h("span", { class: `card mr-card ${extra}`, role: "img", "aria-label": cardLabel(card, sym, t) },
@@ -78,10 +159,20 @@ function faceCard(card, sym, ctx, extra = "") {
     h("span", { class: "mr-stars", "aria-hidden": "true" }, stars(sym(card))));
 }
 
+/**
+ * @param {BoardContext} ctx
+ * @param {string} label
+ * @param {string} [extra] more classes
+ */
 function backCard(ctx, label, extra = "") {
   return ctx.h("span", { class: `card card-back ${extra}`, role: "img", "aria-label": label });
 }
 
+/**
+ * @param {HTMLElement} root
+ * @param {Message} msg
+ * @param {BoardContext} ctx
+ */
 export function render(root, msg, ctx) {
   const { h, t } = ctx;
   const view = msg.view;
@@ -100,6 +191,7 @@ export function render(root, msg, ctx) {
 
   // ------------------------------------------------------------ seats
   const bottom = me ?? 0;
+  /** @type {HTMLElement[]} */
   const seatBoxes = [];
   const before = shown.get(root);
   const now = {
@@ -110,7 +202,9 @@ export function render(root, msg, ctx) {
   const sameRound = before && before.round === now.round && before.replay === now.replay;
   shown.set(root, now);
   const others = Array.from({ length: n - 1 }, (_, k) => (bottom + 1 + k) % n);
+  /** @param {number} seat */
   const seatPlate = (seat) => {
+    /** @type {Partial<import("../../../server/web/static/board-host.js").SeatInfo>} */
     const info = msg.seats?.[seat] ?? {};
     const badges = [];
     if (seat === view.start_player) badges.push(h("span", { class: "seat-badge", title: t("seat.startsLong") }, t("seat.starts")));
@@ -143,6 +237,7 @@ export function render(root, msg, ctx) {
   const takeMoves = mine && view.phase === "take" ? msg.legal.filter((m) => "take" in m) : [];
   const plainTake = new Set(takeMoves.filter((m) => !m.refresh).map((m) => m.take));
   const refreshTake = takeMoves.filter((m) => m.refresh);
+  /** @type {HTMLElement[]} */
   const slotBoxes = [];
   const slots = view.middle.map((card, slot) => {
     const taken = slot === view.taken_slot && view.phase === "place";
@@ -195,10 +290,12 @@ export function render(root, msg, ctx) {
 
   // ---------------------------------------------------------- own hand
   const placingNow = me !== null && view.hand && mine && view.phase === "place" && view.taken_card !== null;
-  const takenCard = placingNow ? faceCard(view.taken_card, sym, ctx, "mr-new mr-taken-card") : null;
+  const takenCard = placingNow ? faceCard(/** @type {number} */ (view.taken_card), sym, ctx, "mr-new mr-taken-card") : null;
+  /** @type {HTMLElement[]} */
   const parts = [table, h("div", { class: "mr-prompt-row" },
     takenCard ? h("span", { class: "mr-taken" }, h("span", { class: "visually-hidden" }, t("place.taken")), takenCard) : null,
     h("p", { class: "mr-prompt", id: "mr-prompt" }, promptText(view, msg, mine, names, sym, t)))];
+  /** @type {HTMLElement | null} */
   let handBox = null;
   if (me !== null && view.hand) {
     if (placingNow) {
@@ -241,7 +338,7 @@ export function render(root, msg, ctx) {
       motion.travel(slot?.querySelector(".card"), from);
       if (event.seat === me && handBox && before.takenCard !== null) {
         // The taken card slides into its gap.
-        const at = view.hand.indexOf(before.takenCard);
+        const at = /** @type {number[]} */ (view.hand).indexOf(before.takenCard); // handBox: the seat has a hand
         const cell = handBox.querySelectorAll(".mr-cell")[at];
         motion.travel(cell, slot ?? centre, { scale: 1 });
       }
@@ -249,6 +346,12 @@ export function render(root, msg, ctx) {
   }
 }
 
+/**
+ * @param {(number | null)[]} known
+ * @param {number} seat
+ * @param {Symbols} sym
+ * @param {BoardContext} ctx
+ */
 function knownRow(known, seat, sym, ctx) {
   const { h, t } = ctx;
   const count = known.filter((c) => c !== null).length;
@@ -260,6 +363,14 @@ function knownRow(known, seat, sym, ctx) {
     : faceCard(card, sym, ctx, "card-small mr-known-card")));
 }
 
+/**
+ * @param {View} view
+ * @param {Message} msg
+ * @param {boolean} mine
+ * @param {string[]} names
+ * @param {Symbols} sym
+ * @param {Translate} t
+ */
 function promptText(view, msg, mine, names, sym, t) {
   if (msg.replay) return "";
   if (view.finished) return t("prompt.finished");
@@ -268,7 +379,8 @@ function promptText(view, msg, mine, names, sym, t) {
   if (view.phase === "take") return t("prompt.take");
   const slot = view.taken_slot;
   const faceUp = view.history.at(-1)?.card !== null && view.history.at(-1)?.card !== undefined;
-  const card = t("cardShort", { number: view.taken_card, stars: stars(sym(view.taken_card)) });
+  const taken = /** @type {number} */ (view.taken_card); // the place phase: a card was taken
+  const card = t("cardShort", { number: taken, stars: stars(sym(taken)) });
   return t(faceUp ? "prompt.placeUp" : "prompt.placeDown", { card, slot });
 }
 
@@ -276,6 +388,16 @@ function promptText(view, msg, mine, names, sym, t) {
  * One row of the hand: cards with their joker symbols, maximal sorted blocks of
  * three or more tinted, the best run framed; with `gaps`, numbered buttons
  * between the cards choose where the taken card goes.
+ * @param {number[]} hand
+ * @param {Symbols} sym
+ * @param {BoardContext} ctx
+ * @param {object} options
+ * @param {string} options.label
+ * @param {((position: number) => HTMLElement) | null} [options.gaps]
+ * @param {boolean} [options.numbered]
+ * @param {number | null} [options.newAt]
+ * @param {number | null} [options.goneIndex]
+ * @param {string} [options.extra] more classes
  */
 function handRow(hand, sym, ctx, { label, gaps = null, numbered = false, newAt = null, goneIndex = null, extra = "" }) {
   const { h, t } = ctx;
@@ -284,6 +406,7 @@ function handRow(hand, sym, ctx, { label, gaps = null, numbered = false, newAt =
   sortedBlocks(hand).filter((b) => b.last - b.first >= 2).forEach((b, k) => {
     for (let i = b.first; i <= b.last; i += 1) tint[i] = tint[i] || (k % 2) + 1;
   });
+  /** @type {HTMLElement[]} */
   const items = [];
   hand.forEach((card, i) => {
     if (gaps) items.push(gaps(i));
@@ -313,32 +436,53 @@ function handRow(hand, sym, ctx, { label, gaps = null, numbered = false, newAt =
   return h("div", { class: `mr-hand ${extra}`, role: "group", "aria-label": label }, items);
 }
 
-/** The insertion position between cards (MR-4.3), shown even when not placing. */
+/**
+ * The insertion position between cards (MR-4.3), shown even when not placing.
+ * @param {number} position
+ * @param {H} h
+ */
 function gapNumber(position, h) {
   return h("span", { class: "mr-gap-number", "aria-hidden": "true" }, String(position));
 }
 
+/**
+ * @param {number[]} hand
+ * @param {Symbols} sym
+ * @param {Translate} t
+ * @param {H} h
+ */
 function verdict(hand, sym, t, h) {
   const best = bestRun(hand, sym);
   if (isSorted(hand)) {
     const total = hand.reduce((s, c) => s + sym(c), 0) + 5;
-    return h("p", { class: "mr-verdict is-sorted" }, t(hand[0] < hand.at(-1) ? "verdict.sortedUp" : "verdict.sortedDown", { total }));
+    return h("p", { class: "mr-verdict is-sorted" }, t(hand[0] < /** @type {number} */ (hand.at(-1)) ? "verdict.sortedUp" : "verdict.sortedDown", { total }));
   }
   return h("p", { class: "mr-verdict" }, t("verdict.best", {
     value: best.value, from: hand[best.first], to: hand[best.last], count: best.last - best.first + 1,
   }));
 }
 
-/** The place phase: choose a gap, then which card leaves; preview; confirm or declare. */
+/**
+ * The place phase: choose a gap, then which card leaves; preview; confirm or declare.
+ * @param {View} view
+ * @param {Message} msg
+ * @param {Placing} state
+ * @param {Symbols} sym
+ * @param {BoardContext} ctx
+ * @param {() => void} redraw
+ * @returns {HTMLElement[]}
+ */
 function placing(view, msg, state, sym, ctx, redraw) {
   const { h, t } = ctx;
-  const hand = view.hand;
-  const card = view.taken_card;
+  const hand = /** @type {number[]} */ (view.hand); // only a seat places
+  const card = /** @type {number} */ (view.taken_card); // the card it took
   const legal = msg.legal.filter((m) => "place" in m && !m.declare);
+  /** @type {(p: number) => string[]} */
   const sidesAt = (p) => legal.filter((m) => m.place === p).map((m) => m.discard);
   if (state.gap !== null && !sidesAt(state.gap).length) state.gap = null;
-  if (state.gap !== null && !sidesAt(state.gap).includes(state.side)) state.side = sidesAt(state.gap)[0];
+  if (state.gap !== null && !sidesAt(state.gap).includes(state.side ?? "")) state.side = sidesAt(state.gap)[0];
 
+  /** @param {number} p */
   const gapButton = (p) => {
     const chosen = state.gap === p;
     const left = hand[p - 1];
@@ -356,6 +500,7 @@ function placing(view, msg, state, sym, ctx, redraw) {
   const p = state.gap;
   const goneAt = p === null ? null
     : state.side === "left" ? p - 1 : state.side === "right" ? p : p === 0 ? hand.length - 1 : 0;
+  /** @type {HTMLElement[]} */
   const parts = [handRow(hand, sym, ctx, {
     label: t("hand.labelPlacing", { count: hand.length, card }), gaps: gapButton, goneIndex: goneAt, extra: "is-placing",
   }), verdict(hand, sym, t, h)];
@@ -404,18 +549,28 @@ function placing(view, msg, state, sym, ctx, redraw) {
   return parts;
 }
 
-/** Arrow keys walk the gaps of the hand. */
+/**
+ * Arrow keys walk the gaps of the hand.
+ * @param {KeyboardEvent & {currentTarget: HTMLButtonElement}} event
+ */
 function gapKeys(event) {
-  const step = { ArrowLeft: -1, ArrowRight: 1, ArrowUp: -1, ArrowDown: 1 }[event.key];
+  const step = /** @type {Record<string, number>} */ ({ ArrowLeft: -1, ArrowRight: 1, ArrowUp: -1, ArrowDown: 1 })[event.key];
   if (!step) return;
-  const gaps = [...event.currentTarget.closest(".mr-hand").querySelectorAll("button.mr-gap:not(:disabled)")];
+  const row = /** @type {HTMLElement} */ (event.currentTarget.closest(".mr-hand")); // a gap is in its hand's row
+  const gaps = [.../** @type {NodeListOf<HTMLButtonElement>} */ (row.querySelectorAll("button.mr-gap:not(:disabled)"))];
   const i = gaps.indexOf(event.currentTarget);
   gaps[(i + step + gaps.length) % gaps.length]?.focus();
   event.preventDefault();
 }
 
-/** The round's turns in words, one line each, from the public history (MR-5.1). */
+/**
+ * The round's turns in words, one line each, from the public history (MR-5.1).
+ * @param {View} view
+ * @param {string[]} names
+ * @param {Translate} t
+ */
 function turnLines(view, names, t) {
+  /** @type {string[]} */
   const lines = [];
   for (const event of view.history) {
     if ("take" in event) {
@@ -432,14 +587,21 @@ function turnLines(view, names, t) {
     }
   }
   // A take whose placement is still to come.
-  if (lines.length && "take" in view.history.at(-1)) lines.push(`${lines.pop()} ${t("log.pending")}`);
+  if (lines.length && "take" in /** @type {TakeEvent | PlaceEvent} */ (view.history.at(-1))) lines.push(`${lines.pop()} ${t("log.pending")}`);
   return lines;
 }
 
-/** The game so far in words (the table's log): past rounds' scores, then this round's turns. */
+/**
+ * The game so far in words (the table's log): past rounds' scores, then this round's turns.
+ * @param {Message} msg
+ * @param {Translate} t
+ * @param {string[]} names
+ */
 export function narrate(msg, t, names) {
   const view = msg.view;
+  /** @type {string[]} */
   const lines = [];
+  /** @type {(row: number[], r: number) => string} */
   const scored = (row, r) => t("log.roundScores", { round: r + 1, scores: row.map((p, s) => `${names[s]} ${p}`).join(", ") });
   view.round_scores.slice(0, view.round - 1).forEach((row, r) => lines.push(scored(row, r)));
   lines.push(t("log.roundStart", { round: view.round, name: names[view.start_player] }));
@@ -453,6 +615,13 @@ export function narrate(msg, t, names) {
 }
 
 // Three or more seats get compact column heads (their avatars): names side by side would not fit.
+/**
+ * @param {View} view
+ * @param {string[]} names
+ * @param {Translate} t
+ * @param {H} h
+ * @param {(name: string, compact: boolean) => HTMLElement} [scoreHead]
+ */
 function scoreTable(view, names, t, h, scoreHead = (name) => h("th", { scope: "col" }, name)) {
   const rows = view.round_scores.map((row, r) => h("tr", {},
     h("th", { scope: "row" }, String(r + 1)),
@@ -473,6 +642,9 @@ function scoreTable(view, names, t, h, scoreHead = (name) => h("th", { scope: "c
  * each seat's best run with its joker symbols counted (MR-6.3; the cards of a
  * hand only where this seat saw it), the bonus, and each seat's points — the
  * engine's own round scores.
+ * @param {View} end
+ * @param {{views?: (View | null)[] | null}} msg
+ * @param {SummaryContext} ctx
  */
 export function summary(end, msg, ctx) {
   const { h, t } = ctx;
@@ -483,10 +655,13 @@ export function summary(end, msg, ctx) {
   const points = end.round_scores.at(-1) ?? new Array(n).fill(0);
   const declarer = last?.last_place?.declare ? last.last_place.seat : null;
   const declared = last?.declared_hand ?? null;
+  /** @type {(hand: number[], run?: Run | null) => HTMLElement} */
   const cardsOf = (hand, run = null) => h("span", { class: "summary-cards" }, hand.map((c, i) =>
     faceCard(c, sym, ctx, `card-small${run && i >= run.first && i <= run.last ? " mr-run-card" : ""}`)));
   const rows = Array.from({ length: n }, (_, seat) => {
+    /** @type {string} */
     let why;
+    /** @type {HTMLElement | null} */
     let shownHand = null;
     if (seat === declarer && declared) {
       const total = declared.reduce((sum, c) => sum + sym(c), 0);
@@ -497,10 +672,11 @@ export function summary(end, msg, ctx) {
     } else {
       const hand = seat === end.seat ? end.hand : msg.views?.[seat]?.hand ?? null;
       const run = hand?.length ? bestRun(hand, sym) : null;
+      const cards = hand ?? []; // where there is a run, the hand it is in
       why = run
-        ? t("summary.bestRunShown", { from: hand[run.first], to: hand[run.last], length: run.last - run.first + 1, count: run.value })
+        ? t("summary.bestRunShown", { from: cards[run.first], to: cards[run.last], length: run.last - run.first + 1, count: run.value })
         : t("summary.bestRunHidden", { count: points[seat] });
-      if (run) shownHand = cardsOf(hand, run);
+      if (run) shownHand = cardsOf(cards, run);
       if (declarer === null) why = `${why} ${t("summary.turnLimit", { limit: end.options.turn_limit ?? "" })}`;
     }
     return ctx.summaryRow({

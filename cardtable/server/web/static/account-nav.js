@@ -1,3 +1,4 @@
+// @ts-check
 // The header's account links on every page ("Sign in", or "My games" and the
 // account's name), and the "your turn" notice: while a signed-in person is
 // elsewhere on the site and a game of theirs waits for them, the tab's title
@@ -11,8 +12,14 @@ const POLL_MS = 15000;
 const TURN_ICON = "data:image/svg+xml," + encodeURIComponent(
   '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><circle cx="8" cy="8" r="7" fill="#d9480f"/></svg>');
 
+/**
+ * @param {HTMLElement} box
+ * @param {import("./i18n.js").Translate} t
+ * @returns {Promise<{name: string} | null>}
+ */
 export async function accountNav(box, t) {
-  let account = null;
+  /** @type {{name: string} | null} */
+  let account;
   try { ({ account } = await api("/api/account")); } catch { return null; }
   box.replaceChildren(account
     ? h("span", { class: "account-links" },
@@ -23,10 +30,11 @@ export async function accountNav(box, t) {
   return account;
 }
 
+/** @param {import("./i18n.js").Translate} t */
 function watchTurns(t) {
   const here = location.pathname.match(/^\/t\/([^/]+)\/?$/)?.[1];
   const icon = document.querySelector('link[rel="icon"]');
-  const plainIcon = icon?.getAttribute("href");
+  const plainIcon = /** @type {string} */ (icon?.getAttribute("href")); // index.html gives it one
   const prefix = t("turn.prefix");
   let waiting = false;
   // Pages set their own title when they have loaded, which may be after the first
@@ -40,6 +48,7 @@ function watchTurns(t) {
   if (titleElement) new MutationObserver(showNotice).observe(titleElement, { childList: true, characterData: true, subtree: true });
   const check = async () => {
     try {
+      /** @type {{in_progress: {id: string, your_turn: boolean}[]}} */
       const games = await api("/api/me/games");
       waiting = games.in_progress.some((g) => g.your_turn && g.id !== here);
     } catch { return; }

@@ -1,3 +1,4 @@
+// @ts-check
 // The account page (/account): for a guest, sign up (their guest seats in this
 // browser become the account's) or sign in; once signed in, sign out (here or
 // everywhere), change the password, delete the account.
@@ -8,6 +9,16 @@ import { h } from "./dom.js";
 const SEAT_KEY = /^cardtable\.seat\.(.+)$/;
 const MAX_CLAIMED_SEATS = 50; // the most one claim hands in (account_schemas.py)
 
+/** @typedef {import("./i18n.js").Translate} Translate */
+/**
+ * One field of a form: [name, label, input type, autocomplete, hint].
+ * @typedef {[string, string, string, string, string?]} Field
+ */
+
+/**
+ * @param {HTMLElement} main
+ * @param {import("./i18n.js").Env} env
+ */
 export async function showAccount(main, env) {
   const { t } = env;
   document.title = t("account.pageTitle");
@@ -20,18 +31,24 @@ export async function showAccount(main, env) {
 function guestSeats() {
   const seats = [];
   for (let i = 0; i < localStorage.length; i++) {
-    const table = localStorage.key(i).match(SEAT_KEY)?.[1];
+    const key = /** @type {string} */ (localStorage.key(i)); // i < length
+    const table = key.match(SEAT_KEY)?.[1];
     if (!table) continue;
     try {
-      const saved = JSON.parse(localStorage.getItem(localStorage.key(i)));
+      const saved = JSON.parse(/** @type {string} */ (localStorage.getItem(key)));
       if (typeof saved?.token === "string") seats.push({ table, token: saved.token });
     } catch { /* not ours */ }
   }
   return seats;
 }
 
-/** The catalog's words for a refusal the server answered, else its own sentence. */
-function reason(error, t) {
+/**
+ * The catalog's words for a refusal the server answered, else its own sentence.
+ * @param {unknown} refused what api() threw (an ApiError)
+ * @param {Translate} t
+ */
+function reason(refused, t) {
+  const error = /** @type {import("./api.js").ApiError} */ (refused);
   if (error.status === 429) return t("account.error.tooSoon", { count: error.retryAfter });
   if (error.status === 401) return t("account.error.wrong");
   if (error.status === 403) return t("account.error.password");
@@ -39,10 +56,23 @@ function reason(error, t) {
   return error.message;
 }
 
+/**
+ * A form of `fields` whose submit button says `submit`; `act(values)` does
+ * what it asks (a refusal it throws is shown), `note` stands under its heading.
+ * @param {string} id
+ * @param {Translate} t
+ * @param {string} heading
+ * @param {Field[]} fields
+ * @param {string} submit
+ * @param {(values: Record<string, string>) => Promise<void>} act
+ * @param {Node | null} [note]
+ * @param {string} [kind] the submit button's class
+ */
 function form(id, t, heading, fields, submit, act, note = null, kind = "primary") {
   const error = h("p", { class: "error", role: "alert" });
-  const inputs = Object.fromEntries(fields.map(([name, label, kind, auto]) =>
-    [name, h("input", { id: `${id}-${name}`, name, type: kind, autocomplete: auto, required: true })]));
+  /** @type {Record<string, HTMLInputElement>} */
+  const inputs = Object.fromEntries(fields.map(([name, , type, auto]) =>
+    [name, h("input", { id: `${id}-${name}`, name, type, autocomplete: auto, required: true })]));
   const button = h("button", { class: kind, type: "submit" }, submit);
   const el = h("form", {
     class: "panel account-form", id, "aria-labelledby": `${id}-heading`,
@@ -67,7 +97,9 @@ function form(id, t, heading, fields, submit, act, note = null, kind = "primary"
   return el;
 }
 
+/** @param {Translate} t */
 function guest(t) {
+  /** @type {[string, string, string, string]} */
   const name = ["name", t("account.name"), "text", "username"];
   return h("div", { class: "account" },
     h("p", { class: "hint account-intro" }, t("account.guestNote")),
@@ -92,9 +124,14 @@ function guest(t) {
       h("p", { class: "hint" }, t("account.forgotten"))));
 }
 
+/**
+ * @param {{name: string}} account
+ * @param {Translate} t
+ */
 function signedIn(account, t) {
   const done = h("p", { class: "account-done", role: "status" });
   // A body, so the request says it is JSON (the server refuses any other POST).
+  /** @param {string} path */
   const out = (path) => async () => { await api(path, { method: "POST", body: {} }); location.assign("/"); };
   return h("div", { class: "account" },
     h("section", { class: "panel account-summary", "aria-labelledby": "me-heading" },
@@ -111,8 +148,8 @@ function signedIn(account, t) {
       t("account.changePassword"),
       async (v) => {
         await api("/api/account/password", { method: "POST", body: v });
-        document.querySelectorAll("#change-password input").forEach((i) => { i.value = ""; });
-        document.querySelector("#change-password button").disabled = false;
+        /** @type {NodeListOf<HTMLInputElement>} */ (document.querySelectorAll("#change-password input")).forEach((i) => { i.value = ""; });
+        /** @type {HTMLButtonElement} */ (document.querySelector("#change-password button")).disabled = false;
         done.textContent = t("account.passwordChanged");
       }, done),
     form("delete-account", t, t("account.deleteHeading"),

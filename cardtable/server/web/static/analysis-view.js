@@ -1,3 +1,4 @@
+// @ts-check
 // Drawing an analysis (GET /api/tables/{id}/analysis, docs/server.md): a
 // decision's class as a badge (colour, symbol and word: never colour alone),
 // one decision beside the replay, a player's summary, the list of decisions.
@@ -6,11 +7,66 @@
 
 import { h } from "./dom.js";
 
+/** @typedef {import("./i18n.js").Translate} Translate */
+/**
+ * A number with its standard error (null: not known) (analysis/report.py, _estimate_json).
+ * @typedef {{mean: number, se: number | null}} Estimate
+ */
+/** @typedef {{win: Estimate, points: Estimate}} Loss */
+/**
+ * One choice's value: its moves (JSON), win chance and expected points, and what it loses.
+ * @typedef {{moves: unknown[], win: Estimate, points: Estimate, loss: Loss}} Alternative
+ */
+/**
+ * A decision judged fairly or in hindsight: the best moves, every alternative,
+ * and what the move played lost.
+ * @typedef {{best: unknown[], alternatives: Alternative[], loss: Loss}} Evaluation
+ */
+/**
+ * One decision of the analysis (report.py, decision_json).
+ * @typedef {object} Decision
+ * @property {number} round
+ * @property {number} move
+ * @property {number} seat
+ * @property {boolean} forced
+ * @property {string | null} class
+ * @property {Evaluation} [fair]
+ * @property {Evaluation} [hindsight]
+ */
+/**
+ * What the server adds to a decision (docs/server.md): its replay step and the
+ * moves in record notation, the one played and each alternative's.
+ * @typedef {{step: number, played: string, fair: string[][], hindsight: string[][] | null}} Note
+ */
+/** @typedef {{decision: Decision, note: Note}} Entry */
+/**
+ * A player's summary (report.py, _summary_json).
+ * @typedef {object} PlayerAnalysis
+ * @property {number} seat
+ * @property {number} decisions
+ * @property {number} forced
+ * @property {number} accuracy
+ * @property {Loss} lost
+ * @property {{win: Estimate, points: Estimate, best: number}} hindsight_lost
+ * @property {Record<string, number>} classes
+ * @property {{round: number, move: number}[]} costliest
+ */
+/**
+ * Moves the replay to a step, shown as a seat saw it (`fromSummary`: clicked in a player's summary).
+ * @typedef {(step: number, seat: number, fromSummary: boolean) => void} Jump
+ */
+
 // lichess's marks where they exist; the word is always written beside them.
+/** @type {Record<string, string>} */
 const SYMBOLS = { best: "★", good: "✓", inaccuracy: "?!", mistake: "?", blunder: "??", unclear: "~" };
 export const CLASSES = Object.keys(SYMBOLS);
 const SHOWN_ALTERNATIVES = 8;
 
+/**
+ * @param {string} label
+ * @param {Translate} t
+ * @param {number | null} [count]
+ */
 export function badge(label, t, count = null) {
   const word = t(`class.${label}`);
   // "unclear" says what it means where it is shown, as the legend does.
@@ -20,41 +76,70 @@ export function badge(label, t, count = null) {
     count === null ? word : `${count} ${word}`);
 }
 
+/** @param {number} x */
 const pct = (x) => (100 * x).toFixed(1);
+/** @type {(e: Estimate, scale: number, digits: number) => string} */
 const se = (e, scale, digits) => (e.se === null ? "?" : (scale * e.se).toFixed(digits));
 
-/** "4.4% ±0.5": a win chance (0–1) with its error, in percent. */
+/**
+ * "4.4% ±0.5": a win chance (0–1) with its error, in percent.
+ * @param {Estimate} e
+ */
 export function winText(e) {
   return `${pct(e.mean)}% ±${se(e, 100, 1)}`;
 }
 
-/** "2.50 ±0.17": expected points with their error. */
+/**
+ * "2.50 ±0.17": expected points with their error.
+ * @param {Estimate} e
+ */
 export function pointsText(e) {
   return `${e.mean.toFixed(2)} ±${se(e, 1, 2)}`;
 }
 
-/** A loss as it is shown: cross-fitted losses may come out below zero, which reads "no loss". */
+/**
+ * A loss as it is shown: cross-fitted losses may come out below zero, which reads "no loss".
+ * @type {(e: Estimate) => Estimate}
+ */
 const atLeastZero = (e) => ({ mean: Math.max(0, e.mean), se: e.se });
 
-/** A loss written as what it cost, never below zero ("no loss measured" reads 0). */
+/**
+ * A loss written as what it cost, never below zero ("no loss measured" reads 0).
+ * @param {Loss} loss
+ * @param {Translate} t
+ */
 function costText(loss, t) {
   return t("analysis.costValues", { win: winText(atLeastZero(loss.win)), points: pointsText(atLeastZero(loss.points)) });
 }
 
+/** @param {string[]} texts */
 const movesText = (texts) => texts.join(" = ");
 
-/** Which alternative holds the move played (by its record notation). */
+/**
+ * Which alternative holds the move played (by its record notation).
+ * @param {Evaluation} evaluation
+ * @param {string[][]} texts
+ * @param {string} played
+ */
 function playedIndex(evaluation, texts, played) {
   const i = texts.findIndex((moves) => moves.includes(played));
   return i >= 0 ? i : evaluation.alternatives.length - 1;
 }
 
+/** @param {Evaluation} evaluation */
 function bestIndex(evaluation) {
   const best = JSON.stringify(evaluation.best);
   return evaluation.alternatives.findIndex((a) => JSON.stringify(a.moves) === best);
 }
 
-/** The alternatives' values as a table, best first; the move played and the best marked in words. */
+/**
+ * The alternatives' values as a table, best first; the move played and the best marked in words.
+ * @param {Evaluation} evaluation
+ * @param {string[][]} texts
+ * @param {number} played
+ * @param {string} caption
+ * @param {Translate} t
+ */
 function alternativesTable(evaluation, texts, played, caption, t) {
   const bestAt = bestIndex(evaluation);
   const order = evaluation.alternatives.map((a, i) => i)
@@ -85,7 +170,13 @@ function alternativesTable(evaluation, texts, played, caption, t) {
     hidden > 0 ? h("p", { class: "hint" }, t("analysis.moreAlternatives", { count: hidden })) : null);
 }
 
-/** One decision: who, what was played, its class, the cost, the better move, every alternative, hindsight. */
+/**
+ * One decision: who, what was played, its class, the cost, the better move, every alternative, hindsight.
+ * @param {Entry} entry
+ * @param {string[]} names
+ * @param {Translate} t
+ * @returns {HTMLElement[]}
+ */
 export function decisionBlock(entry, names, t) {
   const { decision, note } = entry;
   const name = names[decision.seat];
@@ -100,7 +191,7 @@ export function decisionBlock(entry, names, t) {
   const fair = decision.fair;
   const played = playedIndex(fair, note.fair, note.played);
   const bestAt = bestIndex(fair);
-  parts.push(h("p", { class: "an-verdict" }, badge(decision.class, t), " ", t("analysis.played", { move: note.played })));
+  parts.push(h("p", { class: "an-verdict" }, badge(/** @type {string} */ (decision.class), t), " ", t("analysis.played", { move: note.played })));
   parts.push(h("p", {}, t("analysis.cost"), " ", costText(fair.loss, t)));
   parts.push(h("p", { class: "an-better" }, played === bestAt
     ? t("analysis.wasBest")
@@ -118,14 +209,22 @@ export function decisionBlock(entry, names, t) {
   return parts;
 }
 
-/** A player's summary and three costliest decisions (each a button that jumps the replay there). */
+/**
+ * A player's summary and three costliest decisions (each a button that jumps the replay there).
+ * @param {PlayerAnalysis} player
+ * @param {Entry[]} entries
+ * @param {string[]} names
+ * @param {Translate} t
+ * @param {Jump} jump
+ */
 export function playerSummary(player, entries, names, t, jump) {
   const judged = player.decisions - player.forced;
+  /** @param {Estimate} e */
   const perDecision = (e) => atLeastZero({ mean: e.mean / Math.max(1, judged), se: e.se === null ? null : e.se / Math.max(1, judged) });
   const headingId = `analysis-player-${player.seat}`;
-  const costly = player.costliest
+  const costly = /** @type {Entry[]} */ (player.costliest
     .map(({ round, move }) => entries.find((e) => e.decision.seat === player.seat && e.decision.round === round && e.decision.move === move))
-    .filter(Boolean);
+    .filter(Boolean));
   return h("section", { class: "an-player", "aria-labelledby": headingId, dataset: { seat: player.seat } },
     h("h4", { id: headingId }, names[player.seat]),
     h("p", { class: "an-accuracy" },
@@ -144,22 +243,31 @@ export function playerSummary(player, entries, names, t, jump) {
     })),
     costly.length ? h("h5", {}, t("analysis.costliest")) : null,
     costly.length ? h("ol", { class: "an-costly" }, costly.map(({ decision, note }) => {
-      const bestAt = bestIndex(decision.fair);
+      // The costliest are judged decisions: each has its class and fair evaluation.
+      const fair = /** @type {Evaluation} */ (decision.fair);
+      const bestAt = bestIndex(fair);
       return h("li", {}, h("button", {
         type: "button", class: "an-jump", dataset: { step: note.step, seat: decision.seat },
         onclick: () => jump(note.step, decision.seat, true),
       },
       h("span", {}, t("analysis.costlyWhere", { round: decision.round, move: decision.move, played: note.played })),
-      badge(decision.class, t),
+      badge(/** @type {string} */ (decision.class), t),
       h("span", { class: "an-costly-better" }, t("analysis.costlyBetter", {
-        move: movesText(note.fair[bestAt] ?? []), win: winText(atLeastZero(decision.fair.loss.win)),
+        move: movesText(note.fair[bestAt] ?? []), win: winText(atLeastZero(fair.loss.win)),
       }))));
     })) : null);
 }
 
-/** Every analyzed decision by round, as buttons (one tab stop: arrows move between them). */
+/**
+ * Every analyzed decision by round, as buttons (one tab stop: arrows move between them).
+ * @param {Entry[]} entries
+ * @param {string[]} names
+ * @param {Translate} t
+ * @param {Jump} jump
+ */
 export function decisionList(entries, names, t, jump) {
   const items = [];
+  /** @type {number | null} */
   let round = null;
   for (const { decision, note } of entries) {
     if (decision.round !== round) {

@@ -1,3 +1,4 @@
+// @ts-check
 // The analysis panel beside a finished game's replay: the "Analyze" button,
 // progress while the server judges the decisions (it polls GET
 // /api/tables/{id}/analysis), then beside each replay step the decision made
@@ -12,19 +13,52 @@ const POLL_MS = 1000;
 const BUSY = ["pending", "running"];
 const NOTABLE = ["inaccuracy", "mistake", "blunder"];
 
+/** @typedef {import("./analysis-view.js").Entry} Entry */
+/**
+ * One seat's analysis job (GET /api/tables/{id}/analysis, docs/server.md).
+ * @typedef {object} SeatJob
+ * @property {number} seat
+ * @property {string} status "none", "pending", "running", "done" or "failed"
+ * @property {string} [error]
+ * @property {number} total
+ * @property {number} done
+ * @property {number} [ahead]
+ */
+/**
+ * The analysis of a table: each seat's job, and once some are done the
+ * analysis itself with a note (step, moves in words) per decision.
+ * @typedef {object} AnalysisDoc
+ * @property {string} [status]
+ * @property {SeatJob[]} seats
+ * @property {{decisions: import("./analysis-view.js").Decision[], players: import("./analysis-view.js").PlayerAnalysis[]} | null} [analysis]
+ * @property {import("./analysis-view.js").Note[]} notes
+ */
+
 /**
  * {element, show(step, toMove), describe(step), focusCurrent()}: `jump(step, seat,
  * fromSummary)` moves the replay; `onResults()` is told when results arrive;
  * `names` by seat; `mySeat` (or null) is analyzed first.
+ * @param {object} options
+ * @param {string} options.tableId
+ * @param {import("./i18n.js").Translate} options.t
+ * @param {string[]} options.names
+ * @param {number | null} options.mySeat
+ * @param {import("./analysis-view.js").Jump} options.jump
+ * @param {() => void} [options.onResults]
  */
 export function analysisPanel({ tableId, t, names, mySeat, jump, onResults }) {
   const url = `/api/tables/${encodeURIComponent(tableId)}/analysis`;
+  /** @type {AnalysisDoc | null} */
   let doc = null;
+  /** @type {Entry[]} */
   let entries = [];
+  /** @type {Map<number, Entry>} */
   const byStep = new Map();
   let step = 0;
+  /** @type {number | null} */
   let toMove = null;
-  let timer = null;
+  /** @type {ReturnType<typeof setTimeout> | undefined} */
+  let timer = undefined;
 
   const button = h("button", { type: "button", class: "primary", id: "analyze", onclick: () => request() }, t("analysis.analyze"));
   const bar = h("progress", { id: "analysis-progress", max: "1", value: "0", hidden: true, "aria-label": t("analysis.progressLabel") });
@@ -56,7 +90,7 @@ export function analysisPanel({ tableId, t, names, mySeat, jump, onResults }) {
       doc = await api(url, { method: "POST", body: { seat: null } });
       status.focus({ preventScroll: true });
     } catch (err) {
-      error.textContent = err.message;
+      error.textContent = /** @type {Error} */ (err).message;
     }
     draw();
   }
@@ -67,7 +101,7 @@ export function analysisPanel({ tableId, t, names, mySeat, jump, onResults }) {
       doc = await api(url);
       error.textContent = "";
     } catch (err) {
-      error.textContent = err.message;
+      error.textContent = /** @type {Error} */ (err).message;
     }
     draw();
   }
@@ -87,8 +121,8 @@ export function analysisPanel({ tableId, t, names, mySeat, jump, onResults }) {
     const total = counted.reduce((n, s) => n + s.total, 0);
     const judged = counted.reduce((n, s) => n + s.done, 0);
     bar.hidden = !busy.length;
-    bar.max = String(Math.max(1, total));
-    bar.value = String(judged);
+    bar.max = Math.max(1, total);
+    bar.value = judged;
     if (busy.length) {
       const ahead = Math.min(...busy.map((s) => s.ahead ?? 0));
       status.textContent = busy.some((s) => s.status === "running") || ahead === 0
@@ -111,7 +145,8 @@ export function analysisPanel({ tableId, t, names, mySeat, jump, onResults }) {
   function drawResults() {
     const analysis = doc?.analysis;
     byStep.clear();
-    entries = analysis ? analysis.decisions.map((decision, i) => ({ decision, note: doc.notes[i] })) : [];
+    const notes = doc?.notes ?? [];
+    entries = analysis ? analysis.decisions.map((decision, i) => ({ decision, note: notes[i] })) : [];
     for (const entry of entries) byStep.set(entry.note.step, entry);
     players.replaceChildren(...(analysis?.players ?? []).map((p) => playerSummary(p, entries, names, t, jump)));
     listBox.hidden = !entries.length;
@@ -122,13 +157,14 @@ export function analysisPanel({ tableId, t, names, mySeat, jump, onResults }) {
 
   function drawList() {
     const notable = filter.value === "notable";
-    const shown = notable ? entries.filter((e) => NOTABLE.includes(e.decision.class)) : entries;
+    const shown = notable ? entries.filter((e) => NOTABLE.includes(e.decision.class ?? "")) : entries;
     list.replaceChildren(...(shown.length ? decisionList(shown, names, t, jump) : [h("li", { class: "hint" }, t("analysis.nothingNotable"))]));
     markCurrent();
   }
 
   function markCurrent() {
-    const buttons = [...list.querySelectorAll("button.an-move")];
+    const buttons = [.../** @type {NodeListOf<HTMLButtonElement>} */ (list.querySelectorAll("button.an-move"))];
+    /** @type {HTMLButtonElement | null} */
     let target = null;
     for (const b of buttons) {
       const here = Number(b.dataset.step) === step;
@@ -139,17 +175,19 @@ export function analysisPanel({ tableId, t, names, mySeat, jump, onResults }) {
     }
     if (target) {
       target.tabIndex = 0; // the list is one tab stop, at the decision on screen
-      const box = list.parentElement;
+      const box = /** @type {HTMLElement} */ (list.parentElement);
       if (target.offsetTop < box.scrollTop || target.offsetTop + target.offsetHeight > box.scrollTop + box.clientHeight) {
         box.scrollTop = target.offsetTop - box.clientHeight / 2;
       }
     }
   }
 
+  /** @param {KeyboardEvent} event */
   function listKeys(event) {
-    const buttons = [...list.querySelectorAll("button.an-move")];
-    const at = buttons.indexOf(document.activeElement);
+    const buttons = [.../** @type {NodeListOf<HTMLButtonElement>} */ (list.querySelectorAll("button.an-move"))];
+    const at = buttons.indexOf(/** @type {HTMLButtonElement} */ (document.activeElement));
     if (at < 0) return;
+    /** @type {Record<string, number>} */
     const moves = { ArrowDown: at + 1, ArrowUp: at - 1, Home: 0, End: buttons.length - 1 };
     if (!(event.key in moves)) return;
     event.preventDefault();
@@ -159,7 +197,11 @@ export function analysisPanel({ tableId, t, names, mySeat, jump, onResults }) {
     next.click();
   }
 
-  /** Draw the decision made at this replay step (the position on screen). */
+  /**
+   * Draw the decision made at this replay step (the position on screen).
+   * @param {number} newStep
+   * @param {number | null} seatToMove
+   */
   function show(newStep, seatToMove) {
     step = newStep;
     toMove = seatToMove;
@@ -176,7 +218,10 @@ export function analysisPanel({ tableId, t, names, mySeat, jump, onResults }) {
     markCurrent();
   }
 
-  /** A few words on the decision at ``step`` for the replay's position line. */
+  /**
+   * A few words on the decision at ``step`` for the replay's position line.
+   * @param {number} at
+   */
   function describe(at) {
     const entry = byStep.get(at);
     if (!entry?.decision.class) return "";

@@ -1,3 +1,4 @@
+// @ts-check
 // The page's entry: load the interface text, put the language switch in the
 // header, then draw the lobby (/), a game's rules (/rules/{game}), a table (/t/{id}),
 // the account (/account), My games (/me), a profile (/players/{name}) or a
@@ -14,12 +15,18 @@ document.documentElement.lang = lang;
 const t = translator(lang, strings);
 const env = { t, lang, languages: [lang, ...languages.filter((l) => l !== lang)], strings };
 
-document.getElementById("skip-link").textContent = t("app.skip");
-document.getElementById("brand").setAttribute("aria-label", t("app.home"));
-languageSwitch(document.getElementById("language-switch"));
-accountNav(document.getElementById("account-nav"), t);
+/**
+ * An element of index.html, which has every one this asks for.
+ * @param {string} id
+ */
+const part = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
 
-const main = document.getElementById("main");
+part("skip-link").textContent = t("app.skip");
+part("brand").setAttribute("aria-label", t("app.home"));
+languageSwitch(part("language-switch"));
+accountNav(part("account-nav"), t);
+
+const main = part("main");
 const table = location.pathname.match(/^\/t\/([^/]+)\/?$/);
 const rules = location.pathname.match(/^\/rules\/([^/]+)\/?$/);
 const player = location.pathname.match(/^\/players\/([^/]+)\/?$/);
@@ -52,8 +59,12 @@ if (learning) {
   await showLobby(main, env);
 }
 
-/** The header's language switch: every catalog the server has; a choice is remembered and redraws the page. */
+/**
+ * The header's language switch: every catalog the server has; a choice is remembered and redraws the page.
+ * @param {HTMLElement} box
+ */
 async function languageSwitch(box) {
+  /** @type {{code: string, name: string}[]} */
   const offered = await api("/api/languages").catch(() => []);
   if (offered.length < 2) return;
   const select = h("select", {

@@ -1,3 +1,4 @@
+// @ts-check
 // The table's chat: the lines of the channels this client reads (players read
 // the players' channel, spectators both), quick phrases in the reader's own
 // language, a line to type, muting a person, reporting a line to the server's
@@ -8,16 +9,42 @@
 
 import { h } from "./dom.js";
 
-export const MAX_CHARS = 200; // the server's limit (cardtable/server/chat.py)
-export const PHRASES = ["gg", "wp", "sorry", "thinking"]; // cardtable/server/chat.py
+export const MAX_CHARS = 200; // the server's limit (cardtable/server/tables/chat.py)
+export const PHRASES = ["gg", "wp", "sorry", "thinking"]; // cardtable/server/tables/chat.py
 const MUTED_KEY = "cardtable.chatMuted";
 const OFF_KEY = "cardtable.chatOff";
 const SHOWN_LINES = 100;
 
+/** @typedef {import("./i18n.js").Translate} Translate */
+/**
+ * One line of the chat as the server sends it (cardtable/server/tables/chat.py).
+ * @typedef {object} ChatLine
+ * @property {number} n
+ * @property {string} channel
+ * @property {string | null} [name]
+ * @property {number | null} [seat]
+ * @property {string | null} [text]
+ * @property {string | null} [phrase]
+ * @property {boolean} [removed]
+ */
+/**
+ * What a line somebody else said offers (chatLine).
+ * @typedef {{mute: (key: string) => void, report: (n: number) => void, reported: boolean}} LineActions
+ */
+
+/**
+ * @param {string} key
+ * @param {unknown} fallback
+ * @returns {any}
+ */
 function stored(key, fallback) {
-  try { return JSON.parse(localStorage.getItem(key)) ?? fallback; } catch { return fallback; }
+  try { return JSON.parse(/** @type {string} */ (localStorage.getItem(key))) ?? fallback; } catch { return fallback; }
 }
 
+/**
+ * @param {string} key
+ * @param {unknown} value
+ */
 function store(key, value) {
   try { localStorage.setItem(key, JSON.stringify(value)); } catch { /* private mode: this page only */ }
 }
@@ -27,15 +54,23 @@ export function chatOff() {
   return stored(OFF_KEY, false) === true;
 }
 
-/** Whom this browser muted: names ("" stands for guest spectators, who have none). */
+/**
+ * Whom this browser muted: names ("" stands for guest spectators, who have none).
+ * @returns {Set<string>}
+ */
 export function mutedNames() {
   return new Set(stored(MUTED_KEY, []));
 }
 
+/** @param {ChatLine} line */
 function speakerKey(line) {
   return line.name ?? "";
 }
 
+/**
+ * @param {ChatLine} line
+ * @param {Translate} t
+ */
 function speakerName(line, t) {
   return line.name ?? t("chat.guest");
 }
@@ -44,6 +79,9 @@ function speakerName(line, t) {
  * One line as an <li>: who, (the spectators' channel,) what. `actions`, for a
  * line somebody else said: `mute(key)`, `report(n)` and `reported` (whether
  * this client reported it already) add the mute and report buttons.
+ * @param {ChatLine} line
+ * @param {Translate} t
+ * @param {LineActions | null} [actions]
  */
 export function chatLine(line, t, actions = null) {
   const words = line.removed ? t("chat.removed") : line.phrase ? t(`chat.phrase.${line.phrase}`) : line.text;
@@ -55,12 +93,12 @@ export function chatLine(line, t, actions = null) {
     h("span", { class: "chat-text", dir: "auto" }, words),
     live ? h("button", {
       type: "button", class: "chat-mute", title: t("chat.mute", { name: who }),
-      "aria-label": t("chat.mute", { name: who }), onclick: () => actions.mute(speakerKey(line)),
+      "aria-label": t("chat.mute", { name: who }), onclick: () => actions?.mute(speakerKey(line)),
     }, "⊘") : null,
     live ? h("button", {
       type: "button", class: "chat-report", title: t(actions.reported ? "chat.reportedTag" : "chat.report", { name: who }),
       "aria-label": t(actions.reported ? "chat.reportedTag" : "chat.report", { name: who }),
-      disabled: actions.reported, onclick: () => actions.report(line.n),
+      disabled: actions.reported, onclick: () => actions?.report(line.n),
     }, "⚑") : null);
 }
 
@@ -69,14 +107,22 @@ export class ChatPanel {
    * `send(message)` sends over the table's socket (false when not connected);
    * `mine()` is this client's seat (null: a spectator); `onUnread(count)` is
    * told how many lines came while the panel was out of sight.
+   * @param {object} options
+   * @param {Translate} options.t
+   * @param {(message: object) => boolean} options.send
+   * @param {() => number | null} options.mine
+   * @param {() => boolean} options.shown
+   * @param {(count: number) => void} options.onUnread
    */
-  constructor({ t, send, mine, shown, onUnread, id }) {
+  constructor({ t, send, mine, shown, onUnread }) {
     this.t = t;
     this.sendMessage = send;
     this.mine = mine;
     this.shown = shown;
     this.onUnread = onUnread;
+    /** @type {ChatLine[]} */
     this.lines = [];
+    /** @type {Set<number>} */
     this.reports = new Set(); // the lines this client reported, by number
     this.unread = 0;
     this.muted = mutedNames();
@@ -111,6 +157,7 @@ export class ChatPanel {
     this.draw();
   }
 
+  /** @param {{history?: boolean, lines: ChatLine[]}} msg */
   receive(msg) {
     if (msg.history) this.lines = [];
     const known = new Set(this.lines.map((line) => line.n));
@@ -124,26 +171,36 @@ export class ChatPanel {
     this.draw();
   }
 
-  /** The operator removed these lines: their words go, everywhere they are shown. */
+  /**
+   * The operator removed these lines: their words go, everywhere they are shown.
+   * @param {number[]} numbers
+   */
   removed(numbers) {
     const gone = new Set(numbers);
     this.lines = this.lines.map((line) => gone.has(line.n) ? { ...line, text: null, phrase: null, removed: true } : line);
     this.draw(true);
   }
 
+  /** @param {number} n */
   report(n) {
     this.error.textContent = "";
     if (!this.sendMessage({ type: "report", n })) this.error.textContent = this.t("table.notConnected");
   }
 
-  /** The server stored this client's report of line `n`. */
+  /**
+   * The server stored this client's report of line `n`.
+   * @param {number} n
+   */
   reported(n) {
     this.reports.add(n);
     this.note.textContent = this.t("chat.reportedNote");
     this.draw(true);
   }
 
-  /** A chat refusal from the server (too long, too fast…), in its own words. */
+  /**
+   * A chat refusal from the server (too long, too fast…), in its own words.
+   * @param {string} message
+   */
   refused(message) {
     this.error.textContent = this.t("chat.refused", { reason: message });
   }
@@ -154,11 +211,13 @@ export class ChatPanel {
     this.scroller.scrollTop = this.scroller.scrollHeight;
   }
 
+  /** @param {number} count */
   setUnread(count) {
     this.unread = count;
     this.onUnread(count);
   }
 
+  /** @param {{text?: string, phrase?: string}} message */
   say(message) {
     if (message.text !== undefined) {
       message.text = message.text.trim();
@@ -169,6 +228,7 @@ export class ChatPanel {
     if (message.text !== undefined) this.input.value = "";
   }
 
+  /** @param {boolean} off */
   setOff(off) {
     this.off = off;
     store(OFF_KEY, off);
@@ -176,12 +236,14 @@ export class ChatPanel {
     this.draw();
   }
 
+  /** @param {string} key */
   mute(key) {
     this.muted.add(key);
     store(MUTED_KEY, [...this.muted]);
     this.draw();
   }
 
+  /** @param {string} key */
   unmute(key) {
     this.muted.delete(key);
     store(MUTED_KEY, [...this.muted]);
@@ -197,10 +259,12 @@ export class ChatPanel {
     const me = this.mine();
     const shown = this.lines.filter((line) => !this.muted.has(speakerKey(line)));
     // Only new lines are added, so a screen reader hears what was just said.
-    const onScreen = [...this.list.children].map((li) => li.dataset.n);
+    const onScreen = [.../** @type {HTMLCollectionOf<HTMLElement>} */ (this.list.children)].map((li) => li.dataset.n);
     const wanted = shown.map((line) => String(line.n));
     const keep = !again && onScreen.length <= wanted.length && onScreen.every((n, i) => n === wanted[i]);
+    /** @type {(line: ChatLine) => LineActions} */
     const actions = (line) => ({ mute: (key) => this.mute(key), report: (n) => this.report(n), reported: this.reports.has(line.n) });
+    /** @type {(line: ChatLine) => HTMLElement} */
     const make = (line) => chatLine(line, t, line.seat === me && me !== null ? null : actions(line));
     if (keep) this.list.append(...shown.slice(onScreen.length).map(make));
     else this.list.replaceChildren(...shown.map(make));

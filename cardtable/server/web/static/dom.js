@@ -1,11 +1,34 @@
+// @ts-check
 // Building DOM without a framework: h("button", {class: "card", onclick}, "G7").
 // Boards get this as ctx.h, so they never import from the shell's URL.
+
+/**
+ * What h takes as props: any key, as the comment on h says how each is read;
+ * the listeners a page uses are typed, with the element as `currentTarget`.
+ * @template {Element} [E=HTMLElement]
+ * @typedef {{
+ *   [key: string]: any,
+ *   onclick?: ((event: MouseEvent & {currentTarget: E}) => unknown) | null,
+ *   onkeydown?: ((event: KeyboardEvent & {currentTarget: E}) => unknown) | null,
+ *   onchange?: ((event: Event & {currentTarget: E}) => unknown) | null,
+ *   onsubmit?: ((event: SubmitEvent & {currentTarget: E}) => unknown) | null,
+ * }} Props
+ */
+/**
+ * What h takes as children (false and undefined are left out, like null).
+ * @typedef {Node | string | number | boolean | null | undefined | Child[]} Child
+ */
 
 /**
  * Create an element. Props: "class", "text", "dataset" (object; null/undefined/false entries are left
  * out), "style" (object),
  * "on<event>" (listener), booleans (true = present attribute, false/null = absent),
  * anything else as an attribute. Children: nodes, strings, numbers, arrays, null.
+ * @template {keyof HTMLElementTagNameMap} K
+ * @param {K} tag
+ * @param {Props<HTMLElementTagNameMap[K]> | null} [props]
+ * @param {...Child} children
+ * @returns {HTMLElementTagNameMap[K]}
  */
 export function h(tag, props = {}, ...children) {
   const el = document.createElement(tag);
@@ -29,6 +52,10 @@ export function h(tag, props = {}, ...children) {
   return el;
 }
 
+/**
+ * @param {HTMLElement} el
+ * @param {Child[]} children
+ */
 function append(el, children) {
   for (const child of children) {
     if (child === null || child === undefined || child === false) continue;
@@ -38,7 +65,10 @@ function append(el, children) {
   }
 }
 
-/** Say something to screen readers through the page's live region. */
+/**
+ * Say something to screen readers through the page's live region.
+ * @param {string} text
+ */
 export function announce(text) {
   const region = document.getElementById("announcer");
   if (!region) return;

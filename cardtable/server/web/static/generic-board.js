@@ -1,3 +1,4 @@
+// @ts-check
 // The board of every game that brings none of its own (no `web_client` in its
 // manifest): a card table drawn from the state message alone. The seats sit
 // around the felt (cards held, points, whose turn), the public piles and plays
@@ -16,8 +17,24 @@ const MOST_BACKS = 12;
 // Facts that name a seat by its number: shown as the seat's name.
 const SEAT_FACTS = new Set(["dealer", "leader", "start_player", "first_player", "first_dealer"]);
 
+/** @typedef {import("./generic-view.js").Field} Field */
+/** @typedef {import("./generic-view.js").Card} Card */
+/** @typedef {import("./generic-view.js").Play} Play */
+/** @typedef {import("./board-host.js").BoardContext} BoardContext */
+/** @typedef {import("./board-host.js").StateMessage} StateMessage */
+/** @typedef {import("./i18n.js").Translate} Translate */
+/** @typedef {ReturnType<typeof readView>} Read */
+/** @typedef {(key: string) => string} Label a field's words */
+/** @typedef {{element: HTMLElement, cardMoves: Set<unknown>, playable: number}} Hand */
+
+/** @type {WeakMap<HTMLElement, {seq: number, read: Read, toMove: number | null}>} */
 const memory = new WeakMap(); // root -> what the last drawing showed, for the last-event line
 
+/**
+ * @param {HTMLElement} root
+ * @param {StateMessage} msg
+ * @param {BoardContext} ctx
+ */
 export function render(root, msg, ctx) {
   const { h, t } = ctx;
   const view = msg.view ?? {};
@@ -31,6 +48,7 @@ export function render(root, msg, ctx) {
   if (event !== null) live.textContent = event;
   live.hidden = !live.textContent;
 
+  /** @type {Label} */
   const label = (key) => fieldLabel(key, t);
   const top = read.fields.filter((f) => f.kind !== "section");
   const hand = read.hand?.length && me !== null ? handPart(read.hand, msg, mine, ctx) : null;
@@ -43,12 +61,18 @@ export function render(root, msg, ctx) {
     scoreSheet(top, players, ctx, label),
     ...read.fields.filter((f) => f.kind === "section" || f.kind === "records").map((f) => section(f, players, ctx, label)),
   ];
-  content.replaceChildren(...parts.filter(Boolean));
+  content.replaceChildren(.../** @type {HTMLElement[]} */ (parts.filter(Boolean)));
 }
 
-/** The game so far in words, from the view: scored rounds, then every card put down. */
+/**
+ * The game so far in words, from the view: scored rounds, then every card put down.
+ * @param {StateMessage} msg
+ * @param {Translate} t
+ * @param {string[]} names
+ */
 export function narrate(msg, t, names) {
   const read = readView(msg.view ?? {}, names.length);
+  /** @type {string[]} */
   const lines = [];
   for (const field of read.fields) {
     if (field.kind === "rows") {
@@ -69,10 +93,13 @@ export function narrate(msg, t, names) {
 // -------------------------------------------------------------- the frame
 
 /** The board's two parts: the drawing, redrawn each time, and the last-event
- * line, kept across drawings so screen readers hear each new event once. */
+ * line, kept across drawings so screen readers hear each new event once.
+ * @param {HTMLElement} root
+ * @param {BoardContext["h"]} h
+ */
 function frame(root, h) {
-  let content = root.querySelector(":scope > .gb-content");
-  let live = root.querySelector(":scope > .gb-last");
+  let content = /** @type {HTMLElement | null} */ (root.querySelector(":scope > .gb-content"));
+  let live = /** @type {HTMLElement | null} */ (root.querySelector(":scope > .gb-last"));
   if (!content || !live) {
     live = h("p", { class: "gb-last", role: "status", "aria-atomic": "true" });
     content = h("div", { class: "gb-content" });
@@ -81,16 +108,27 @@ function frame(root, h) {
   return { content, live };
 }
 
+/**
+ * @param {Field[]} fields
+ * @returns {Play[]}
+ */
 function readPlays(fields) {
   return fields.flatMap((f) => (f.kind === "plays" ? f.value : f.kind === "playGroups" ? f.value.flat() : []));
 }
 
 /** What just happened, said once: the card last put down, a new round, the end;
- * null when the drawing shows the same state as before. */
+ * null when the drawing shows the same state as before.
+ * @param {{seq: number, read: Read, toMove: number | null} | undefined} before
+ * @param {StateMessage} msg
+ * @param {Read} read
+ * @param {BoardContext} ctx
+ * @returns {string | null}
+ */
 function lastEvent(before, msg, read, ctx) {
   const { t, names } = ctx;
   if (before && before.seq === msg.seq) return null;
   const lengths = before ? new Map(before.read.fields.map((f) => [f.key, playCount(f)])) : new Map();
+  /** @type {Play | null | undefined} */
   let played = null;
   for (const field of read.fields) {
     const plays = readPlays([field]);
@@ -103,14 +141,19 @@ function lastEvent(before, msg, read, ctx) {
   if (played) return t("generic.lastPlay", { name: names[played.seat] ?? "", card: played.card });
   if (!before) return "";
   if (read.round !== null && read.round !== before.read.round) return t("generic.lastRound", { round: read.round });
-  const mover = names[before.toMove];
+  const mover = names[before.toMove ?? -1];
   return mover ? t("generic.lastMove", { name: mover }) : "";
 }
 
+/** @param {Field} field */
 function playCount(field) {
   return readPlays([field]).length;
 }
 
+/**
+ * @param {string} key
+ * @param {Translate} t
+ */
 function fieldLabel(key, t) {
   return t.has?.(`generic.field.${key}`) ? t(`generic.field.${key}`) : wordsOf(key);
 }
@@ -118,7 +161,15 @@ function fieldLabel(key, t) {
 // ------------------------------------------------------------ the table
 
 /** The felt: the other seats across the top, the piles in the middle, this
- * seat's plate and its hand at the foot. */
+ * seat's plate and its hand at the foot.
+ * @param {StateMessage} msg
+ * @param {Read} read
+ * @param {Field[]} fields
+ * @param {number} players
+ * @param {HTMLElement | undefined} hand
+ * @param {BoardContext} ctx
+ * @param {Label} label
+ */
 function tablePart(msg, read, fields, players, hand, ctx, label) {
   const { h, t } = ctx;
   const me = msg.seat ?? null;
@@ -131,7 +182,7 @@ function tablePart(msg, read, fields, players, hand, ctx, label) {
     h("p", { class: "gb-facts" },
       read.round !== null ? h("span", { class: "gb-round" }, t("generic.round", { round: read.round })) : null,
       facts.map((f) => h("span", { class: "gb-fact" }, t("generic.fact", {
-        label: label(f.key), value: SEAT_FACTS.has(f.key) ? ctx.names[f.value] ?? factText(f.value, t) : factText(f.value, t),
+        label: label(f.key), value: SEAT_FACTS.has(f.key) ? ctx.names[/** @type {number} */ (f.value)] ?? factText(f.value, t) : factText(f.value, t),
       })))),
     h("div", { class: "gb-piles" }, middle.map((f) => pile(f, ctx, label))),
     msg.finished ? h("p", { class: "gb-final" }, t("generic.gameOver", {
@@ -144,8 +195,16 @@ function tablePart(msg, read, fields, players, hand, ctx, label) {
     me === null ? null : h("div", { class: "gb-me" }, mine, hand));
 }
 
+/**
+ * @param {number} seat
+ * @param {StateMessage} msg
+ * @param {Field[]} fields
+ * @param {BoardContext} ctx
+ * @param {Label} label
+ */
 function seatPlate(seat, msg, fields, ctx, label) {
   const { h, t } = ctx;
+  /** @type {Partial<import("./board-host.js").SeatInfo>} */
   const info = msg.seats?.[seat] ?? {};
   const me = msg.seat ?? null;
   const name = [ctx.names[seat], seat === me && !msg.replay ? t("generic.you") : null].filter(Boolean).join(" ");
@@ -163,9 +222,9 @@ function seatPlate(seat, msg, fields, ctx, label) {
   if (Array.isArray(open)) {
     cards = cardRow(open, ctx, t("generic.openHand", { name: ctx.names[seat] }), true);
   } else if (sizes && seat !== me) {
-    cards = backs(sizes.value[seat], ctx);
+    cards = backs(/** @type {(number | boolean)[]} */ (sizes.value)[seat], ctx); // a perSeat field
   }
-  const piles = fields.filter((f) => f.kind === "seatPiles" && f.value[seat].some((c) => c !== null))
+  const piles = fields.filter((f) => f.kind === "seatPiles").filter((f) => f.value[seat].some((c) => c !== null))
     .map((f) => cardRow(f.value[seat], ctx, t("generic.seatPile", { label: label(f.key), name: ctx.names[seat] }), true));
   return h("section", {
     class: `seat gb-seat${toMove ? " is-to-move" : ""}${seat === me ? " is-me" : ""}`,
@@ -177,6 +236,12 @@ function seatPlate(seat, msg, fields, ctx, label) {
   cards, piles);
 }
 
+/**
+ * @param {Field} field
+ * @param {number | boolean | null | undefined} value
+ * @param {BoardContext} ctx
+ * @param {Label} label
+ */
 function seatFact(field, value, ctx, label) {
   const { h, t } = ctx;
   if (field.key === "hand_sizes") return h("span", {}, t("generic.cards", { count: value }));
@@ -186,15 +251,23 @@ function seatFact(field, value, ctx, label) {
   return h("span", {}, t("generic.fact", { label: label(field.key), value }));
 }
 
-/** Face-down cards: how many a seat holds, never which. */
+/**
+ * Face-down cards: how many a seat holds, never which.
+ * @param {unknown} count
+ * @param {BoardContext} ctx
+ */
 function backs(count, ctx) {
   const { h, t } = ctx;
-  if (!Number.isInteger(count) || count <= 0) return null;
-  const shown = Math.min(count, MOST_BACKS);
+  if (!Number.isInteger(count) || /** @type {number} */ (count) <= 0) return null;
+  const shown = Math.min(/** @type {number} */ (count), MOST_BACKS);
   return h("span", { class: "gb-backs", role: "img", "aria-label": t("generic.cards", { count }) },
     Array.from({ length: shown }, () => h("span", { class: "card card-back gb-back" })));
 }
 
+/**
+ * @param {unknown} value
+ * @param {Translate} t
+ */
 function factText(value, t) {
   if (value === null || value === undefined || value === "") return t("generic.none");
   if (value === true) return t("generic.yes");
@@ -204,6 +277,11 @@ function factText(value, t) {
 
 // ----------------------------------------------------------- piles, cards
 
+/**
+ * @param {Field} field
+ * @param {BoardContext} ctx
+ * @param {Label} label
+ */
 function pile(field, ctx, label) {
   const { h, t } = ctx;
   const name = label(field.key);
@@ -217,15 +295,21 @@ function pile(field, ctx, label) {
     body = field.value.length
       ? field.value.map((cards, i) => cardRow(cards, ctx, t("generic.groupOf", { label: name, number: i + 1 })))
       : empty(ctx);
-  } else body = cardRow(field.value, ctx, name);
+  } else body = cardRow(/** @type {Card[]} */ (field.value), ctx, name); // a pile
   return h("div", { class: `gb-pile gb-${field.kind}`, dataset: { field: field.key } },
     h("span", { class: "gb-pile-label", "aria-hidden": "true" }, name), body);
 }
 
+/** @param {BoardContext} ctx */
 function empty(ctx) {
   return ctx.h("span", { class: "gb-empty" }, ctx.t("generic.empty"));
 }
 
+/**
+ * @param {Card} value
+ * @param {BoardContext} ctx
+ * @param {boolean} small
+ */
 function card(value, ctx, small) {
   const { h, t } = ctx;
   if (value === null) return h("span", { class: `card gb-card card-back${small ? " card-small" : ""}`, role: "img", "aria-label": t("generic.unknownCard") });
@@ -234,12 +318,20 @@ function card(value, ctx, small) {
 }
 
 /** A hue per card family (the name's first letter: "B2" and "B4" alike), so a row
- * reads at a glance; the name itself is always written on the card. */
+ * reads at a glance; the name itself is always written on the card.
+ * @param {Card} value
+ */
 function tint(value) {
   if (typeof value !== "string" || !value) return null;
   return { "--gb-hue": String((value.toUpperCase().charCodeAt(0) * 67) % 360) };
 }
 
+/**
+ * @param {Card[]} cards
+ * @param {BoardContext} ctx
+ * @param {string} name
+ * @param {boolean} [small]
+ */
 function cardRow(cards, ctx, name, small = false) {
   const { h, t } = ctx;
   if (!cards.length) return empty(ctx);
@@ -250,6 +342,12 @@ function cardRow(cards, ctx, name, small = false) {
     cards.length > shown.length ? h("li", { class: "gb-more" }, t("generic.more", { count: cards.length - shown.length })) : null);
 }
 
+/**
+ * @param {Play[]} plays
+ * @param {BoardContext} ctx
+ * @param {string} name
+ * @param {boolean} [small]
+ */
 function playRow(plays, ctx, name, small = false) {
   const { h } = ctx;
   if (!plays.length) return empty(ctx);
@@ -261,10 +359,19 @@ function playRow(plays, ctx, name, small = false) {
 
 // ---------------------------------------------------- the seat's own part
 
-/** The seat's hand; on its turn, each card a legal move puts down is a button. */
+/**
+ * The seat's hand; on its turn, each card a legal move puts down is a button.
+ * @param {(string | number)[]} cards
+ * @param {StateMessage} msg
+ * @param {boolean} mine
+ * @param {BoardContext} ctx
+ * @returns {Hand}
+ */
 function handPart(cards, msg, mine, ctx) {
   const { h, t } = ctx;
+  /** @type {Map<string | number, unknown>} */
   const legal = new Map();
+  /** @type {Map<string | number, import("./refusal.js").Refusal>} */
   const refused = new Map();
   if (mine) {
     for (const move of msg.legal ?? []) {
@@ -278,6 +385,7 @@ function handPart(cards, msg, mine, ctx) {
   }
   const asButtons = legal.size > 0;
   const firstPlayable = cards.find((c) => legal.has(c));
+  /** @type {HTMLUListElement} */
   const list = h("ul", {
     class: "gb-cards gb-hand-cards", "aria-label": t("generic.hand", { count: cards.length }),
     onkeydown: asButtons ? (event) => moveFocus(event, list) : undefined,
@@ -296,7 +404,7 @@ function handPart(cards, msg, mine, ctx) {
       dataset: { key: `card-${name}`, card: name, autofocus: name === firstPlayable ? "" : undefined },
       onclick: (event) => {
         if (move && !ctx.pending) ctx.send(move);
-        else if (!move) explain(event.currentTarget, words, ctx);
+        else if (!move) explain(event.currentTarget, words);
       },
     }, h("span", { class: "gb-face" }, name)));
   }));
@@ -305,7 +413,12 @@ function handPart(cards, msg, mine, ctx) {
   return { element, cardMoves: new Set(legal.values()), playable: legal.size };
 }
 
-/** Every legal move the hand's cards do not stand for, as a button in the game's notation. */
+/**
+ * Every legal move the hand's cards do not stand for, as a button in the game's notation.
+ * @param {StateMessage} msg
+ * @param {Set<unknown>} cardMoves
+ * @param {BoardContext} ctx
+ */
 function movesPart(msg, cardMoves, ctx) {
   const { h, t } = ctx;
   const moves = (msg.legal ?? []).filter((m) => !cardMoves.has(m));
@@ -325,7 +438,12 @@ function movesPart(msg, cardMoves, ctx) {
 
 /** The moves refused now, with the engine's reason and rule; a move naming
  * something this seat cannot see (a card held by another) is left out: its
- * refusal tells nothing, and would name the card. */
+ * refusal tells nothing, and would name the card.
+ * @param {StateMessage} msg
+ * @param {(string | number)[]} hand
+ * @param {unknown} view
+ * @param {BoardContext} ctx
+ */
 function refusedPart(msg, hand, view, ctx) {
   const { h, t } = ctx;
   const seen = stringsIn(view);
@@ -339,17 +457,27 @@ function refusedPart(msg, hand, view, ctx) {
       t("generic.reason", { reason: ctx.refusal ? ctx.refusal(r) : r.reason, rule: r.rule ?? "" })))));
 }
 
-function explain(button, text, ctx) {
+/**
+ * @param {HTMLElement} button
+ * @param {string} text
+ */
+function explain(button, text) {
   const box = button.closest(".gb-content")?.querySelector(".gb-reason");
   if (box) box.textContent = text;
 }
 
+/** @type {Record<string, number>} */
 const STEPS = { ArrowLeft: -1, ArrowUp: -1, ArrowRight: 1, ArrowDown: 1 };
 
-/** Arrow keys walk the hand's buttons (round the end); Home and End go to its ends. */
+/**
+ * Arrow keys walk the hand's buttons (round the end); Home and End go to its ends.
+ * @param {KeyboardEvent} event
+ * @param {HTMLElement} list
+ */
 function moveFocus(event, list) {
   const buttons = [...list.querySelectorAll("button")];
-  const at = buttons.indexOf(document.activeElement);
+  const at = buttons.indexOf(/** @type {HTMLButtonElement} */ (document.activeElement));
+  /** @type {Record<string, number>} */
   const ends = { Home: 0, End: buttons.length - 1 };
   const to = event.key in ends ? ends[event.key]
     : event.key in STEPS ? (at + STEPS[event.key] + buttons.length) % buttons.length : null;
@@ -358,6 +486,12 @@ function moveFocus(event, list) {
   event.preventDefault();
 }
 
+/**
+ * @param {StateMessage} msg
+ * @param {boolean} mine
+ * @param {Hand | null} hand
+ * @param {BoardContext} ctx
+ */
 function promptText(msg, mine, hand, ctx) {
   const { t, names } = ctx;
   if (msg.finished) return t("generic.promptOver");
@@ -368,9 +502,16 @@ function promptText(msg, mine, hand, ctx) {
 
 // ------------------------------------------------------ scores, sections
 
-/** One row per scored round and per number each seat has (points, tricks…). */
+/**
+ * One row per scored round and per number each seat has (points, tricks…).
+ * @param {Field[]} fields
+ * @param {number} players
+ * @param {BoardContext} ctx
+ * @param {Label} label
+ */
 function scoreSheet(fields, players, ctx, label) {
   const { h, t } = ctx;
+  /** @type {[string, (number | boolean)[]][]} */
   const rows = [];
   for (const f of fields) {
     if (f.kind === "rows") f.value.forEach((row, i) => rows.push([t("generic.groupOf", { label: label(f.key), number: i + 1 }), row]));
@@ -392,7 +533,13 @@ function scoreSheet(fields, players, ctx, label) {
 }
 
 /** A nested object of the view (its facts, piles and rows) or a list of
- * records (a history), folded under its own name. */
+ * records (a history), folded under its own name.
+ * @param {Extract<Field, {kind: "section" | "records"}>} field
+ * @param {number} players
+ * @param {BoardContext} ctx
+ * @param {Label} label
+ * @returns {HTMLElement}
+ */
 function section(field, players, ctx, label) {
   const { h, t } = ctx;
   const fields = field.kind === "records" ? [field] : field.value;
@@ -411,6 +558,11 @@ function section(field, players, ctx, label) {
   return h("details", { class: "gb-section" }, h("summary", {}, label(field.key)), parts);
 }
 
+/**
+ * @param {Extract<Field, {kind: "records"}>} field
+ * @param {BoardContext} ctx
+ * @param {Label} label
+ */
 function records(field, ctx, label) {
   const { h } = ctx;
   return h("div", { class: "gb-pile" },

@@ -1,3 +1,4 @@
+// @ts-check
 // Inviting someone to a table: the link shown whole, Copy, Share (the Web Share
 // API where the browser has it) and a QR code (drawn by the server) for a phone
 // at the same table.
@@ -5,6 +6,11 @@
 import { h } from "./dom.js";
 
 // `attrs` lets the page place the panel (an id, a drawer's name).
+/**
+ * @param {string} tableId
+ * @param {import("./i18n.js").Translate} t
+ * @param {import("./dom.js").Props} [attrs]
+ */
 export function invitePanel(tableId, t, attrs = {}) {
   const link = `${location.origin}/t/${encodeURIComponent(tableId)}`;
   const said = h("span", { class: "hint", role: "status" });

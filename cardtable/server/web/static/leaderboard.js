@@ -1,3 +1,4 @@
+// @ts-check
 // A game's leaderboard (/leaderboard/{game}?players=N): established ratings,
 // best first, a page at a time; one board per player count.
 
@@ -5,22 +6,42 @@ import { api } from "./api.js";
 import { h } from "./dom.js";
 import { ratingText } from "./ratings.js";
 
+/**
+ * One page of a leaderboard (GET /api/leaderboard; leaderboard_api.py, board_page).
+ * @typedef {object} BoardPage
+ * @property {string} title
+ * @property {number} players
+ * @property {number[]} player_counts
+ * @property {number} established_after
+ * @property {number} total
+ * @property {{rank: number, name: string, rating: number, provisional: boolean, games: number}[]} entries
+ * @property {string | null} next
+ */
+
+/**
+ * @param {HTMLElement} main
+ * @param {string} game
+ * @param {import("./i18n.js").Env} env
+ */
 export async function showLeaderboard(main, game, env) {
   const { t } = env;
   const wanted = new URLSearchParams(location.search).get("players");
+  /** @param {string | null} cursor */
   const query = (cursor) => `/api/leaderboard?game=${encodeURIComponent(game)}`
     + (wanted ? `&players=${encodeURIComponent(wanted)}` : "") + (cursor ? `&cursor=${cursor}` : "");
+  /** @type {BoardPage} */
   let page;
   try {
     page = await api(query(null));
   } catch (error) {
     document.title = t("board.missingTitle");
-    main.replaceChildren(h("h1", {}, t("board.missingTitle")), h("p", { class: "panel" }, error.message));
+    main.replaceChildren(h("h1", {}, t("board.missingTitle")), h("p", { class: "panel" }, /** @type {Error} */ (error).message));
     return;
   }
   document.title = t("board.pageTitle", { game: page.title });
   const rows = h("tbody", {});
   const more = h("button", { type: "button", id: "board-more" }, t("board.more"));
+  /** @param {BoardPage} next */
   const add = (next) => {
     rows.append(...next.entries.map((e) => h("tr", {},
       h("td", { class: "board-rank" }, String(e.rank)),

@@ -1,3 +1,4 @@
+// @ts-check
 // The guided first game in the browser (/learn/{game}): each step's position is
 // drawn by the game's own board; a move goes to the server, which judges it
 // (right, a legal move that misses the idea, or one the rules refuse) and says
@@ -8,9 +9,15 @@ import { drawBoard, loadBoard } from "./board-host.js";
 import { announce, h } from "./dom.js";
 import { translator } from "./i18n.js";
 
+/**
+ * @param {HTMLElement} main
+ * @param {string} game
+ * @param {import("./i18n.js").Env} env
+ */
 export async function showLesson(main, game, env) {
   const { t, lang, languages } = env;
   const base = `/api/learn/${encodeURIComponent(game)}`;
+  /** @type {{title: string, intro: string, finale: string, names: (string | null)[], steps: {title: string, idea: string}[], players: number, seat: number}} */
   const lesson = await api(`${base}?lang=${encodeURIComponent(lang)}`);
   document.title = lesson.title;
   const board = await loadBoard(game, languages);
@@ -27,16 +34,21 @@ export async function showLesson(main, game, env) {
     stepTitle, idea, boardRoot, feedback, next));
 
   let number = 0;
+  /** @type {import("./board-host.js").StateMessage | null} */
   let shown = null; // the message on the board, redrawn when the board asks (a chosen gap)
+  /** @param {(move: any) => boolean} send */
   const context = (send) => {
+    /** @type {import("./board-host.js").BoardContext} */
     const ctx = {
       t: boardT, h, names, send, reducedMotion: true, pending: false, announce,
-      redraw: () => drawBoard(board, boardRoot, shown, ctx),
+      redraw: () => { if (shown) drawBoard(board, boardRoot, shown, ctx); },
     };
     return ctx;
   };
+  /** @type {(message: import("./board-host.js").StateMessage, send: (move: any) => boolean) => void} */
   const draw = (message, send) => { shown = message; drawBoard(board, boardRoot, message, context(send)); };
 
+  /** @param {unknown} move */
   async function tryMove(move) {
     const answer = await api(`${base}/${number}?lang=${encodeURIComponent(lang)}`, {
       method: "POST", body: { move },
@@ -50,6 +62,7 @@ export async function showLesson(main, game, env) {
     next.focus();
   }
 
+  /** @param {number} n */
   async function show(n) {
     number = n;
     const step = lesson.steps[n - 1];
@@ -79,6 +92,12 @@ export async function showLesson(main, game, env) {
   await show(1);
 }
 
+/**
+ * @param {string} game
+ * @param {{players: number, seat: number}} lesson
+ * @param {HTMLButtonElement} button
+ * @param {import("./i18n.js").Translate} t
+ */
 async function firstGame(game, lesson, button, t) {
   button.disabled = true;
   const seats = Array.from({ length: lesson.players }, (_, seat) =>
@@ -92,6 +111,6 @@ async function firstGame(game, lesson, button, t) {
     location.assign(`/t/${encodeURIComponent(table.id)}`);
   } catch (error) {
     button.disabled = false;
-    button.after(h("p", { class: "error", role: "alert" }, error.message));
+    button.after(h("p", { class: "error", role: "alert" }, /** @type {Error} */ (error).message));
   }
 }

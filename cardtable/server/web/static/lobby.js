@@ -1,3 +1,4 @@
+// @ts-check
 // The lobby: one-click play against bots (every game: one without a board of its
 // own is drawn by the generic board), the open tables, and a form that sets
 // up a table with every rules option a game's manifest lists and a person or a
@@ -16,14 +17,29 @@ import { ruleHref, withRuleLinks } from "./rules.js";
 const REFRESH_MS = 5000;
 const DEFAULT_BOT_DELAY_MS = 700;
 
+/** @typedef {import("./api.js").GameInfo} GameInfo */
+/** @typedef {import("./api.js").OptionInfo} OptionInfo */
+/** @typedef {import("./api.js").TableInfo} TableInfo */
+/** @typedef {import("./board-host.js").SeatInfo} SeatInfo */
+/** @typedef {import("./i18n.js").Translate} Translate */
+/**
+ * The open tables' filters (tableFilters).
+ * @typedef {{element: HTMLElement, query: () => URLSearchParams, onchange: (then: () => void) => void}} Filters
+ */
+
+/**
+ * @param {HTMLElement} main
+ * @param {import("./i18n.js").Env} env
+ */
 export async function showLobby(main, env) {
   const { t } = env;
   document.title = t("lobby.pageTitle");
+  /** @type {GameInfo[]} */
   let games;
   try {
     games = await api("/api/games");
   } catch (error) {
-    main.replaceChildren(h("p", { class: "error", role: "alert" }, t("lobby.gamesFailed", { reason: error.message })));
+    main.replaceChildren(h("p", { class: "error", role: "alert" }, t("lobby.gamesFailed", { reason: /** @type {Error} */ (error).message })));
     return;
   }
   // Each game's words (its option names and choices) from its board's catalog.
@@ -87,6 +103,9 @@ export async function showLobby(main, env) {
  * A game's own catalog, without loading its board: the i18n.<lang>.json files
  * beside its board module (where every board keeps them, docs/browser.md). A
  * game drawn by the generic board has none; the shell's words serve it.
+ * @param {GameInfo} game
+ * @param {string[]} languages
+ * @returns {Promise<import("./i18n.js").Catalog>}
  */
 async function gameWords(game, languages) {
   if (!game.board || game.board === GENERIC_BOARD) return {};
@@ -95,16 +114,29 @@ async function gameWords(game, languages) {
   return strings;
 }
 
-/** The game in one line, in the page's language where its catalog says it. */
+/**
+ * The game in one line, in the page's language where its catalog says it.
+ * @param {GameInfo} game
+ */
 function summaryWords(game) {
   const gt = game.t; // the game's own words
   return gt.has("game.summary") ? gt("game.summary") : game.summary ?? "";
 }
 
+/**
+ * @param {string} input
+ * @param {Translate} t
+ */
 function playerName(input, t) {
   return input.trim() || t("lobby.defaultName");
 }
 
+/**
+ * @param {GameInfo} game
+ * @param {string} name
+ * @param {HTMLButtonElement} button
+ * @param {Translate} t
+ */
 async function playAgainstBots(game, name, button, t) {
   button.disabled = true;
   const bot = quickBot(game);
@@ -125,7 +157,10 @@ async function playAgainstBots(game, name, button, t) {
 }
 
 /** The opponents of one-click play: the medium level, else the game's first
- * level, else its own first bot, else the random bot every game has. */
+ * level, else its own first bot, else the random bot every game has.
+ * @param {GameInfo} game
+ * @returns {string}
+ */
 function quickBot(game) {
   const levels = (game.levels ?? []).map((l) => l.name);
   const bots = (game.bots ?? []).map((b) => b.name);
@@ -133,7 +168,12 @@ function quickBot(game) {
   return levels[0] ?? bots.find((name) => name !== "random") ?? "random";
 }
 
-/** The lobby's filters of open tables (game, players, rated): GET /api/tables takes them. */
+/**
+ * The lobby's filters of open tables (game, players, rated): GET /api/tables takes them.
+ * @param {GameInfo[]} games
+ * @param {Translate} t
+ * @returns {Filters}
+ */
 function tableFilters(games, t) {
   const counts = [...new Set(games.flatMap((g) => g.players))].sort((a, b) => a - b);
   const game = h("select", { id: "filter-game" },
@@ -165,6 +205,11 @@ function tableFilters(games, t) {
  * Open tables, newest first, at most 50 a page; "More tables" appends the next
  * page. The lobby refreshes the first page every few seconds, except once more
  * pages were fetched (a refresh would drop them) until the filters change.
+ * @param {HTMLElement} list
+ * @param {Record<string, GameInfo>} games
+ * @param {Filters} filters
+ * @param {Translate} t
+ * @returns {(fresh: boolean) => Promise<void>}
  */
 function tableLister(list, games, filters, t) {
   let paged = false;
@@ -172,6 +217,7 @@ function tableLister(list, games, filters, t) {
     if (fresh) paged = false;
     if (paged) return;
     const query = filters.query();
+    /** @type {{tables: TableInfo[], next: string | null}} */
     const page = await api(`/api/tables?${query}`);
     if (!page.tables.length) {
       list.replaceChildren(h("p", { class: "hint" }, t("lobby.noTables")));
@@ -184,7 +230,8 @@ function tableLister(list, games, filters, t) {
     more.onclick = async () => {
       paged = true;
       const after = new URLSearchParams(query);
-      after.set("cursor", next);
+      after.set("cursor", /** @type {string} */ (next)); // the button is there only then
+      /** @type {{tables: TableInfo[], next: string | null}} */
       const further = await api(`/api/tables?${after}`);
       items.append(...further.tables.map((table) => tableItem(table, games, t)));
       next = further.next;
@@ -194,6 +241,11 @@ function tableLister(list, games, filters, t) {
   };
 }
 
+/**
+ * @param {TableInfo} table
+ * @param {Record<string, GameInfo>} games
+ * @param {Translate} t
+ */
 function tableItem(table, games, t) {
   const free = table.seats.filter((s) => s.kind === "human" && !s.taken).length;
   return h("li", { class: "table-item" },
@@ -211,6 +263,10 @@ function tableItem(table, games, t) {
 }
 
 // Seats are numbered from 1 for people (the engine and the wire count from 0).
+/**
+ * @param {SeatInfo} seat
+ * @param {Translate} t
+ */
 function seatWords(seat, t) {
   const number = seat.seat + 1;
   if (seat.kind === "bot") return t("lobby.seatBot", { seat: number, bot: botWords(seat.bot ?? "", t) });
@@ -218,29 +274,55 @@ function seatWords(seat, t) {
   return t("lobby.seatFree", { seat: number });
 }
 
+/**
+ * @param {string} bot
+ * @param {Translate} t
+ */
 function botWords(bot, t) {
   return t.has(`level.${bot}`) ? t(`level.${bot}`) : bot;
 }
 
-/** A table's options in words: only those that differ from the game's defaults. */
-function describeOptions(options, game, t) {
+/**
+ * A table's options in words: only those that differ from the game's defaults.
+ * @param {Record<string, any> | undefined} options
+ * @param {GameInfo | undefined} game
+ * @param {Translate} t
+ */
+function describeOptions(options = {}, game, t) {
   const parts = (game?.options ?? [])
     .filter((o) => o.name !== "players" && Object.hasOwn(options ?? {}, o.name))
     .filter((o) => options[o.name] !== null && !(Array.isArray(options[o.name]) && options[o.name].length > 20)) // a symbols table
     .filter((o) => !Object.hasOwn(o, "default") || JSON.stringify(o.default) !== JSON.stringify(options[o.name]))
-    .map((o) => t("lobby.optionValue", { option: optionLabel(o, game.t), value: valueWords(o, options[o.name], game.t) }));
+    .map((o) => {
+      const gt = /** @type {GameInfo} */ (game).t; // the game's words (it has this option)
+      return t("lobby.optionValue", { option: optionLabel(o, gt), value: valueWords(o, options[o.name], gt) });
+    });
   return parts.join(" · ") || t("lobby.defaultRules");
 }
 
+/**
+ * @param {OptionInfo} option
+ * @param {Translate} gt the game's words
+ */
 function optionLabel(option, gt) {
   return gt.has(`option.${option.name}`) ? gt(`option.${option.name}`) : option.name;
 }
 
+/**
+ * @param {OptionInfo} option
+ * @param {Translate} gt the game's words
+ */
 function optionHelp(option, gt) {
   return gt.has(`option.${option.name}.help`) ? gt(`option.${option.name}.help`) : option.help;
 }
 
-/** One value of an option in words: a choice by its catalog name, a seat from 1, a list joined. */
+/**
+ * One value of an option in words: a choice by its catalog name, a seat from 1, a list joined.
+ * @param {OptionInfo} option
+ * @param {unknown} value
+ * @param {Translate} gt the game's words
+ * @returns {string}
+ */
 function valueWords(option, value, gt) {
   if (gt.has(`option.${option.name}.seat`) && typeof value === "number") return gt(`option.${option.name}.seat`, { seat: value + 1 });
   if (gt.has(`option.${option.name}.${value}`)) return gt(`option.${option.name}.${value}`);
@@ -249,7 +331,13 @@ function valueWords(option, value, gt) {
   return Array.isArray(value) ? value.join(" ") : String(value);
 }
 
-/** One entry of an option's list, the game's default marked as the rulebook's. */
+/**
+ * One entry of an option's list, the game's default marked as the rulebook's.
+ * @param {OptionInfo} option
+ * @param {unknown} value
+ * @param {Translate} gt the game's words
+ * @param {string} chosen the JSON of the value chosen
+ */
 function choiceEntry(option, value, gt, chosen) {
   const json = JSON.stringify(value);
   const words = valueWords(option, value, gt);
@@ -257,7 +345,11 @@ function choiceEntry(option, value, gt, chosen) {
   return h("option", { value: json, selected: json === chosen }, isDefault ? gt("lobby.optionIsDefault", { value: words }) : words);
 }
 
-/** "rulebook: …": the default as the game states it, or how it follows from the others. */
+/**
+ * "rulebook: …": the default as the game states it, or how it follows from the others.
+ * @param {OptionInfo} option
+ * @param {Translate} gt the game's words
+ */
 function defaultWords(option, gt) {
   if (Object.hasOwn(option, "default")) return gt("lobby.optionDefaultIs", { value: valueWords(option, option.default, gt) });
   if (gt.has(`option.${option.name}.default`)) return gt("lobby.optionDefaultIs", { value: gt(`option.${option.name}.default`) });
@@ -268,6 +360,8 @@ function defaultWords(option, gt) {
  * An option typed into a text field, as JSON the engine checks: "" keeps the
  * default, "5" is a number, "12, 13, 12" or "1 2 3" a list of numbers, "[…]"
  * or "null" JSON, anything else text ("must"). The engine says what is wrong.
+ * @param {string} text
+ * @returns {unknown}
  */
 export function parseOptionValue(text) {
   const value = text.trim();
@@ -280,6 +374,11 @@ export function parseOptionValue(text) {
   return value;
 }
 
+/**
+ * @param {GameInfo[]} games
+ * @param {HTMLInputElement} nameInput
+ * @param {Translate} t
+ */
 function createForm(games, nameInput, t) {
   const gameSelect = h("select", { id: "new-game", name: "game" },
     games.map((g) => h("option", { value: g.name }, g.title)));
@@ -295,13 +394,15 @@ function createForm(games, nameInput, t) {
   const errorBox = h("p", { class: "error", role: "alert" });
   const submit = h("button", { type: "submit", class: "primary", id: "create-table" }, t("lobby.createButton"));
 
-  const current = () => games.find((g) => g.name === gameSelect.value);
+  const current = () => /** @type {GameInfo} */ (games.find((g) => g.name === gameSelect.value)); // a game of the list
 
   function drawSeats() {
     const game = current();
     const count = Number(playersSelect.value);
     const previous = [...seatsBox.querySelectorAll("select")].map((s) => s.value);
     const levels = (game.levels ?? []).map((l) => l.name);
+    // Each [value, words].
+    /** @type {string[][]} */
     const choices = [
       ["human", t("lobby.seatHuman")],
       ...levels.map((level) => [`bot:${level}`, t("lobby.botLevel", { level: t(`level.${level}`) })]),
@@ -335,8 +436,8 @@ function createForm(games, nameInput, t) {
   function drawSeatOptions() {
     const game = current();
     const count = Number(playersSelect.value);
-    for (const select of optionsBox.querySelectorAll("select[data-seats]")) {
-      const option = game.options.find((o) => o.name === select.dataset.option);
+    for (const select of /** @type {NodeListOf<HTMLSelectElement>} */ (optionsBox.querySelectorAll("select[data-seats]"))) {
+      const option = /** @type {OptionInfo} */ (game.options.find((o) => o.name === select.dataset.option));
       const before = select.value === "" ? JSON.stringify(option.default ?? 0) : select.value;
       select.replaceChildren(...Array.from({ length: count }, (_, seat) => choiceEntry(option, seat, game.t, before)));
     }
@@ -372,6 +473,12 @@ function createForm(games, nameInput, t) {
 
   // A list where the values are few (choices, yes/no, seats), the default chosen
   // and marked; else a text field whose placeholder says the default.
+  /**
+   * @param {OptionInfo} option
+   * @param {string} id
+   * @param {Translate} gt the game's words
+   * @returns {HTMLInputElement | HTMLSelectElement}
+   */
   function optionInput(option, id, gt) {
     const common = { id, name: option.name, dataset: { option: option.name }, "aria-describedby": `${id}-help` };
     const values = option.choices ?? (typeof option.default === "boolean" ? [false, true] : null);
@@ -406,11 +513,12 @@ function createForm(games, nameInput, t) {
     event.preventDefault();
     errorBox.textContent = "";
     const game = current();
+    /** @type {Record<string, unknown>} */
     const options = { players: Number(playersSelect.value) };
-    for (const input of optionsBox.querySelectorAll("[data-option]")) {
+    for (const input of /** @type {NodeListOf<HTMLInputElement | HTMLSelectElement>} */ (optionsBox.querySelectorAll("[data-option]"))) {
       // A list's entries are JSON (or a seat number); a text field is read by parseOptionValue.
       const value = input.tagName === "SELECT" ? (input.value === "" ? undefined : JSON.parse(input.value)) : parseOptionValue(input.value);
-      if (value !== undefined) options[input.dataset.option] = value;
+      if (value !== undefined) options[/** @type {string} */ (input.dataset.option)] = value;
     }
     const seats = [...seatsBox.querySelectorAll("select")].map((select) =>
       select.value === "human" ? { kind: "human" } : { kind: "bot", bot: select.value.slice(4) });

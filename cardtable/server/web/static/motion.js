@@ -1,3 +1,4 @@
+// @ts-check
 // Motion that explains what happened, with the Web Animations API: a card
 // travels from where it was to where it is now, a trick gathers towards its
 // winner, a new hand is dealt. Purely decorative: the page is already in its
@@ -12,11 +13,15 @@ export function motionAllowed() {
   return !reduced.matches;
 }
 
-/** Jump every running animation under root to its end (a new state is coming). */
+/**
+ * Jump every running animation under root to its end (a new state is coming).
+ * @param {Element} root
+ */
 export function finishAll(root) {
   for (const animation of root.getAnimations({ subtree: true })) animation.finish();
 }
 
+/** @param {DOMRect} rect */
 function centre(rect) {
   return { x: rect.left + rect.width / 2, y: rect.top + rect.height / 2 };
 }
@@ -24,6 +29,10 @@ function centre(rect) {
 /**
  * Play `el` in from `from` (an element or a DOMRect, measured before the
  * redraw) to where it is drawn now. Returns the Animation, or null.
+ * @param {Element | null | undefined} el
+ * @param {Element | DOMRect | null | undefined} from
+ * @param {{duration?: number, delay?: number, scale?: number}} [options]
+ * @returns {Animation | null}
  */
 export function travel(el, from, { duration = 380, delay = 0, scale = 0.7 } = {}) {
   if (!motionAllowed() || !el || !from) return null;
@@ -37,7 +46,13 @@ export function travel(el, from, { duration = 380, delay = 0, scale = 0.7 } = {}
   ], { duration, delay, easing: "cubic-bezier(.2,.7,.3,1)", fill: "backwards" });
 }
 
-/** Send `el` away towards `to` (the winner's seat), leaving it faded there. */
+/**
+ * Send `el` away towards `to` (the winner's seat), leaving it faded there.
+ * @param {Element | null | undefined} el
+ * @param {Element | null | undefined} to
+ * @param {{duration?: number, delay?: number}} [options]
+ * @returns {Animation | null}
+ */
 export function gather(el, to, { duration = 420, delay = 650 } = {}) {
   if (!motionAllowed() || !el || !to) return null;
   const start = centre(el.getBoundingClientRect());
@@ -48,13 +63,22 @@ export function gather(el, to, { duration = 420, delay = 650 } = {}) {
   ], { duration, delay, easing: "ease-in", fill: "forwards" });
 }
 
-/** A new hand: each card slides up from the centre of the table, one after another. */
+/**
+ * A new hand: each card slides up from the centre of the table, one after another.
+ * @param {Iterable<Element>} cards
+ * @param {Element | DOMRect} from
+ */
 export function deal(cards, from) {
   if (!motionAllowed()) return;
   [...cards].forEach((card, i) => travel(card, from, { duration: 320, delay: i * 35, scale: 0.5 }));
 }
 
-/** Draw the eye to something that changed (a player going out, trump named). */
+/**
+ * Draw the eye to something that changed (a player going out, trump named).
+ * @param {Element | null | undefined} el
+ * @param {{duration?: number}} [options]
+ * @returns {Animation | null}
+ */
 export function pulse(el, { duration = 700 } = {}) {
   if (!motionAllowed() || !el) return null;
   return el.animate([
@@ -64,7 +88,11 @@ export function pulse(el, { duration = 700 } = {}) {
   ], { duration, easing: "ease-out" });
 }
 
-/** Something named arrives (the trump colour): it grows in from large and faint. */
+/**
+ * Something named arrives (the trump colour): it grows in from large and faint.
+ * @param {Element | null | undefined} el
+ * @returns {Animation | null}
+ */
 export function announceIn(el) {
   if (!motionAllowed() || !el) return null;
   return el.animate([

@@ -1,3 +1,4 @@
+// @ts-check
 // "My games" (/me): games in progress, those where it is your turn first, then
 // finished games with their result, replay, analysis and record.
 
@@ -5,13 +6,38 @@ import { api } from "./api.js";
 import { h } from "./dom.js";
 import { ratingChange } from "./ratings.js";
 
+/** @typedef {import("./i18n.js").Translate} Translate */
+/**
+ * A game of the account's (history.py, _entry).
+ * @typedef {object} HeldGame
+ * @property {string} id
+ * @property {string} title
+ * @property {number} seat
+ * @property {string} status
+ * @property {string[]} names
+ * @property {number} created_ms
+ * @property {string} url
+ */
+/** @typedef {HeldGame & {your_turn: boolean}} LiveGame */
+/**
+ * A finished one (history.py, _finished): its result, scores, what it did to
+ * the rating (null: not rated) and its links.
+ * @typedef {HeldGame & {result: string, scores: number[], rating: import("./ratings.js").RatingChange | null, record: string, replay: string, analysis: string}} FinishedGame
+ */
+
+/**
+ * @param {HTMLElement} main
+ * @param {import("./i18n.js").Env} env
+ */
 export async function showMyGames(main, env) {
   const { t } = env;
   document.title = t("games.pageTitle");
+  /** @type {{in_progress: LiveGame[], finished: FinishedGame[]}} */
   let games;
   try {
     games = await api("/api/me/games");
-  } catch (error) {
+  } catch (refused) {
+    const error = /** @type {import("./api.js").ApiError} */ (refused);
     main.replaceChildren(h("h1", {}, t("games.heading")),
       h("p", { class: "panel" }, error.status === 401
         ? h("a", { href: "/account" }, t("games.signInFirst")) : error.message));
@@ -34,6 +60,10 @@ export async function showMyGames(main, env) {
           : h("p", { class: "hint" }, t("games.noneFinished")))));
 }
 
+/**
+ * @param {HeldGame} game
+ * @param {Translate} t
+ */
 function others(game, t) {
   // A bot's seat is named "bot:<name>" in records; people's names are shown as they are.
   const names = game.names.filter((_, seat) => seat !== game.seat)
@@ -41,27 +71,36 @@ function others(game, t) {
   return t("games.with", { names: names.join(", ") });
 }
 
-function when(game, t) {
+/** @param {HeldGame} game */
+function when(game) {
   return new Date(game.created_ms).toLocaleDateString(document.documentElement.lang, { dateStyle: "medium" });
 }
 
+/**
+ * @param {LiveGame} game
+ * @param {Translate} t
+ */
 function liveItem(game, t) {
   const state = game.your_turn ? "yourTurn" : game.status === "waiting" ? "waiting" : "theirTurn";
   return h("li", { class: `game-item${game.your_turn ? " is-your-turn" : ""}`, dataset: { table: game.id } },
     h("div", { class: "game-item-text" },
       h("strong", {}, game.title),
       h("span", { class: `badge state-${state}` }, t(`games.${state}`)),
-      h("span", { class: "hint" }, `${others(game, t)} · ${when(game, t)}`)),
+      h("span", { class: "hint" }, `${others(game, t)} · ${when(game)}`)),
     h("a", { class: `button${game.your_turn ? " primary" : ""}`, href: game.url }, t("games.open")));
 }
 
+/**
+ * @param {FinishedGame} game
+ * @param {Translate} t
+ */
 function finishedItem(game, t) {
   return h("li", { class: "game-item", dataset: { table: game.id } },
     h("div", { class: "game-item-text" },
       h("strong", {}, game.title),
       h("span", { class: `badge result-${game.result}` }, t(`games.result.${game.result}`)),
       game.rating ? ratingChange(t, game.rating) : null,
-      h("span", { class: "hint" }, `${others(game, t)} · ${t("games.scores", { scores: game.scores.join(" – ") })} · ${when(game, t)}`)),
+      h("span", { class: "hint" }, `${others(game, t)} · ${t("games.scores", { scores: game.scores.join(" – ") })} · ${when(game)}`)),
     h("div", { class: "game-item-actions" },
       h("a", { class: "button", href: game.replay }, t("games.replay")),
       h("a", { class: "button", href: game.analysis }, t("games.analysis")),

@@ -1,3 +1,4 @@
+// @ts-check
 // A player's public profile (/players/{name}): games played per game with the
 // ratings there (per player count, and a link to the game's leaderboard), and
 // recent results with what each did to the rating.
@@ -6,12 +7,28 @@ import { api } from "./api.js";
 import { h } from "./dom.js";
 import { ratingChange, ratingText } from "./ratings.js";
 
+/**
+ * A player's profile (GET /api/players/{name}; history.py, profile).
+ * @typedef {object} Profile
+ * @property {string} name
+ * @property {number} since_ms
+ * @property {{game: string, title: string, played: number, ratings: {players: number, rating: number, provisional: boolean}[], leaderboard: string}[]} games
+ * @property {{title: string, result: string, rating: import("./ratings.js").RatingChange | null, created_ms: number, url: string}[]} recent
+ */
+
+/**
+ * @param {HTMLElement} main
+ * @param {string} name
+ * @param {import("./i18n.js").Env} env
+ */
 export async function showProfile(main, name, env) {
   const { t } = env;
+  /** @type {Profile} */
   let player;
   try {
     player = await api(`/api/players/${encodeURIComponent(name)}`);
-  } catch (error) {
+  } catch (refused) {
+    const error = /** @type {import("./api.js").ApiError} */ (refused);
     document.title = t("profile.missingTitle");
     main.replaceChildren(h("p", { class: "panel" }, error.status === 404 ? t("profile.missing", { name }) : error.message));
     return;

@@ -1,3 +1,4 @@
+// @ts-check
 // Puzzles in the browser (/puzzles/{game}): a position from a real game, drawn by
 // the game's board from the seat's view; one try, then the answer with every
 // choice's value and the rule. The server rates each try. Signed in, the
@@ -10,11 +11,45 @@ import { drawBoard, loadBoard } from "./board-host.js";
 import { announce, h } from "./dom.js";
 import { translator } from "./i18n.js";
 
+/** @param {string} game */
 const KEY = (game) => `cardtable.puzzles.${game}`;
 // The rating is kept as the server says it: "rating deviation volatility".
+/** @param {string | null} player */
 const ratingOf = (player) => Math.round(Number(String(player ?? "1500").split(" ")[0]));
 const MAX_RECEIPTS = 150; // as many guest tries as one claim hands in
 
+/**
+ * A guest's puzzles in this browser: the rating as the server says it, the
+ * puzzles tried, and the server's receipt for each try.
+ * @typedef {{player: string | null, tried: string[], tries: {id: string, played: number, receipt: string}[]}} Guest
+ */
+/**
+ * The signed-in person's standing in the game's puzzles (learn_api.py,
+ * _standing_json; a guest: only `signed_in`), or the answer to a try or a claim.
+ * @typedef {{signed_in: boolean, player_rating?: number, claimed?: number}} Standing
+ */
+/**
+ * The answer to a try (learn_api.py): whether it solved the puzzle, the
+ * moves' names, every choice's value, and the rating after it.
+ * @typedef {object} Answer
+ * @property {boolean} solved
+ * @property {number} played
+ * @property {number[]} solution
+ * @property {string[]} names
+ * @property {string} theme
+ * @property {string | null} rule_text
+ * @property {{moves: number[], win: number, win_se: number, points: number, loss: number}[]} alternatives
+ * @property {boolean} signed_in
+ * @property {number} [player_rating]
+ * @property {string} player the new rating, for a guest
+ * @property {string} receipt for a guest
+ * @property {boolean} [counted] for an account
+ */
+
+/**
+ * @param {string} game
+ * @returns {Guest}
+ */
 function saved(game) {
   try {
     const value = JSON.parse(localStorage.getItem(KEY(game)) ?? "null");
@@ -26,6 +61,11 @@ function saved(game) {
 }
 
 // Signed in: hand this browser's guest tries to the account once, then forget them here.
+/**
+ * @param {string} base
+ * @param {string} game
+ * @returns {Promise<Standing | null>}
+ */
 async function claimGuestTries(base, game) {
   const { tries } = saved(game);
   if (!tries.length) return null;
@@ -34,6 +74,11 @@ async function claimGuestTries(base, game) {
   return result;
 }
 
+/**
+ * @param {HTMLElement} main
+ * @param {string} game
+ * @param {import("./i18n.js").Env} env
+ */
 export async function showPuzzles(main, game, env) {
   const { t, lang, languages } = env;
   const board = await loadBoard(game, languages);
@@ -50,6 +95,7 @@ export async function showPuzzles(main, game, env) {
   main.replaceChildren(h("section", { class: "panel puzzles", "aria-labelledby": "puzzles-title" },
     h("h1", { id: "puzzles-title" }, t("puzzles.heading")), rating, note, daily, heading, boardRoot, answerBox, next));
 
+  /** @type {Standing} */
   let account = await api(`${base}/me`);
   if (account.signed_in) {
     const claimed = await claimGuestTries(base, game).catch(() => null);
@@ -64,7 +110,9 @@ export async function showPuzzles(main, game, env) {
     rating.textContent = t("puzzles.yourRating", { rating: value });
   };
 
+  /** @param {string} path */
   async function load(path) {
+    /** @type {{id: string, rating: number, message: import("./board-host.js").StateMessage}} */
     const puzzle = await api(path);
     answerBox.replaceChildren();
     next.hidden = true;
@@ -73,12 +121,14 @@ export async function showPuzzles(main, game, env) {
     const names = Array.from({ length: puzzle.message.view.players ?? puzzle.message.view.hand_sizes.length },
       (_, seat) => t("puzzles.seat", { seat })); // the board marks the solver's own seat "(you)"
     let tried = false;
+    /** @param {unknown} move */
     const send = (move) => {
       if (tried) return false;
       tried = true;
       answer(puzzle, move).catch((e) => { answerBox.textContent = e.message; });
       return true;
     };
+    /** @type {import("./board-host.js").BoardContext} */
     const ctx = {
       t: boardT, h, names, send, reducedMotion: true, pending: false, announce,
       redraw: () => drawBoard(board, boardRoot, puzzle.message, ctx), // a chosen gap, say
@@ -86,8 +136,13 @@ export async function showPuzzles(main, game, env) {
     drawBoard(board, boardRoot, puzzle.message, ctx);
   }
 
+  /**
+   * @param {{id: string}} puzzle
+   * @param {unknown} move
+   */
   async function answer(puzzle, move) {
     const state = saved(game);
+    /** @type {Answer} */
     const result = await api(`${base}/${encodeURIComponent(puzzle.id)}`, {
       method: "POST", body: account.signed_in ? { move } : { move, player: state.player },
     });
@@ -103,7 +158,8 @@ export async function showPuzzles(main, game, env) {
     answerBox.replaceChildren(
       h("p", { id: "puzzle-verdict", class: result.solved ? "ok" : "error", dataset: { solved: result.solved } }, verdict),
       h("p", {}, t("puzzles.theme", { theme: result.theme })),
-      result.rule_text ? h("p", { class: "puzzle-rule" }, t("puzzles.rule", { rule: result.rule_text })) : null,
+      // Not null where there is none: replaceChildren would draw it as the text "null".
+      ...(result.rule_text ? [h("p", { class: "puzzle-rule" }, t("puzzles.rule", { rule: result.rule_text }))] : []),
       h("table", { class: "puzzle-values" },
         h("caption", {}, t("puzzles.values")),
         h("thead", {}, h("tr", {}, h("th", {}, t("puzzles.choice")), h("th", {}, t("puzzles.win")),

@@ -1,3 +1,4 @@
+// @ts-check
 // "Play now" in a game's lobby tile: the person picks the number of players,
 // how long to wait for people and what then (bots of a level, or keep
 // waiting), and joins the server's quick-match queue (POST /api/quick). A
@@ -14,15 +15,42 @@ const DEFAULT_WAIT = 30;
 const POLL_SECONDS = 20; // one long poll's wait (the server allows up to 25)
 const RETRY_MS = 1000; // after a failed poll (a network hiccup), ask again this soon
 
+/** @typedef {import("./i18n.js").Translate} Translate */
+/**
+ * People waiting per game, then per player count (GET /api/quick).
+ * @typedef {Record<string, Record<number, number>>} Waiting
+ */
+/**
+ * The server's answer on a ticket (POST /api/quick, GET /api/quick/{ticket};
+ * docs/server.md, "Quick match"): waiting, or seated with the seat's token.
+ * @typedef {object} Ticket
+ * @property {string} ticket
+ * @property {string} status
+ * @property {number} waited_seconds
+ * @property {number} [waiting]
+ * @property {string} table
+ * @property {number} seat
+ * @property {string} token
+ * @property {string} url
+ */
+
 // A page waits in one queue at a time: Play now in another tile cancels this one first.
+/** @type {(() => Promise<void>) | null} */
 let leaveCurrent = null;
 
-/** How long, as m:ss. */
+/**
+ * How long, as m:ss.
+ * @param {number} seconds
+ */
 function clock(seconds) {
   const s = Math.max(0, Math.floor(seconds));
   return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
 }
 
+/**
+ * @param {number} seconds
+ * @param {Translate} t
+ */
 function waitWords(seconds, t) {
   return seconds < 60 ? t("lobby.quickSeconds", { seconds }) : t("lobby.quickMinutes", { minutes: seconds / 60 });
 }
@@ -31,8 +59,14 @@ function waitWords(seconds, t) {
  * The quick-match controls of one game's tile. `level` is the bot level
  * offered first; `name()` the name to play under. Returns {element, counts}:
  * `counts(waiting)` shows the people waiting per player count (GET /api/quick).
+ * @param {import("./api.js").GameInfo} game
+ * @param {string} level
+ * @param {() => string} name
+ * @param {Translate} t
+ * @returns {{element: HTMLElement, counts: (waiting: Record<number, number>) => void}}
  */
 export function quickMatch(game, level, name, t) {
+  /** @param {string} what */
   const id = (what) => `quick-${what}-${game.name}`;
   const players = h("select", { id: id("players") }, game.players.map((n) =>
     h("option", { value: n, selected: n === game.default_players }, t("lobby.playersCount", { count: n }))));
@@ -48,6 +82,7 @@ export function quickMatch(game, level, name, t) {
   // Not class "error": the lobby's own error line (one-click play) is found by it.
   const error = h("p", { class: "quick-error", role: "alert" });
   // Each label names its game for screen readers (the lobby's form has a "Players" too).
+  /** @type {(select: HTMLSelectElement, label: string) => HTMLElement} */
   const field = (select, label) => h("div", { class: "quick-field" },
     h("label", { for: select.id }, label, h("span", { class: "visually-hidden" }, ` (${game.title})`)), select);
   const form = h("div", { class: "quick-match" },
@@ -63,6 +98,7 @@ export function quickMatch(game, level, name, t) {
     await leaveCurrent?.();
     error.textContent = "";
     button.disabled = true;
+    /** @type {{game: string, players: number, name: string, wait_seconds: number, bots: string | null}} */
     const asked = { game: game.name, players: Number(players.value), name: name(), wait_seconds: Number(wait.value), bots: then.value || null };
     let answer;
     try {
@@ -77,6 +113,10 @@ export function quickMatch(game, level, name, t) {
   }
 
   // The waiting panel, until the answer names a seat, the person cancels, or the ticket is gone.
+  /**
+   * @param {Ticket} first
+   * @param {{players: number, wait_seconds: number, bots: string | null}} asked
+   */
   async function follow(first, asked) {
     const started = performance.now() - first.waited_seconds * 1000;
     const status = h("p", { class: "quick-waited", role: "status" });
@@ -105,6 +145,7 @@ export function quickMatch(game, level, name, t) {
       if (!stopped) fetch(cancelUrl, { method: "POST", keepalive: true, headers: { "Content-Type": "application/json" }, body: "{}" });
     };
     window.addEventListener("pagehide", leave);
+    /** @param {string} [words] */
     const end = (words) => {
       stopped = true;
       if (leaveCurrent === quit) leaveCurrent = null;
@@ -128,7 +169,7 @@ export function quickMatch(game, level, name, t) {
         answer = await api(`/api/quick/${encodeURIComponent(first.ticket)}?wait=${POLL_SECONDS}`);
         if (!stopped) draw();
       } catch (failure) {
-        if (failure.status === 404) { if (!stopped) end(t("lobby.quickLost")); return; }
+        if (/** @type {import("./api.js").ApiError} */ (failure).status === 404) { if (!stopped) end(t("lobby.quickLost")); return; }
         await new Promise((resolve) => setTimeout(resolve, RETRY_MS));
       }
     }
@@ -142,6 +183,7 @@ export function quickMatch(game, level, name, t) {
   }
 
   // People waiting per player count: on the badge (all of this game) and in the list.
+  /** @param {Record<number, number>} waiting */
   function counts(waiting) {
     const total = Object.values(waiting).reduce((a, b) => a + b, 0);
     badge.hidden = total === 0;
@@ -156,9 +198,14 @@ export function quickMatch(game, level, name, t) {
   return { element, counts };
 }
 
-/** GET /api/quick as {game: {players: count}}. */
+/**
+ * GET /api/quick as {game: {players: count}}.
+ * @returns {Promise<Waiting>}
+ */
 export async function waitingCounts() {
+  /** @type {{waiting: {game: string, players: number, count: number}[]}} */
   const { waiting } = await api("/api/quick");
+  /** @type {Waiting} */
   const out = {};
   for (const { game, players, count } of waiting) (out[game] ??= {})[players] = count;
   return out;

@@ -1,3 +1,4 @@
+// @ts-check
 // Rated or friendly tables (Board Game Arena's choice, made when a table is made):
 // the badge that says which a table is, the lobby's filter on it, and the create
 // form's "Rated" box, offered to a signed-in creator only (a guest has no rating).
@@ -5,14 +6,21 @@
 import { api } from "./api.js";
 import { h } from "./dom.js";
 
-/** "Rated" or "Friendly", as a badge beside a table's status or title. */
+/**
+ * "Rated" or "Friendly", as a badge beside a table's status or title.
+ * @param {{rated?: boolean}} table
+ * @param {import("./i18n.js").Translate} t
+ */
 export function ratedBadge(table, t) {
   const rated = table.rated !== false;
   return h("span", { class: `badge ${rated ? "badge-rated" : "badge-friendly"}`, dataset: { rated: String(rated) } },
     t(rated ? "rated.rated" : "rated.friendly"));
 }
 
-/** The open tables' filter: any, rated only or friendly only (GET /api/tables?rated=). */
+/**
+ * The open tables' filter: any, rated only or friendly only (GET /api/tables?rated=).
+ * @param {import("./i18n.js").Translate} t
+ */
 export function ratedFilter(t) {
   return h("select", { id: "filter-rated" },
     h("option", { value: "" }, t("rated.any")),
@@ -20,7 +28,10 @@ export function ratedFilter(t) {
     h("option", { value: "false" }, t("rated.onlyFriendly")));
 }
 
-/** The create form's box: on for a signed-in creator, off and unavailable for a guest. */
+/**
+ * The create form's box: on for a signed-in creator, off and unavailable for a guest.
+ * @param {import("./i18n.js").Translate} t
+ */
 export function ratedChoice(t) {
   const box = h("input", { type: "checkbox", id: "new-rated", name: "rated", disabled: true, "aria-describedby": "new-rated-help" });
   const help = h("small", { class: "hint", id: "new-rated-help" }, t("rated.guestHint"));

@@ -1,3 +1,4 @@
+// @ts-check
 // Step-by-step replay of a finished game, as one seat saw it or with all hands
 // open, drawn by the game's own board from GET /api/tables/{id}/replay, with
 // the game's analysis and the chat said up to the step shown beside it
@@ -8,8 +9,26 @@ import { api } from "./api.js";
 import { chatLine, chatOff, mutedNames } from "./chat.js";
 import { h } from "./dom.js";
 
+/**
+ * What the table page hands the replay: `draw(root, msg)` draws a state with
+ * the board, `summary(end, msg)` a round's end (null: the board has none).
+ * @typedef {object} ReplayOptions
+ * @property {string} tableId
+ * @property {import("./i18n.js").Translate} t
+ * @property {(root: HTMLElement, msg: import("./board-host.js").StateMessage) => void} draw
+ * @property {((end: any, msg: {views: any[] | null}) => HTMLElement) | null} summary
+ * @property {string[]} names
+ * @property {import("./board-host.js").SeatInfo[]} seats
+ * @property {number | null} mySeat
+ */
+
+/**
+ * @param {HTMLElement} box
+ * @param {ReplayOptions} options
+ */
 export function showReplay(box, { tableId, t, draw, summary, names, seats, mySeat }) {
   let step = 0;
+  /** @type {number | null} */
   let steps = null;
   // Who is online now says nothing about the game as it was: the replay shows no presence.
   const pastSeats = seats.map(({ connected, bot_playing, ...seat }) => seat);
@@ -23,18 +42,21 @@ export function showReplay(box, { tableId, t, draw, summary, names, seats, mySea
   // The latest round ended by this step, explained as at the table.
   const ended = h("details", { class: "panel replay-summary", id: "replay-summary", hidden: true },
     h("summary", {}, t("replay.roundSummary")));
+  /** @type {string | null} */
   let endedKey = null;
   // What was said by this step (both channels: the game is over); none where this browser turned the chat off.
   const chatList = h("ol", { class: "chat-lines", id: "replay-chat-lines" });
   const chatBox = h("section", { class: "panel replay-chat", id: "replay-chat", hidden: chatOff(), "aria-labelledby": "replay-chat-heading" },
     h("h3", { id: "replay-chat-heading" }, t("chat.replayHeading")),
     h("div", { class: "chat-scroll", role: "log", tabindex: "0", "aria-labelledby": "replay-chat-heading" }, chatList));
+  /** @param {import("./chat.js").ChatLine[]} lines */
   const drawChat = (lines) => {
     const muted = mutedNames();
     const shown = lines.filter((line) => !muted.has(line.name ?? ""));
     chatList.replaceChildren(...(shown.length ? shown.map((line) => chatLine(line, t))
       : [h("li", { class: "chat-empty hint" }, t("chat.replayEmpty"))]));
-    chatList.parentElement.scrollTop = chatList.parentElement.scrollHeight;
+    const scroller = /** @type {HTMLElement} */ (chatList.parentElement);
+    scroller.scrollTop = scroller.scrollHeight;
   };
   const drawPosition = () => {
     if (steps === null) return; // nothing on screen yet
@@ -55,13 +77,15 @@ export function showReplay(box, { tableId, t, draw, summary, names, seats, mySea
     },
   });
 
+  /** @type {(id: string, label: string, delta: number | "first" | "last") => HTMLElement} */
   const button = (id, label, delta) => h("button", {
     type: "button", id, "aria-label": label, title: label,
     onclick: () => go(delta === "first" ? 0 : delta === "last" ? steps ?? 0 : step + delta),
-  }, { first: "«", last: "»" }[delta] ?? (delta < 0 ? "‹" : "›"));
+  }, delta === "first" ? "«" : delta === "last" ? "»" : delta < 0 ? "‹" : "›");
 
   let asked = 0; // only the latest request draws (answers may come out of order)
 
+  /** @param {number} target */
   async function go(target) {
     const next = Math.max(0, steps === null ? target : Math.min(steps, target));
     const ticket = ++asked;
@@ -90,12 +114,12 @@ export function showReplay(box, { tableId, t, draw, summary, names, seats, mySea
         endedKey = key;
         ended.hidden = !end || !summary;
         ended.open = Boolean(end) && step === steps;
-        ended.replaceChildren(ended.firstChild, ...(end && summary ? [summary(end, { views: data.views ?? null })] : []));
+        ended.replaceChildren(/** @type {Node} */ (ended.firstChild), ...(end && summary ? [summary(end, { views: data.views ?? null })] : []));
       }
       drawChat(data.chat ?? []);
       analysis.show(step, view?.to_move ?? null);
     } catch (err) {
-      error.textContent = err.message;
+      error.textContent = /** @type {Error} */ (err).message;
     }
   }
 
@@ -103,7 +127,8 @@ export function showReplay(box, { tableId, t, draw, summary, names, seats, mySea
   range.addEventListener("input", () => go(Number(range.value)));
   box.addEventListener("keydown", (event) => {
     // Controls with arrow keys of their own (a slider, a menu, a scrolling table) keep them.
-    if (event.target === range || event.target.tagName === "SELECT" || event.target.closest("[data-own-arrows]")) return;
+    const target = /** @type {HTMLElement} */ (event.target);
+    if (target === range || target.tagName === "SELECT" || target.closest("[data-own-arrows]")) return;
     if (event.key === "ArrowRight") { go(step + 1); event.preventDefault(); }
     if (event.key === "ArrowLeft") { go(step - 1); event.preventDefault(); }
   });

@@ -1,3 +1,4 @@
+// @ts-check
 // The table's WebSocket: reconnects with a growing, jittered pause after any
 // drop (a server restart or stop included: any close code), and reports its
 // state ("connecting", "open", "reconnecting", "silent") for the page to show.
@@ -15,7 +16,22 @@ const REPLY_MS = 5000;
 const CHECK_MS = 1000;
 const MAX_PAUSE_MS = 5000;
 
+/**
+ * What the page hears from its socket: `token()` is the seat's token to connect
+ * with (none: a spectator); `onMessage(msg)` each message, `onState(state)`
+ * each change of state, `onRejected(msg)` a token the table refused.
+ * @typedef {object} SocketHandlers
+ * @property {() => string | undefined} token
+ * @property {(msg: any) => void} onMessage
+ * @property {(state: string) => void} onState
+ * @property {(msg: any) => void} onRejected
+ */
+
 export class TableSocket {
+  /**
+   * @param {string} tableId
+   * @param {SocketHandlers} handlers
+   */
   constructor(tableId, { token, onMessage, onState, onRejected }) {
     this.tableId = tableId;
     this.token = token;
@@ -23,8 +39,14 @@ export class TableSocket {
     this.onState = onState;
     this.onRejected = onRejected;
     this.pause = 250;
+    /** @type {WebSocket | null} */
     this.ws = null;
     this.gotState = false;
+    this.heardAt = Date.now();
+    /** @type {number | null} */
+    this.pingedAt = null;
+    /** @type {ReturnType<typeof setInterval> | undefined} */
+    this.heartbeat = undefined;
   }
 
   url() {
@@ -35,6 +57,7 @@ export class TableSocket {
     return url;
   }
 
+  /** @param {string} [state] */
   open(state = this.ws ? "reconnecting" : "connecting") {
     this.onState(state);
     const ws = new WebSocket(this.url());
@@ -77,7 +100,10 @@ export class TableSocket {
     };
   }
 
-  /** The heartbeat: ping a quiet server; give up on one that does not answer. */
+  /**
+   * The heartbeat: ping a quiet server; give up on one that does not answer.
+   * @param {WebSocket} ws
+   */
   listen(ws) {
     if (ws !== this.ws) return;
     const now = Date.now();
@@ -90,7 +116,10 @@ export class TableSocket {
     }
   }
 
-  /** Reconnect now (after joining a seat, or losing one; "silent": the server stopped answering). */
+  /**
+   * Reconnect now (after joining a seat, or losing one; "silent": the server stopped answering).
+   * @param {string} [state]
+   */
   reopen(state) {
     const old = this.ws;
     if (old) {
@@ -102,6 +131,10 @@ export class TableSocket {
     this.open(state);
   }
 
+  /**
+   * @param {object} obj
+   * @returns {boolean}
+   */
   send(obj) {
     if (!this.ws || this.ws.readyState !== WebSocket.OPEN) return false;
     this.ws.send(JSON.stringify(obj));

@@ -1,3 +1,4 @@
+// @ts-check
 // Sound made in the page with Web Audio (no files): short tones for your
 // turn, a card played, a trick won, a round's end and the timer's last
 // seconds. Off until the person turns it on at the table; the choice is
@@ -7,6 +8,7 @@
 const KEY = "cardtable.sound";
 
 // Each cue: notes as [frequency Hz, start s, length s], a wave shape and a loudness.
+/** @type {Record<string, {wave: OscillatorType, gain: number, notes: [number, number, number][]}>} */
 const CUES = {
   turn: { wave: "sine", gain: 0.18, notes: [[660, 0, 0.12], [880, 0.12, 0.18]] },
   play: { wave: "triangle", gain: 0.16, notes: [[220, 0, 0.06]] },
@@ -16,28 +18,37 @@ const CUES = {
 };
 
 export class Sound {
+  /** @param {Storage} [storage] */
   constructor(storage = localStorage) {
     this.storage = storage;
     this.on = storage.getItem(KEY) === "on";
+    /** @type {AudioContext | null} */
     this.context = null;
   }
 
+  /** @param {boolean} on */
   set(on) {
     this.on = on;
     this.storage.setItem(KEY, on ? "on" : "off");
     if (on) this.audio();
   }
 
+  /** @returns {AudioContext | null} */
   audio() {
     if (!this.context) {
-      const Context = window.AudioContext ?? window.webkitAudioContext;
+      // Safari before 14.1 names it webkitAudioContext.
+      /** @type {typeof AudioContext | undefined} */
+      const Context = window.AudioContext ?? /** @type {any} */ (window).webkitAudioContext;
       if (!Context) return null;
       this.context = new Context();
     }
     return this.context;
   }
 
-  /** Play a cue by name ("turn", "play", "trick", "round", "tick"), if sound is on. */
+  /**
+   * Play a cue by name ("turn", "play", "trick", "round", "tick"), if sound is on.
+   * @param {string} name
+   */
   cue(name) {
     const cue = CUES[name];
     if (!this.on || !cue) return;

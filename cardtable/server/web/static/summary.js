@@ -1,3 +1,4 @@
+// @ts-check
 // The round summary: what the round that just ended gave each seat and why,
 // drawn by the game's board (its `summary` export) and shown over the table
 // until the person continues. A table of bots only moves on by itself after a
@@ -6,13 +7,35 @@
 
 const BOTS_ONLY_MS = 4000;
 
+/** @typedef {typeof import("./dom.js").h} H */
+
+/**
+ * One seat's line of a summary, as a board gives it to ctx.summaryRow.
+ * @typedef {object} SummaryFacts
+ * @property {number} seat
+ * @property {string} name
+ * @property {string[]} facts
+ * @property {string} why
+ * @property {number} points
+ * @property {string} pointsText
+ * @property {string} total
+ * @property {Node | null} [extra]
+ */
+
 export class SummaryBox {
+  /**
+   * @param {H} h
+   * @param {import("./i18n.js").Translate} t
+   * @param {(() => void) | null} [onOpen]
+   */
   constructor(h, t, onOpen) {
     this.h = h;
     this.t = t;
     this.onOpen = onOpen;
+    /** @type {string | null} */
     this.shownKey = null; // the summary on screen or continued from
-    this.timer = null;
+    /** @type {ReturnType<typeof setTimeout> | undefined} */
+    this.timer = undefined;
     this.element = h("div", {
       class: "summary-dialog", id: "summary", role: "dialog", "aria-modal": "false",
       "aria-labelledby": "summary-heading", hidden: true,
@@ -22,6 +45,9 @@ export class SummaryBox {
   /**
    * Offer a summary: `key` names the round it explains (a new key opens it,
    * the same key leaves it as it is), `body()` draws it (the board's drawing).
+   * @param {string | null} key
+   * @param {() => Node} body
+   * @param {{botsOnly?: boolean}} [options]
    */
   offer(key, body, { botsOnly = false } = {}) {
     if (key === this.shownKey) return;
@@ -41,7 +67,10 @@ export class SummaryBox {
     button.focus({ preventScroll: true });
   }
 
-  /** Remember a key as already seen (the summary of a round that ended before the page opened). */
+  /**
+   * Remember a key as already seen (the summary of a round that ended before the page opened).
+   * @param {string | null} key
+   */
   seen(key) {
     this.shownKey = key;
   }
@@ -59,6 +88,10 @@ export class SummaryBox {
 // it at its hyphen, "MR-" / "6.3").
 const RULE_NUMBER = /(\b[A-Z]{1,4}-\d+(?:\.\d+)*)/;
 
+/**
+ * @param {H} h
+ * @param {string | Node} text
+ */
 function unbroken(h, text) {
   if (typeof text !== "string") return text;
   return text.split(RULE_NUMBER).map((part, i) => (i % 2 ? h("span", { class: "rule-number" }, part) : part));
@@ -68,6 +101,9 @@ function unbroken(h, text) {
  * One seat's line of a summary (boards get this as ctx.summaryRow): avatar and
  * name, facts ("went out 1.", "4 tricks"), the points — the engine's round
  * score, also in data-points — with the reason in words and its rule.
+ * @param {H} h
+ * @param {(name: string) => Node} avatar
+ * @param {SummaryFacts} row
  */
 export function summaryRow(h, avatar, { seat, name, facts, why, points, pointsText, total, extra = null }) {
   return h("li", { class: "summary-row", dataset: { seat } },

@@ -1,3 +1,4 @@
+// @ts-check
 // One table: joining a seat, the live connection, and everything around the
 // board (whose turn, the timer, the log, refusals, the end of the game). The
 // board itself is drawn by the game's own module, or by the generic board for
@@ -29,18 +30,34 @@ const PANELS = ["scores", "log", "chat", "invite"];
 // Wide enough for the side column beside the board (style.css): panels there are always in sight.
 const WIDE = matchMedia("(min-width: 1100px)");
 
+/** @typedef {import("./api.js").ApiError} ApiError */
+/** @typedef {import("./api.js").GameInfo} GameInfo */
+/** @typedef {import("./api.js").TableInfo} TableInfo */
+/** @typedef {import("./board-host.js").Board} Board */
+/** @typedef {import("./board-host.js").SeatInfo} SeatInfo */
+/** @typedef {import("./board-host.js").StateMessage} StateMessage */
+/** @typedef {import("./i18n.js").Translate} Translate */
+
+/**
+ * @param {HTMLElement} main
+ * @param {string} tableId
+ * @param {import("./i18n.js").Env} env
+ */
 export async function showTable(main, tableId, env) {
   const { t } = env;
+  /** @type {TableInfo} */
   let info;
+  /** @type {GameInfo[]} */
   let games;
   try {
     [info, games] = await Promise.all([api(`/api/tables/${encodeURIComponent(tableId)}`), api("/api/games")]);
   } catch (error) {
     main.replaceChildren(h("h1", {}, t("table.unavailable")),
-      h("p", { class: "error", role: "alert" }, error.message),
+      h("p", { class: "error", role: "alert" }, /** @type {ApiError} */ (error).message),
       h("p", {}, h("a", { href: "/" }, t("table.backToLobby"))));
     return;
   }
+  /** @type {{name: string, title: string, board?: string | null}} */
   const game = games.find((g) => g.name === info.game) ?? { name: info.game, title: info.game };
   document.title = t("table.pageTitle", { game: game.title });
   let board;
@@ -48,13 +65,21 @@ export async function showTable(main, tableId, env) {
     // A game without a drawing of its own is drawn by the generic board.
     board = await loadBoard(info.game, env.languages, game.board ?? GENERIC_BOARD);
   } catch (error) {
-    main.replaceChildren(h("p", { class: "error", role: "alert" }, t("table.noBoard", { game: game.title, reason: error.message })));
+    main.replaceChildren(h("p", { class: "error", role: "alert" }, t("table.noBoard", { game: game.title, reason: /** @type {Error} */ (error).message })));
     return;
   }
   new TablePage(main, tableId, info, game, board, env).start();
 }
 
 class TablePage {
+  /**
+   * @param {HTMLElement} main
+   * @param {string} tableId
+   * @param {TableInfo} info
+   * @param {{name: string, title: string}} game
+   * @param {Board} board
+   * @param {import("./i18n.js").Env} env
+   */
   constructor(main, tableId, info, game, board, env) {
     this.main = main;
     this.tableId = tableId;
@@ -63,19 +88,32 @@ class TablePage {
     this.board = board;
     this.t = env.t;
     this.boardT = translator(env.lang, board.strings, env.strings);
+    /** @type {StateMessage | null} */
     this.msg = null;
+    /** @type {number | null} */
     this.pendingSeq = null; // the seq a move of ours was sent for, until it is answered
+    /** @type {unknown} */
     this.pendingMove = null; // that move, to send again while the database is away
+    /** @type {number | null} */
+    this.timerEnd = null; // when the turn's timer runs out, on this browser's clock
+    /** @type {number | undefined} */
+    this.lastTick = undefined; // the timer's seconds last drawn
+    this.summaryStarted = false; // whether a round's end was offered yet
     this.reducedMotion = matchMedia("(prefers-reduced-motion: reduce)");
     this.sound = new Sound();
     // Misclick protection: on by default where fingers tap (a touch screen).
     const savedConfirm = localStorage.getItem(CONFIRM_KEY);
     this.confirmCards = savedConfirm ? savedConfirm === "on" : matchMedia("(pointer: coarse)").matches;
     this.summary = new SummaryBox(h, this.t, () => this.sound.cue("round"));
-    this.build();
-  }
-
-  build() {
+    this.socket = new TableSocket(this.tableId, {
+      token: () => savedSeat(this.tableId)?.token,
+      onMessage: (msg) => this.receive(msg),
+      onState: (state) => {
+        if (state === "open") this.chat.reset(); // its history follows the state
+        this.showConnection(state);
+      },
+      onRejected: () => this.tokenRejected(),
+    });
     const t = this.t;
     this.status = h("p", { class: "turn-status", role: "status", id: "turn-status" });
     this.timer = h("p", { class: "turn-timer", id: "turn-timer", hidden: true });
@@ -116,6 +154,7 @@ class TablePage {
       type: "button", class: "tab", id: `tab-${name}`, "aria-controls": "side", "aria-expanded": "false",
       onclick: () => this.openPanel(this.side.dataset.open === name ? null : name),
     }, t(`table.${name}Tab`), name === "chat" ? this.unread : null));
+    /** @type {(id: string, label: string, on: boolean, change: (on: boolean) => void) => HTMLElement} */
     const toggle = (id, label, on, change) => h("label", { class: "toggle", for: id },
       h("input", { type: "checkbox", id, checked: on, onchange: (e) => change(e.currentTarget.checked) }), label);
     this.toolbar = h("div", { class: "toolbar", role: "group", "aria-label": t("table.toolbarLabel") },
@@ -142,7 +181,10 @@ class TablePage {
       this.replayBox));
   }
 
-  /** Open one side panel as a drawer (small screens), or close it (null). */
+  /**
+   * Open one side panel as a drawer (small screens), or close it (null).
+   * @param {string | null} name
+   */
   openPanel(name) {
     if (name) this.side.dataset.open = name;
     else delete this.side.dataset.open;
@@ -150,7 +192,10 @@ class TablePage {
     if (name === "chat") this.chat.seen();
   }
 
-  /** The chat tab's badge: lines said while the chat was out of sight. */
+  /**
+   * The chat tab's badge: lines said while the chat was out of sight.
+   * @param {number} count
+   */
   drawUnread(count) {
     this.unread.hidden = !count;
     this.unread.replaceChildren(h("span", { "aria-hidden": "true" }, count > 99 ? "99+" : String(count)),
@@ -158,29 +203,23 @@ class TablePage {
   }
 
   start() {
-    this.socket = new TableSocket(this.tableId, {
-      token: () => savedSeat(this.tableId)?.token,
-      onMessage: (msg) => this.receive(msg),
-      onState: (state) => {
-        if (state === "open") this.chat.reset(); // its history follows the state
-        this.showConnection(state);
-      },
-      onRejected: () => this.tokenRejected(),
-    });
     this.socket.open();
     this.timerTick = setInterval(() => this.drawTimer(), 1000);
     this.drawJoin();
   }
 
+  /** @returns {string[]} */
   names() {
     const seats = this.msg?.seats ?? this.info.seats ?? [];
     return seats.map((s, i) => seatName(s, i, this.t));
   }
 
+  /** @returns {number | null} */
   mySeat() {
     return this.msg ? this.msg.seat : savedSeat(this.tableId)?.seat ?? null;
   }
 
+  /** @param {any} msg a message from the server (socket.js) */
   receive(msg) {
     if (msg.type === "state") {
       // The timer counts down on this browser's clock from the server's own "now".
@@ -223,6 +262,10 @@ class TablePage {
     }
   }
 
+  /**
+   * @param {unknown} move
+   * @returns {boolean}
+   */
   send(move) {
     if (!this.msg || this.pendingSeq !== null) return false;
     this.notice.textContent = "";
@@ -237,7 +280,11 @@ class TablePage {
   }
 
   /** Send `move` for `seq` again after `ms`, while it is still the one waiting;
-   * a state past `seq` (it was stored after all, or someone else moved) ends it. */
+   * a state past `seq` (it was stored after all, or someone else moved) ends it.
+   * @param {number} seq
+   * @param {unknown} move
+   * @param {number} ms
+   */
   retryMove(seq, move, ms) {
     setTimeout(() => {
       if (this.pendingSeq !== seq || this.pendingMove !== move) return;
@@ -250,21 +297,26 @@ class TablePage {
     if (this.pendingSeq === null && this.notice.dataset.waiting) this.showNotice("");
   }
 
+  /** @param {string} text */
   showNotice(text) {
     delete this.notice.dataset.waiting;
     this.notice.textContent = text;
   }
 
-  /** A move the server refused: in the catalog's words, its rule number a link to the rule. */
+  /**
+   * A move the server refused: in the catalog's words, its rule number a link to the rule.
+   * @param {import("./refusal.js").Refusal} msg
+   */
   showRefusal(msg) {
     const label = this.board.module.cardLabel;
-    const cardLabel = label && ((name) => label(name, this.boardT));
+    const cardLabel = label && ((/** @type {string} */ name) => label(name, this.boardT));
     const words = refusalWords(msg, this.boardT, { names: this.names(), cardLabel });
     if (!msg.rule) { this.showNotice(this.t("table.refused", { reason: words })); return; }
     const [before, after] = this.t("table.refusedRule", { reason: words, rule: "\u0000" }).split("\u0000");
     this.notice.replaceChildren(before, ruleLink(this.game.name, msg.rule), after ?? "");
   }
 
+  /** @param {string} state */
   showConnection(state) {
     this.connection.textContent = this.t(`connection.${state}`);
     this.connection.dataset.state = state;
@@ -276,6 +328,7 @@ class TablePage {
     this.drawJoin();
   }
 
+  /** @returns {import("./board-host.js").SummaryContext} */
   context() {
     return {
       t: this.boardT,
@@ -305,8 +358,9 @@ class TablePage {
   }
 
   draw() {
+    const msg = /** @type {StateMessage} */ (this.msg); // drawn once a state came
     this.drawBoardOnly();
-    this.boardRoot.dataset.seq = String(this.msg.seq); // which state is on screen
+    this.boardRoot.dataset.seq = String(msg.seq); // which state is on screen
     this.drawSummary();
     this.drawStatus();
     this.drawTimer();
@@ -315,12 +369,12 @@ class TablePage {
     this.drawEnd();
     // While playing, the table is one screen (panels are drawers); joining and
     // the end of the game read as a page.
-    this.main.firstChild.classList.toggle("is-one-screen", this.joinPanel.hidden && !this.msg.finished);
+    /** @type {HTMLElement} */ (this.main.firstChild).classList.toggle("is-one-screen", this.joinPanel.hidden && !msg.finished);
   }
 
   /** A round that just ended is explained until the person continues. */
   drawSummary() {
-    const msg = this.msg;
+    const msg = /** @type {StateMessage} */ (this.msg);
     const summarize = this.board.module.summary;
     const key = msg.round_end ? JSON.stringify(msg.round_end.round_scores) : null;
     if (!this.summaryStarted) {
@@ -331,11 +385,12 @@ class TablePage {
     }
     if (!summarize || !msg.round_end || msg.finished) return;
     const botsOnly = (msg.seats ?? []).every((s) => s.kind === "bot");
-    this.summary.offer(key, () => summarize(msg.round_end, msg, this.context()), { botsOnly });
+    const end = msg.round_end;
+    this.summary.offer(key, () => summarize(end, msg, this.context()), { botsOnly });
   }
 
   drawStatus() {
-    const msg = this.msg;
+    const msg = /** @type {StateMessage} */ (this.msg);
     const t = this.t;
     const names = this.names();
     let text;
@@ -357,8 +412,8 @@ class TablePage {
 
   drawTimer() {
     const timer = this.msg?.timer;
-    if (!timer || this.msg.finished) { this.timer.hidden = true; return; }
-    const left = Math.max(0, Math.ceil((this.timerEnd - Date.now()) / 1000));
+    if (!timer || this.msg?.finished) { this.timer.hidden = true; return; }
+    const left = Math.max(0, Math.ceil((Number(this.timerEnd) - Date.now()) / 1000));
     if (left > 0 && left <= TICK_SECONDS && left !== this.lastTick) this.sound.cue("tick");
     this.lastTick = left;
     this.timer.hidden = false;
@@ -369,8 +424,9 @@ class TablePage {
   drawLog() {
     // The game's story comes from the view (the board tells it); the table's
     // own events (joined, left, timed out) come with the message.
+    const msg = /** @type {StateMessage} */ (this.msg);
     const names = this.names();
-    const story = this.board.module.narrate ? this.board.module.narrate(this.msg, this.boardT, names) : [];
+    const story = this.board.module.narrate ? this.board.module.narrate(msg, this.boardT, names) : [];
     const lines = story.slice(-LOG_LINES);
     const shown = [...this.logList.children].map((li) => li.textContent);
     if (shown.length <= lines.length && shown.every((text, i) => text === lines[i])) {
@@ -379,14 +435,15 @@ class TablePage {
     } else {
       this.logList.replaceChildren(...lines.map((line) => h("li", {}, line)));
     }
-    const scroller = this.logList.parentElement;
+    const scroller = /** @type {HTMLElement} */ (this.logList.parentElement);
     scroller.scrollTop = scroller.scrollHeight;
     this.lastEvent.textContent = lines.at(-1) ?? "";
-    const events = (this.msg.log ?? []).slice(-EVENT_LINES);
+    const events = (msg.log ?? []).slice(-EVENT_LINES);
     this.eventList.replaceChildren(...events.map((e) => h("li", {},
-      this.t(`event.${e.event}`, { name: e.name ?? names[e.seat] ?? "", seat: e.seat === null || e.seat === undefined ? "" : e.seat + 1 }))));
-    this.eventList.parentElement.hidden = !events.length;
-    this.eventList.parentElement.previousElementSibling.hidden = !events.length;
+      this.t(`event.${e.event}`, { name: e.name ?? names[e.seat ?? -1] ?? "", seat: e.seat === null || e.seat === undefined ? "" : e.seat + 1 }))));
+    const eventBox = /** @type {HTMLElement} */ (this.eventList.parentElement);
+    eventBox.hidden = !events.length;
+    /** @type {HTMLElement} */ (eventBox.previousElementSibling).hidden = !events.length;
   }
 
   drawJoin() {
@@ -425,7 +482,7 @@ class TablePage {
   }
 
   drawEnd() {
-    const msg = this.msg;
+    const msg = /** @type {StateMessage} */ (this.msg);
     if (!msg.finished) { this.endPanel.hidden = true; return; }
     const drawn = `${msg.seq}:${msg.rematch ?? ""}`;
     if (!this.endPanel.hidden && this.endPanel.dataset.drawn === drawn) return;
@@ -434,6 +491,8 @@ class TablePage {
     const order = msg.scores.map((score, seat) => ({ seat, score }))
       .sort((a, b) => b.score - a.score || a.seat - b.seat);
     const saved = savedSeat(this.tableId);
+    const rematch = msg.rematch;
+    const summarize = this.board.module.summary;
     const error = h("p", { class: "error", role: "alert" });
     this.endPanel.hidden = false;
     this.endPanel.dataset.drawn = drawn;
@@ -448,23 +507,28 @@ class TablePage {
         // A rated game: what it did to this seat's rating (docs/server.md, "ratings").
         ...(msg.ratings ?? []).filter((r) => r.seat === seat).map((r) => ratingChange(t, r)))))),
       h("div", { class: "end-actions" },
-        saved && !msg.rematch ? h("button", { type: "button", class: "primary", id: "rematch", onclick: (e) => this.rematch(e.currentTarget, error) }, t("end.rematch")) : null,
-        msg.rematch ? h("a", {
-          class: "button primary", href: `/t/${encodeURIComponent(msg.rematch)}`, id: "rematch-link",
-          onclick: () => { if (saved) saveSeat(msg.rematch, saved.seat, saved.token); },
+        saved && !rematch ? h("button", { type: "button", class: "primary", id: "rematch", onclick: (e) => this.rematch(e.currentTarget, error) }, t("end.rematch")) : null,
+        rematch ? h("a", {
+          class: "button primary", href: `/t/${encodeURIComponent(rematch)}`, id: "rematch-link",
+          onclick: () => { if (saved) saveSeat(rematch, saved.seat, saved.token); },
         }, t("end.joinRematch")) : null,
         h("button", { type: "button", id: "open-replay", onclick: () => this.openReplay() }, t("end.replay")),
         h("a", { class: "button", id: "download-record", href: `/api/tables/${encodeURIComponent(this.tableId)}/record`, download: `cardtable-${this.tableId}.json` }, t("end.download"))),
       error,
-      // The last round explained, as every other round was at its end.
-      msg.round_end && this.board.module.summary
-        ? this.board.module.summary(msg.round_end, msg, { ...this.context(), summaryId: "end-summary-heading" }) : null);
+      // The last round explained, as every other round was at its end (a null
+      // here would be drawn as the text "null": replaceChildren takes nodes and strings).
+      ...(msg.round_end && summarize
+        ? [summarize(msg.round_end, msg, { ...this.context(), summaryId: "end-summary-heading" })] : []));
     // "My games" links here with #replay or #analysis (the analysis sits in the replay panel).
     if (["#replay", "#analysis"].includes(location.hash) && this.replayBox.hidden) this.openReplay();
   }
 
+  /**
+   * @param {HTMLButtonElement} button
+   * @param {HTMLElement} error
+   */
   async rematch(button, error) {
-    const saved = savedSeat(this.tableId);
+    const saved = /** @type {import("./api.js").SavedSeat} */ (savedSeat(this.tableId)); // offered only then
     button.disabled = true;
     try {
       const next = await api(`/api/tables/${encodeURIComponent(this.tableId)}/rematch`, { method: "POST", body: { token: saved.token } });
@@ -478,26 +542,34 @@ class TablePage {
   }
 
   openReplay() {
+    const summarize = this.board.module.summary;
     this.replayBox.hidden = false;
     showReplay(this.replayBox, {
       tableId: this.tableId,
       t: this.t,
       draw: (root, msg) => drawBoard(this.board, root, msg, { ...this.context(), send: () => false, names: this.names(), panel: null }),
-      summary: this.board.module.summary
-        ? (end, msg) => this.board.module.summary(end, msg, { ...this.context(), names: this.names(), summaryId: "replay-summary-heading" })
+      summary: summarize
+        ? (end, msg) => summarize(end, msg, { ...this.context(), names: this.names(), summaryId: "replay-summary-heading" })
         : null,
       names: this.names(),
-      seats: this.msg.seats,
+      seats: this.msg?.seats ?? [],
       mySeat: this.mySeat(),
     });
     this.replayBox.scrollIntoView({ block: "start" });
   }
 }
 
+/** @param {SeatInfo} seat */
 function isTaken(seat) {
   return seat.taken ?? Boolean(seat.name);
 }
 
+/**
+ * @param {SeatInfo} seat
+ * @param {number} index
+ * @param {Translate} t
+ * @returns {string}
+ */
 function seatName(seat, index, t) {
   if (seat.name) return seat.name;
   if (seat.kind === "bot") return t("table.botName", { seat: index + 1, bot: t.has(`level.${seat.bot}`) ? t(`level.${seat.bot}`) : seat.bot ?? "" });
