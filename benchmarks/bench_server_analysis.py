@@ -35,7 +35,7 @@ from typing import Any
 from starlette.testclient import TestClient
 
 from cardtable.server.app import create_app
-from cardtable.server.live.hub import Settings
+from cardtable.server.settings import Settings
 
 GAMES = (("marshmallow-test", 4), ("myrummy-111", 2))
 POLL_S = 0.2

@@ -6,20 +6,19 @@ import contextlib
 import os
 import signal
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
 from cardtable.cli.common import fail
 from cardtable.core.errors import CardtableError
 from cardtable.core.extras import install_command
+from cardtable.server.settings import Limits, Settings, bounds_of
 
 DB_URL_HELP = (
     "database URL: sqlite+aiosqlite:///FILE or postgresql+asyncpg://USER@HOST:PORT/DB"
     " (default: a SQLite file in your user data directory)"
 )
-# A game's analysis ties up a worker for about this many seconds per decision.
-MAX_ANALYSIS_BUDGET = 10.0
 PROXY_HELP = (
     "address of a reverse proxy in front of this server (repeat for several): its"
     " X-Forwarded-For names the client that the limits count"
@@ -28,13 +27,37 @@ REDIS_HELP = (
     "redis://HOST:PORT/N: run as one of several processes on the same PostgreSQL --db"
     " (each table served by one process at a time; see docs/deployment.md)"
 )
-LEASE_HELP = "seconds a table stays with a process that stopped answering (with --redis)"
 LOG_JSON_HELP = "log as JSON lines (time, level, process, table, logger, message), not text"
 CONNECTIONS_HELP = "connections open at once, sockets included; past it new requests get 503"
 PUBLIC_URL_HELP = (
     "the address people open, e.g. https://cards.example.org, when a reverse proxy"
     " serves this server: requests and WebSockets must come from its pages"
 )
+
+
+def flag(owner: type, name: str, note: str = "") -> Any:
+    """The ``typer.Option`` of a setting (cardtable/server/settings.py): its help,
+    and its range checked as the flag is read, in the flag's own units."""
+    _, bounds = bounds_of(owner, name)
+    spelled = "--" + (bounds.flag or name.replace("_", "-"))
+
+    def check(value: float | None) -> float | None:
+        if value is not None and bounds.problem(value * bounds.scale) is not None:
+            raise fail(f"{spelled} {value:g}: {bounds.wanted(bounds.scale)}")
+        return value
+
+    return typer.Option(spelled, help=bounds.help + note, callback=check)
+
+
+def default(owner: type, name: str) -> Any:
+    """A setting's default, in its flag's units."""
+    value, bounds = bounds_of(owner, name)
+    return value / bounds.scale if bounds.scale != 1 else value
+
+
+def in_field_units(owner: type, name: str, value: float) -> float:
+    """A flag's value in its setting's units (``--waiting-minutes`` sets seconds)."""
+    return value * bounds_of(owner, name)[1].scale
 
 
 def default_db_url() -> str:
@@ -60,62 +83,74 @@ def normalize_db_url(url: str) -> str:
     raise fail(f"--db {url!r}: use a sqlite:/// or postgresql:// URL")
 
 
+def _port(value: int) -> int:
+    if not 0 < value < 65536:
+        raise fail(f"--port {value}: choose a port from 1 to 65535")
+    return value
+
+
+def _at_least_one(spelled: str) -> Any:
+    def check(value: int) -> int:
+        if value < 1:
+            raise fail(f"{spelled} {value}: at least 1")
+        return value
+
+    return check
+
+
 def serve(
     host: Annotated[str, typer.Option(help="address to listen on")] = "127.0.0.1",
-    port: Annotated[int, typer.Option(help="port to listen on")] = 8000,
+    port: Annotated[int, typer.Option(help="port to listen on", callback=_port)] = 8000,
     db: Annotated[str | None, typer.Option(help=DB_URL_HELP)] = None,
     bot_workers: Annotated[
-        int | None, typer.Option(help="processes for search bots (default: cores - 1)")
+        int | None, flag(Settings, "bot_workers", " (default: the cores less one)")
     ] = None,
-    grace_seconds: Annotated[
-        float, typer.Option(help="seconds before a bot plays for a player who left")
-    ] = 30.0,
-    analysis_budget: Annotated[
-        float,
-        typer.Option(
-            metavar="SECONDS",
-            help="nominal seconds per decision when a finished game is analyzed",
-        ),
-    ] = 0.25,
-    max_tables: Annotated[
-        int, typer.Option(help="tables waiting or playing at once; past it creates get 503")
-    ] = 5000,
-    waiting_minutes: Annotated[
-        float, typer.Option(help="a waiting table nobody joins expires after this")
-    ] = 30.0,
-    abandoned_hours: Annotated[
-        float,
-        typer.Option(help="a game all its people left is finished by stand-ins after this"),
-    ] = 24.0,
-    creates_per_minute: Annotated[
-        int, typer.Option(help="tables one client may create per minute")
-    ] = 10,
-    waiting_per_client: Annotated[
-        int, typer.Option(help="tables of one client that may wait for players at once")
-    ] = 5,
-    joins_per_minute: Annotated[
-        int, typer.Option(help="seat requests one address may make per minute")
-    ] = 30,
-    token_attempts_per_minute: Annotated[
-        int, typer.Option(help="wrong seat tokens one address may send per minute")
-    ] = 20,
-    signups_per_minute: Annotated[
-        int, typer.Option(help="accounts one address may make per minute")
-    ] = 5,
-    quick_per_client: Annotated[
-        int, typer.Option(help="people of one address waiting for a quick match at once")
-    ] = 4,
-    chat_per_minute: Annotated[
-        int, typer.Option(help="chat lines one client may send at one table per minute")
-    ] = 12,
-    chat_per_address_per_minute: Annotated[
-        int, typer.Option(help="chat lines from one address at all tables together per minute")
-    ] = 60,
+    grace_seconds: Annotated[float, flag(Settings, "grace_seconds")] = default(
+        Settings, "grace_seconds"
+    ),
+    analysis_budget: Annotated[float, flag(Settings, "analysis_budget")] = default(
+        Settings, "analysis_budget"
+    ),
+    max_tables: Annotated[int, flag(Settings, "max_tables")] = default(Settings, "max_tables"),
+    waiting_minutes: Annotated[float, flag(Limits, "waiting_seconds")] = default(
+        Limits, "waiting_seconds"
+    ),
+    abandoned_hours: Annotated[float, flag(Limits, "abandoned_seconds")] = default(
+        Limits, "abandoned_seconds"
+    ),
+    creates_per_minute: Annotated[int, flag(Limits, "creates_per_minute")] = default(
+        Limits, "creates_per_minute"
+    ),
+    waiting_per_client: Annotated[int, flag(Limits, "waiting_per_client")] = default(
+        Limits, "waiting_per_client"
+    ),
+    joins_per_minute: Annotated[int, flag(Limits, "joins_per_minute")] = default(
+        Limits, "joins_per_minute"
+    ),
+    token_attempts_per_minute: Annotated[int, flag(Limits, "token_attempts_per_minute")] = (
+        default(Limits, "token_attempts_per_minute")
+    ),
+    signups_per_minute: Annotated[int, flag(Limits, "signups_per_minute")] = default(
+        Limits, "signups_per_minute"
+    ),
+    quick_per_client: Annotated[int, flag(Limits, "quick_per_client")] = default(
+        Limits, "quick_per_client"
+    ),
+    chat_per_minute: Annotated[int, flag(Limits, "chat_per_minute")] = default(
+        Limits, "chat_per_minute"
+    ),
+    chat_per_address_per_minute: Annotated[int, flag(Limits, "chat_per_address_per_minute")] = (
+        default(Limits, "chat_per_address_per_minute")
+    ),
     public_url: Annotated[str | None, typer.Option(help=PUBLIC_URL_HELP)] = None,
     trusted_proxy: Annotated[list[str] | None, typer.Option(help=PROXY_HELP)] = None,
     redis: Annotated[str | None, typer.Option(metavar="URL", help=REDIS_HELP)] = None,
-    lease_seconds: Annotated[float, typer.Option(metavar="SECONDS", help=LEASE_HELP)] = 5.0,
-    max_connections: Annotated[int, typer.Option(help=CONNECTIONS_HELP)] = 10_000,
+    lease_seconds: Annotated[float, flag(Settings, "lease_seconds")] = default(
+        Settings, "lease_seconds"
+    ),
+    max_connections: Annotated[
+        int, typer.Option(help=CONNECTIONS_HELP, callback=_at_least_one("--max-connections"))
+    ] = 10_000,
     log_json: Annotated[bool, typer.Option("--log-json", help=LOG_JSON_HELP)] = False,
 ) -> None:
     """Play in the browser: start the server and print the address to open."""
@@ -123,47 +158,16 @@ def serve(
         import uvicorn
 
         from cardtable.server.app import create_app
-        from cardtable.server.guard.limits import Limits
         from cardtable.server.guard.origin import MAX_HEADERS
-        from cardtable.server.live.hub import Settings
         from cardtable.server.logs import log_config
     except ModuleNotFoundError as exc:
         raise fail(
             f"cardtable serve needs the web extra ({exc.name} is missing): "
             + install_command("web")
         ) from None
-    if not 0 < port < 65536:
-        raise fail(f"--port {port}: choose a port from 1 to 65535")
     workers = bot_workers if bot_workers is not None else max(1, (os.cpu_count() or 2) - 1)
-    if workers < 1:
-        raise fail(f"--bot-workers {workers}: at least 1")
-    if not 0 < analysis_budget <= MAX_ANALYSIS_BUDGET:
-        raise fail(
-            f"--analysis-budget {analysis_budget}: give seconds above 0, at most"
-            f" {MAX_ANALYSIS_BUDGET:g}"
-        )
-    for flag, count in (
-        ("--max-tables", max_tables),
-        ("--creates-per-minute", creates_per_minute),
-        ("--waiting-per-client", waiting_per_client),
-        ("--joins-per-minute", joins_per_minute),
-        ("--token-attempts-per-minute", token_attempts_per_minute),
-        ("--signups-per-minute", signups_per_minute),
-        ("--quick-per-client", quick_per_client),
-        ("--chat-per-minute", chat_per_minute),
-        ("--chat-per-address-per-minute", chat_per_address_per_minute),
-        ("--max-connections", max_connections),
-    ):
-        if count < 1:
-            raise fail(f"{flag} {count}: at least 1")
-    for flag, amount in (
-        ("--waiting-minutes", waiting_minutes),
-        ("--abandoned-hours", abandoned_hours),
-    ):
-        if not amount > 0:
-            raise fail(f"{flag} {amount:g}: give a time above 0")
     if redis is not None:  # before the default SQLite file is made, which it cannot use
-        _check_cluster(redis, normalize_db_url(db) if db else "", lease_seconds)
+        _check_cluster(redis, normalize_db_url(db) if db else "")
     url = normalize_db_url(db) if db else default_db_url()
     limits = Limits(
         creates_per_minute=creates_per_minute,
@@ -174,8 +178,8 @@ def serve(
         quick_per_client=quick_per_client,
         chat_per_minute=chat_per_minute,
         chat_per_address_per_minute=chat_per_address_per_minute,
-        waiting_seconds=waiting_minutes * 60,
-        abandoned_seconds=abandoned_hours * 3600,
+        waiting_seconds=in_field_units(Limits, "waiting_seconds", waiting_minutes),
+        abandoned_seconds=in_field_units(Limits, "abandoned_seconds", abandoned_hours),
         public_url=_public_url(public_url) if public_url else None,
         trusted_proxies=frozenset(trusted_proxy or ()),
     )
@@ -236,14 +240,12 @@ def _stop(signum: int, frame: object) -> None:
     raise Stopped
 
 
-def _check_cluster(redis: str, db_url: str, lease_seconds: float) -> None:
-    """``--redis`` and ``--lease-seconds`` checked: several processes share PostgreSQL."""
+def _check_cluster(redis: str, db_url: str) -> None:
+    """``--redis`` checked: several processes share PostgreSQL."""
     if not redis.startswith(("redis://", "rediss://", "unix://")):
         raise fail(f"--redis {redis!r}: give a redis://HOST:PORT/N address")
     if not db_url.startswith("postgresql"):
         raise fail("--redis: several processes share one PostgreSQL; give --db postgresql://…")
-    if not 0.5 <= lease_seconds <= 300:
-        raise fail(f"--lease-seconds {lease_seconds:g}: give 0.5 to 300 seconds")
 
 
 def _public_url(url: str) -> str:

@@ -25,12 +25,13 @@ from cardtable.server.guard.origin import SameOrigin
 from cardtable.server.live.analyses import Analyses
 from cardtable.server.live.bots import BotPool
 from cardtable.server.live.collector import settle_heap
-from cardtable.server.live.hub import Hub, Settings
+from cardtable.server.live.hub import Hub
 from cardtable.server.live.lifecycle import Lifecycle
 from cardtable.server.live.moderation import RemovalWatch
 from cardtable.server.live.play import Play
 from cardtable.server.logs import TableContext
 from cardtable.server.quick.match import QuickMatch
+from cardtable.server.settings import Settings
 from cardtable.server.web import (
     account_api,
     leaderboard_api,

@@ -13,8 +13,7 @@ from starlette.testclient import TestClient
 
 from cardtable.server.accounts.accounts import Accounts
 from cardtable.server.app import create_app
-from cardtable.server.guard.limits import Limits
-from cardtable.server.live.hub import Settings
+from cardtable.server.settings import Limits, Settings
 from tests.server.helpers import Server
 
 

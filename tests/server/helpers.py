@@ -21,8 +21,8 @@ from starlette.testclient import TestClient, WebSocketTestSession
 import cardtable
 from cardtable.core.game import State
 from cardtable.server.app import create_app
-from cardtable.server.guard.limits import Limits
-from cardtable.server.live.hub import Hub, Settings
+from cardtable.server.live.hub import Hub
+from cardtable.server.settings import Limits, Settings
 from cardtable.server.tables.chat import ChatLine
 from cardtable.server.tables.table import Table
 

@@ -26,8 +26,8 @@ from starlette.routing import Route
 from starlette.testclient import TestClient
 
 from cardtable.server.app import create_app
-from cardtable.server.live.hub import Settings
 from cardtable.server.requests import ClientMessage, Closed
+from cardtable.server.settings import Settings
 from tests.server.helpers import UNLIMITED, Conn, Server, sqlite_url
 
 NAME, PASSWORD, GAME = "Prop", "correct horse", "marshmallow-test"

@@ -32,7 +32,7 @@ import pytest
 import cardtable
 from cardtable.core.game import State
 from cardtable.core.registry import manifest
-from cardtable.server.guard.limits import Limits
+from cardtable.server.settings import Limits
 from cardtable.server.tables.chat import ChatLine
 from cardtable.server.tables.journal import Journal
 from cardtable.server.tables.messages import chat_message, ended_rounds, game_part

@@ -1,7 +1,8 @@
 """Limits against abuse: how many tables a client makes, joins it asks for,
 tokens it tries and chat lines it sends, and which address counts as the client.
 
-Each limit is a setting of ``cardtable serve`` (:class:`Limits`, docs/server.md).
+Each limit is a setting of ``cardtable serve``
+(:class:`cardtable.server.settings.Limits`, docs/server.md).
 A request over a limit is refused with :class:`TooMany` (HTTP 429, a
 ``Retry-After`` header and one sentence). Counting is in memory, per address
 (an IPv6 address counts as its /64), in sliding one-minute windows; what must
@@ -21,12 +22,11 @@ from __future__ import annotations
 
 import ipaddress
 import math
-import time
 from collections import deque
-from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
+from cardtable.server.settings import Limits
 from cardtable.server.wire import BadInput
 
 if TYPE_CHECKING:  # redis-py is an extra: imported only by processes that share
@@ -36,27 +36,6 @@ WINDOW = 60.0  # seconds: every rate here is per minute
 #: Addresses a window remembers at once; past this the one first seen longest
 #: ago is forgotten, so a flood from many addresses cannot fill the memory.
 MAX_KEYS = 100_000
-
-
-@dataclass(frozen=True)
-class Limits:
-    """The lobby's limits and lifetimes (``cardtable serve`` options, docs/server.md)."""
-
-    creates_per_minute: int = 10  # tables one client makes per minute
-    waiting_per_client: int = 5  # tables of one client waiting for players at once
-    joins_per_minute: int = 30  # seat requests from one address per minute
-    token_attempts_per_minute: int = 20  # wrong seat tokens from one address per minute
-    signups_per_minute: int = 5  # accounts one address makes per minute (each an argon2 hash)
-    quick_per_client: int = 4  # people of one address waiting for a quick match at once
-    chat_per_minute: int = 12  # chat lines one client sends at one table per minute
-    # Chat lines from one address at all tables together per minute: one
-    # client cannot spam many tables at once, each under its own count.
-    chat_per_address_per_minute: int = 60
-    waiting_seconds: float = 30 * 60  # a waiting table nobody joins expires after this
-    abandoned_seconds: float = 24 * 3600  # a game all its people left: stand-ins finish it
-    public_url: str | None = None  # the site's address behind a reverse proxy
-    trusted_proxies: frozenset[str] = frozenset()  # proxies whose X-Forwarded-For counts
-    clock: Callable[[], float] = field(default=time.time, compare=False)  # seconds (tests)
 
 
 class TooMany(BadInput):

@@ -19,15 +19,15 @@ import random
 import re
 import secrets
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
 from cardtable.core.errors import CardtableError
 from cardtable.core.registry import load
 from cardtable.core.replay import load_record
 from cardtable.server.db.storage import RematchExists, Storage, StoredTable, log_failure
-from cardtable.server.guard.limits import Gate, Limits
+from cardtable.server.guard.limits import Gate
 from cardtable.server.live.bots import BotPool
+from cardtable.server.settings import Settings
 from cardtable.server.tables.facts import TableFacts
 from cardtable.server.tables.journal import Journal, record_of
 from cardtable.server.tables.lobby import NewTable
@@ -40,30 +40,6 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 TABLE_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
-
-
-@dataclass(frozen=True)
-class Settings:
-    """What ``cardtable serve`` configures."""
-
-    db_url: str
-    grace_seconds: float = 30.0  # a player who left gets a stand-in after this
-    bot_workers: int = 1  # processes for search bots
-    max_tables: int = 5000  # tables waiting or playing at once
-    analysis_budget: float = 0.25  # nominal seconds per decision of a game's analysis
-    # Where the session secret is kept (None: beside a SQLite file, else the
-    # user data folder); see cardtable/server/accounts/secret.py.
-    data_dir: str | None = None
-    fast_passwords: bool = False  # cheap argon2 parameters: tests only
-    limits: Limits = field(default_factory=Limits)  # the lobby's limits and lifetimes
-    # Several processes on one PostgreSQL: the Redis that joins them (None:
-    # this process is alone), and how long a table's lease lasts unrenewed.
-    redis_url: str | None = None
-    lease_seconds: float = 5.0
-    # A process of its own (``cardtable serve``, not a test's app): once
-    # started, freeze its heap and space out the cycle collector
-    # (cardtable/server/live/collector.py).
-    settle_heap: bool = False
 
 
 class NotFound(BadInput):

@@ -27,7 +27,7 @@ from cardtable.server.accounts.signin_delays import (
     delay_ms,
 )
 from cardtable.server.db.schema import login_limits
-from cardtable.server.guard.limits import Limits
+from cardtable.server.settings import Limits
 from tests.server.accounts_helpers import AccountServer, Clock, account_server
 
 # The test client's own address is the trusted proxy: X-Forwarded-For names the client.

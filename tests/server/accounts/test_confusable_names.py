@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from cardtable.server.guard.limits import Limits
+from cardtable.server.settings import Limits
 from tests.server.accounts_helpers import account_server
 
 

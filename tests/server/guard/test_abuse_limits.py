@@ -12,7 +12,7 @@ from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 from cardtable.server.accounts.signin_delays import ADDRESS
-from cardtable.server.guard.limits import Limits
+from cardtable.server.settings import Limits
 from tests.server.accounts_helpers import Clock as AccountClock
 from tests.server.accounts_helpers import account_server
 from tests.server.helpers import running

@@ -23,7 +23,8 @@ from cardtable.server.accounts.signin_delays import (
 )
 from cardtable.server.db.schema import login_limits as login_limits_table
 from cardtable.server.guard import limits as limits_module
-from cardtable.server.guard.limits import Limits, Window, client_address
+from cardtable.server.guard.limits import Window, client_address
+from cardtable.server.settings import Limits
 
 PROXY = Limits(trusted_proxies=frozenset({"10.0.0.1", "10.0.0.2", "2001:db8:ffff::1"}))
 

@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 from starlette.websockets import WebSocketDisconnect
 
-from cardtable.server.guard.limits import Limits
 from cardtable.server.guard.origin import MAX_HEADERS, origin_of, own_origin, refusal
+from cardtable.server.settings import Limits
 from tests.server.helpers import running
 
 BODY: dict[str, Any] = {

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from cardtable.server.guard.limits import Limits
 from cardtable.server.live.lifecycle import Lifecycle
+from cardtable.server.settings import Limits
 from tests.server.helpers import Server, running
 
 START = 1_000_000.0  # seconds: the injected clock's first reading

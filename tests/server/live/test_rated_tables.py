@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from cardtable.server.db.storage import Storage
-from cardtable.server.guard.limits import Limits
+from cardtable.server.settings import Limits
 from tests.server.accounts_helpers import account_server
 from tests.server.db.test_ratings import (
     GAME,

@@ -10,7 +10,6 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-from cardtable.server.guard.limits import Limits
 from cardtable.server.quick.match import (
     RANGE_GROWTH,
     RANGE_START,
@@ -19,6 +18,7 @@ from cardtable.server.quick.match import (
     QuickMatch,
 )
 from cardtable.server.quick.store import Entry, MemoryQueue
+from cardtable.server.settings import Limits
 from tests.server.accounts_helpers import account_server
 from tests.server.helpers import UNLIMITED, Server, running
 from tests.server.live.test_lobby_lifecycle import Clock

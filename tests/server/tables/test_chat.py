@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from cardtable.server.guard.limits import Limits
+from cardtable.server.settings import Limits
 from cardtable.server.tables.chat import MAX_CHARS, PHRASES
 from tests.server.accounts_helpers import account_server
 from tests.server.helpers import UNLIMITED, Conn, Server, play_out, running

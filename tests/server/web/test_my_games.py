@@ -23,8 +23,8 @@ from cardtable.core.registry import manifest
 from cardtable.server.accounts.accounts import Accounts
 from cardtable.server.accounts.passwords import Passwords
 from cardtable.server.db.schema import account_seats
-from cardtable.server.guard.limits import Limits
 from cardtable.server.requests import MAX_CLAIMED_SEATS
+from cardtable.server.settings import Limits
 from cardtable.server.tables.table import Table
 from tests.server.accounts_helpers import AccountServer, account_server
 from tests.server.helpers import UNLIMITED, play_out, run_coroutine
