@@ -20,7 +20,15 @@ from cardtable.server.db.ratings import rate_table
 from cardtable.server.db.schema import rating_changes, ratings
 from cardtable.server.db.storage import Storage
 from cardtable.server.tables.facts import RatingChange
-from cardtable.server.tables.outcomes import Outcome, SeatOutcome, final_ranks, outcome_of
+from cardtable.server.tables.outcomes import (
+    PROVISIONAL_GAMES,
+    Outcome,
+    SeatOutcome,
+    change_json,
+    final_ranks,
+    outcome_of,
+)
+from cardtable.server.tables.outcomes import shown as shown_rating
 from tests.fixtures.plugin import NAME as PLUGIN
 from tests.fixtures.plugin import registered
 from tests.server.accounts_helpers import AccountServer, account_server
@@ -449,3 +457,20 @@ def test_final_ranks_put_every_seat_a_stand_in_finished_last_and_tie_them() -> N
     assert final_ranks(outcome((9, 3, 3, 1), (0,), "....")) == [1, 2, 2, 4]
     assert final_ranks(outcome((9, 3, 5, 1), (0,), "L..L")) == [3, 2, 1, 3]  # winner left: last
     assert final_ranks(outcome((2, 2), (0, 1), "LL")) == [1, 1]  # all left: level
+
+
+def test_a_rating_is_provisional_until_its_tenth_rated_game_and_no_longer() -> None:
+    """docs/server.md, Ratings: fewer than PROVISIONAL_GAMES rated games of a game and
+    player count is provisional (a "?"), that many is established, in the rating the
+    API shows and in a table's change alike."""
+    skill = newcomer()
+    assert shown_rating(skill, PROVISIONAL_GAMES - 1)["provisional"] is True
+    assert shown_rating(skill, PROVISIONAL_GAMES)["provisional"] is False
+
+    def change(games_after: int) -> RatingChange:
+        return RatingChange(
+            0, "a", 1, skill.mu, skill.sigma, skill.mu + 1, skill.sigma, games_after
+        )
+
+    assert change_json(change(PROVISIONAL_GAMES - 1))["provisional"] is True
+    assert change_json(change(PROVISIONAL_GAMES))["provisional"] is False

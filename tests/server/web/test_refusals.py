@@ -3,6 +3,7 @@ changes nothing: not the game, not the seats, not what others are sent."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -10,7 +11,7 @@ from typing import Any
 import pytest
 from starlette.websockets import WebSocketDisconnect
 
-from tests.server.helpers import Conn, Server, running
+from tests.server.helpers import Conn, Server, running, sqlite_url
 
 pytestmark = pytest.mark.timeout(300, method="thread")
 
@@ -21,8 +22,11 @@ def snapshot(server: Server, table_id: str) -> Any:
     return table.seq, table.status, json.dumps(table.state.record()), seats, table.timer
 
 
-@pytest.fixture
-def duel(db_url: str) -> Iterator[tuple[Server, str, Conn, Conn, Conn]]:
+Duel = tuple[Server, str, Conn, Conn, Conn]
+
+
+@contextlib.contextmanager
+def seated_duel(db_url: str) -> Iterator[Duel]:
     """Marshmallow Test for two people (seat 0 leads), and a spectator."""
     with running(db_url) as server:
         table = server.create("marshmallow-test", ["human", "human"])
@@ -35,6 +39,22 @@ def duel(db_url: str) -> Iterator[tuple[Server, str, Conn, Conn, Conn]]:
             for conn in (ann, bob):  # each has seen everyone arrive
                 conn.until_state(lambda m: m["spectators"] == 1)
             yield server, table, ann, bob, eve
+
+
+@pytest.fixture(scope="module")
+def duel(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Duel]:
+    """One duel for the tests that only send what is refused: each checks that
+    its message changed nothing (:func:`refused`), so none depends on another,
+    and the module starts one server instead of one a test."""
+    with seated_duel(sqlite_url(tmp_path_factory.mktemp("duel"))) as seated:
+        yield seated
+
+
+@pytest.fixture
+def fresh_duel(db_url: str) -> Iterator[Duel]:
+    """A duel of the test's own, for a test that changes the table or a socket."""
+    with seated_duel(db_url) as seated:
+        yield seated
 
 
 def refused(
@@ -81,8 +101,8 @@ def test_a_stale_sequence_number_is_refused(duel: Any) -> None:
     assert (error["key"], error["params"]) == ("stale", {"sent": seq + 5, "now": seq})
 
 
-def test_a_double_click_plays_once(duel: Any) -> None:
-    server, table, ann, _, _ = duel
+def test_a_double_click_plays_once(fresh_duel: Any) -> None:
+    server, table, ann, _, _ = fresh_duel
     seq = ann.state["seq"]
     move = ann.state["legal"][0]
     ann.move(move)
@@ -133,8 +153,8 @@ def test_a_binary_frame_is_refused(duel: Any) -> None:
     refused(duel, "ann", lambda c: c.ws.send_bytes(b'{"type": "ping"}'))
 
 
-def test_a_wrong_token_or_table_gets_an_error_and_the_socket_closes(duel: Any) -> None:
-    server, table, *conns = duel
+def test_a_wrong_token_or_table_gets_an_error_and_the_socket_closes(fresh_duel: Any) -> None:
+    server, table, *conns = fresh_duel
     before = snapshot(server, table)
     for url, code in ((f"/ws/{table}?token=not-a-token", 4403), ("/ws/nosuchtable", 4404)):
         with server.client.websocket_connect(url) as ws:
@@ -148,8 +168,8 @@ def test_a_wrong_token_or_table_gets_an_error_and_the_socket_closes(duel: Any) -
         conn.quiet()
 
 
-def test_joining_a_taken_bot_or_missing_seat_is_refused(duel: Any) -> None:
-    server, table, *conns = duel
+def test_joining_a_taken_bot_or_missing_seat_is_refused(fresh_duel: Any) -> None:
+    server, table, *conns = fresh_duel
     before = snapshot(server, table)
     for body in ({"seat": 0, "name": "Mallory"}, {"seat": 7, "name": "M"}, {"seat": 0}):
         response = server.client.post(f"/api/tables/{table}/join", json=body)
@@ -174,9 +194,9 @@ def test_chance_outcomes_come_from_the_server_only(db_url: str) -> None:
 
 
 def test_a_move_the_database_refuses_is_not_acknowledged_and_changes_nothing(
-    duel: Any, monkeypatch: pytest.MonkeyPatch
+    fresh_duel: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    server, table, ann, _, _ = duel
+    server, table, ann, _, _ = fresh_duel
     storage = server.hub.storage
     commit = storage._commit
 
@@ -184,7 +204,7 @@ def test_a_move_the_database_refuses_is_not_acknowledged_and_changes_nothing(
         raise OSError("disk full")
 
     monkeypatch.setattr(storage, "_commit", broken)
-    error = refused(duel, "ann", lambda c: c.move(ann.state["legal"][0]))
+    error = refused(fresh_duel, "ann", lambda c: c.move(ann.state["legal"][0]))
     assert error is not None and "could not store" in error["message"]
     monkeypatch.setattr(storage, "_commit", commit)
     seq = server.table(table).seq
