@@ -82,7 +82,7 @@ class Play:
         if client.seat is not None:
             seat = table.seats[client.seat]
             seat.connections += 1
-            was_gone, seat.left_at = seat.left_at is not None, None
+            was_gone, seat.left_at, seat.gone_told = seat.gone_told, None, False
             if seat.stand_in is not None:  # coming back ends the stand-in
                 self._take_back(table, client.seat)
             elif was_gone and seat.connections == 1:  # a reload: "left", so now "is back"
@@ -101,6 +101,7 @@ class Play:
             seat.connections -= 1
             if seat.connections == 0 and table.status == "playing":
                 seat.left_at = asyncio.get_running_loop().time()
+                seat.gone_told = True
                 table.note("left", client.seat)
                 self._spawn(self._review_later(table, self.hub.settings.grace_seconds + 0.05))
         self.changed(table)

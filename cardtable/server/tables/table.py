@@ -83,6 +83,9 @@ class Seat:
     connections: int = 0
     stand_in: str | None = None  # why a bot plays this human seat: "timeout" or "left"
     left_at: float | None = None  # loop time the last connection closed
+    # The log said "left": only then does it say "is back" (a person missed
+    # before their first connection has not been away).
+    gone_told: bool = False
 
     @property
     def human(self) -> bool:
