@@ -51,8 +51,8 @@ from numpy.typing import NDArray
 from cardtable.bots.base import Budget
 from cardtable.games.marshmallow_test.bots.playout import (
     Batch,
-    BoolA,
     FloatA,
+    IntA,
     Table,
     masks_to_bool,
     win_chances,
@@ -78,7 +78,12 @@ class PIMCBot:
     ``budget.seconds`` and/or ``budget.iterations`` (simulations, i.e. round
     playouts, per decision) bound each decision; without either it thinks
     ``DEFAULT_SECONDS``. ``epsilon`` is the chance of a random card in the
-    playouts; ``batch_rows`` the playouts played at once. ``weighting`` > 0
+    playouts; ``batch_rows`` the playouts played at once, and under a time
+    budget alone (no ``iterations``) up to ``max_batch_rows`` in every batch
+    after the first (which measures the speed): one numpy operation then
+    serves more playouts, about 1.5 times as many a second at 4 players. An
+    iteration budget keeps ``batch_rows``, so that there a seed gives the
+    same decisions whatever the machine's speed. ``weighting`` > 0
     draws ``pool_size`` determinizations, weighs each by how likely it made
     the others play as they did under the heuristic policy with that much
     noise, and resamples the playouts' deals from them (0: uniform deals).
@@ -94,6 +99,7 @@ class PIMCBot:
         epsilon: float = 0.1,
         beta: float | None = None,
         batch_rows: int = 1024,
+        max_batch_rows: int = 4096,
         weighting: float = 0.0,
         pool_size: int = 1024,
     ) -> None:
@@ -104,6 +110,7 @@ class PIMCBot:
         self.epsilon = epsilon
         self.beta = beta
         self.batch_rows = batch_rows
+        self.max_batch_rows = max_batch_rows
         self.weighting = weighting
         self.pool_size = pool_size
         self.last_ess = 0.0  # effective pool size, last weighted decision
@@ -144,6 +151,8 @@ class PIMCBot:
             rows = self.batch_rows
             if max_sims is not None:
                 rows = min(rows, max_sims - sims)
+            elif per_row:
+                rows = max(rows, self.max_batch_rows)
             if per_row and seconds is not None:
                 rows = min(rows, int((deadline - time.perf_counter()) / per_row))
             d = max(1, rows // moves)
@@ -227,8 +236,8 @@ class PIMCBot:
         """The bot's chance of winning the game per (determinization, move)."""
         moves = len(legal)
         d = masks.shape[0]
-        now = masks_to_bool(masks)
-        now[:, np.array(view.out, dtype=bool)] = False  # out: holds nothing (MT-6.2)
+        now = masks.astype(np.int64)
+        now[:, np.array(view.out, dtype=bool)] = 0  # out: holds nothing (MT-6.2)
         hands = np.repeat(now, moves, axis=0)
         if isinstance(legal[0], NameTrump):
             # MT-4.2: the dealer names trump, then leads (MT-5.1).
@@ -280,7 +289,7 @@ class PIMCBot:
         w: FloatA = np.exp(logw - logw.max())
         return w
 
-    def _batch(self, view: MarshmallowView, hands: BoolA, trump: Any) -> Batch:
+    def _batch(self, view: MarshmallowView, hands: IntA, trump: Any) -> Batch:
         best, best_seat = -1, -1
         won = view.winning_card()
         lead_colour = view.lead_colour

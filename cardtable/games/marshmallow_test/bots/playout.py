@@ -18,6 +18,18 @@ wins the game) with a chance ``epsilon`` of a uniformly random legal card.
 A row ends with its round (MT-7.1, MT-7.2) or with the game (MT-8.1), and
 :func:`win_chances` turns its scores into each seat's chance of winning the
 game.
+
+Each seat's hand is a 60-bit mask (bit ``card``, as in
+:mod:`~cardtable.games.marshmallow_test.cards`), and so are the legal cards
+and the cards that would win the trick (a table per trump, lead and best
+strength). Every choice of the policy takes, within one colour, its highest
+or its lowest card, so it is read off each colour's 12-bit field through a
+table (:func:`_choice_table`) and the colours compared. A card in every row
+then costs a few dozen numpy operations on arrays of one number per row, not
+on (rows, 60) arrays; :meth:`Batch.run` plays on a packed copy of the rows
+still going, which they leave as they finish. The playouts are those of the
+earlier (rows, 60) engine, random numbers included: the same seed gives the
+same cards.
 """
 
 from __future__ import annotations
@@ -30,11 +42,14 @@ from numpy.typing import NDArray
 
 from cardtable.games.marshmallow_test.bots.heuristic import keep_value
 from cardtable.games.marshmallow_test.cards import (
+    CARDS_PER_COLOUR,
     COLOUR_MASKS,
     COLOUR_OF,
+    COLOUR_SHIFT,
     NUM_CARDS,
     NUM_COLOURS,
     NUMBER_OF,
+    RED,
 )
 from cardtable.games.marshmallow_test.options import TRICKS_TO_GO_OUT
 from cardtable.games.marshmallow_test.tricks import STRENGTH, TRICKS_PER_ROUND
@@ -43,34 +58,110 @@ IntA = NDArray[np.int64]
 BoolA = NDArray[np.bool_]
 FloatA = NDArray[np.float64]
 
-_NUM = np.array(NUMBER_OF, dtype=np.int64)
 _BITS = np.arange(NUM_CARDS, dtype=np.uint64)
-# Tables per trump are indexed trump + 1, so 0 is "no trump" (round 1, MT-4.1).
-_TRUMPS = (None, *range(NUM_COLOURS))
-# _COLMASK[c]: the cards of colour c; row 5 (index -1: no lead yet) is empty.
-_COLMASK = np.array(
-    [[bool(mask >> c & 1) for c in range(NUM_CARDS)] for mask in (*COLOUR_MASKS, 0)]
-)
-_IS_TRUMP = np.array([[COLOUR_OF[c] == t for c in range(NUM_CARDS)] for t in _TRUMPS])
-_KEEP = np.array([[keep_value(c, t) for c in range(NUM_CARDS)] for t in _TRUMPS])
-# Leading when wanting the trick: non-trump first, then number*2 + colour length.
-_LEAD_WANT = (~_IS_TRUMP) * 1000 + 2 * _NUM[None, :]
-# Leading when dodging: the least useful card to keep (argmax of the negated key).
-_LEAD_DODGE = -_KEEP
-# _STRENGTH[trump + 1, lead]: each card's strength in a trick of that lead (MT-5.6).
-_STRENGTH = np.array([STRENGTH[-1], *STRENGTH[:-1]], dtype=np.int64)
+_BIT = np.left_shift(1, np.arange(NUM_CARDS, dtype=np.int64))  # card -> its bit
+_NEVER = -(10**6)  # a key that never wins a max
 _COL = np.array(COLOUR_OF, dtype=np.int64)
-_STRENGTH16 = _STRENGTH.astype(np.int16)
-_LEAD_WANT16 = _LEAD_WANT.astype(np.int16)
-_LEAD_DODGE16 = _LEAD_DODGE.astype(np.int16)
-_KEEP16 = _KEEP.astype(np.int16)
-_NEG = -(10**6)
+# _COLMASK[c]: the cards of colour c as a mask; the last (index -1: no lead
+# yet, or no trump) is empty.
+_COLMASK = np.array([*COLOUR_MASKS, 0], dtype=np.int64)
+# Tables per trump are indexed trump + 1, so 0 is "no trump" (round 1, MT-4.1).
+# _STRENGTH[trump + 1, lead, card]: each card's strength in a trick of that
+# lead (MT-5.6).
+_STRENGTH = np.array([STRENGTH[-1], *STRENGTH[:-1]], dtype=np.int64)
+_STRENGTH_FLAT = _STRENGTH.ravel()
+# _WINS[trump + 1, lead, best + 1]: the cards that beat a trick whose best
+# strength is ``best`` (-1 .. 112), as a mask; flattened.
+_BESTS = int(_STRENGTH.max()) + 2
+_BEATEN = np.arange(-1, _BESTS - 1)[:, None]  # best, -1 .. 112
+_WINS = np.where(_STRENGTH[:, :, None, :] > _BEATEN, _BIT, 0).sum(3)
+_WINS_FLAT = _WINS.ravel()
+
+# Choosing a card. Every choice of the heuristic maximises a key over a set
+# of cards, ties going to the lowest card, and every key is, within one
+# colour, monotone in the number: a card's value to keep (its strength were
+# it led: number, + 100 for a trump, MT-5.6) maximised (HIGH) or minimised
+# (LOW), or, leading to win, non-trump first, then 2 * number + the colour's
+# length (WANT). So each colour offers one card, read off its 12-bit field.
+LOW, HIGH, WANT = 0, 1, 2
+_FIELD = 1 << CARDS_PER_COLOUR
+# _SHIFTS: where each colour's field starts, shaped to broadcast over rows.
+_SHIFTS = np.array(COLOUR_SHIFT, dtype=np.int64)[:, None]
+
+
+def _choice_table() -> IntA:
+    """``[mode, is_trump, field]``: ``key * 128 + index`` of the card of a
+    colour's 12-bit ``field`` that ``mode`` picks (its index 0-11 in the
+    colour), ``_NEVER * 128`` for an empty field."""
+    table = np.full((3, 2, _FIELD), _NEVER * 128, dtype=np.int64)
+    for field in range(1, _FIELD):
+        low = (field & -field).bit_length() - 1
+        high = field.bit_length() - 1
+        for is_trump in (0, 1):
+            trump = RED if is_trump else None  # a red card: index == card
+            table[LOW, is_trump, field] = -keep_value(low, trump) * 128 + low
+            table[HIGH, is_trump, field] = keep_value(high, trump) * 128 + high
+            want = 1000 * (1 - is_trump) + 2 * NUMBER_OF[high] + field.bit_count()
+            table[WANT, is_trump, field] = want * 128 + high
+    return table
+
+
+_CHOICE = _choice_table().ravel()
+# Per trump + 1 and colour: the offset of the is_trump half of _CHOICE.
+_TRUMP_OFFSET = np.array(
+    [[_FIELD * (c == t) for c in range(NUM_COLOURS)] for t in (-1, *range(NUM_COLOURS))],
+    dtype=np.int64,
+).T.copy()  # [colour, trump + 1]
+# Ties between colours go to the lowest colour: the colour as (4 - c) * 16.
+_COLOUR_TIE = ((NUM_COLOURS - 1 - np.arange(NUM_COLOURS, dtype=np.int64)) * 16)[:, None]
+
+
+def _next_seats(n: int) -> IntA:
+    """``[seat * 2**n + in_mask]``: the next seat clockwise from ``seat`` whose
+    bit is set in ``in_mask`` (MT-5.1); ``seat`` itself when it is the only one."""
+    table = np.zeros((n, 1 << n), dtype=np.int64)
+    for seat in range(n):
+        for mask in range(1 << n):
+            table[seat, mask] = next(
+                ((seat + k) % n for k in range(1, n + 1) if mask >> ((seat + k) % n) & 1),
+                (seat + 1) % n,
+            )
+    return table.ravel()
+
+
+_NEXT = {n: _next_seats(n) for n in range(2, 6)}
+# What Batch keeps per row and play changes; rows are gathered and written
+# back by name# (trump and t1 do not change during play).
+_FIELDS = (
+    "masks",
+    "to_move",
+    "lead",
+    "ruffed",
+    "best",
+    "best_seat",
+    "ncur",
+    "counts",
+    "inn",
+    "in_mask",
+    "num_in",
+    "tricks",
+    "scores",
+    "done",
+    "winner",
+)
 
 
 def masks_to_bool(masks: IntA | NDArray[np.uint64]) -> BoolA:
     """60-bit masks (any shape) to boolean card arrays (shape + (60,))."""
     m = np.asarray(masks).astype(np.uint64)
     return ((m[..., None] >> _BITS) & np.uint64(1)).astype(bool)
+
+
+def bool_to_masks(cards: NDArray[Any]) -> IntA:
+    """Boolean card arrays (shape + (60,)) to 60-bit masks (shape), int64."""
+    packed = np.packbits(np.asarray(cards, dtype=bool), axis=-1, bitorder="little")
+    masks: IntA = packed.view("<u8")[..., 0].astype(np.int64)
+    return masks
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,18 +180,48 @@ class Table:
 class Batch:
     """``rows`` rounds of one game in progress, each with its own cards.
 
-    Fields are arrays with one entry (or row) per round: ``hands`` (rows, n,
-    60) bool; ``trump`` (-1 in round 1); ``to_move``; ``lead`` (-1 before the
-    trick's first card); ``ruffed``; ``best`` / ``best_seat`` (the card now
-    winning the trick); ``ncur`` (cards in the trick); ``counts`` (tricks per
-    seat); ``inn`` (still in, MT-6.2); ``num_in``; ``tricks``; ``scores``;
+    ``hands`` is (rows, n, 60) bool, or (rows, n) 60-bit masks (ints). Fields
+    are arrays with one entry (or row) per round: ``masks`` (rows, n) int64,
+    the cards each seat holds (bit ``card``); ``trump`` (-1 in round 1);
+    ``to_move``; ``lead`` (-1 before the trick's first card); ``ruffed``;
+    ``best`` / ``best_seat`` (the card now winning the trick); ``ncur`` (cards
+    in the trick); ``counts`` (tricks per seat); ``inn`` (still in, MT-6.2)
+    and ``in_mask`` (the same as bits); ``num_in``; ``tricks``; ``scores``;
     ``done``; ``winner`` (the seat that ended the game, MT-8.1, else -1).
+    The property ``hands`` gives the cards held as (rows, n, 60) bool.
+
+    :meth:`legal`, :meth:`heuristic`, :meth:`policy` and :meth:`step` act on
+    the rows ``a`` given; :meth:`run` plays every unfinished row to its end
+    on a packed copy of them (rows leave it as they finish), so that each
+    card costs a few operations on arrays of one number per row.
     """
+
+    table: Table
+    rows: int
+    same_trump: int
+    masks: IntA
+    trump: IntA
+    t1: IntA
+    to_move: IntA
+    lead: IntA
+    ruffed: BoolA
+    best: IntA
+    best_seat: IntA
+    ncur: IntA
+    counts: IntA
+    inn: BoolA
+    in_mask: IntA
+    num_in: IntA
+    tricks: IntA
+    scores: IntA
+    done: BoolA
+    winner: IntA
+    _base: IntA  # row * players: a row's first entry in (rows, n) arrays, flattened
 
     def __init__(
         self,
         table: Table,
-        hands: BoolA,
+        hands: BoolA | IntA,
         *,
         trump: int | IntA,
         to_move: int | IntA,
@@ -117,10 +238,12 @@ class Batch:
         rows, n = hands.shape[0], table.players
         self.table = table
         self.rows = rows
-        self.hands = hands
+        if hands.ndim == 3:
+            self.masks = bool_to_masks(hands)
+        else:
+            self.masks = np.array(hands, dtype=np.int64)
         self.trump = np.broadcast_to(np.asarray(trump, dtype=np.int64), (rows,)).copy()
         self.t1 = self.trump + 1  # index into the per-trump tables
-        self.is_trump = _IS_TRUMP[self.t1]
         # trump + 1 when every row has the same trump, else -1.
         self.same_trump = int(self.t1[0]) if rows and (self.t1 == self.t1[0]).all() else -1
         self.to_move = np.broadcast_to(np.asarray(to_move, dtype=np.int64), (rows,)).copy()
@@ -131,12 +254,44 @@ class Batch:
         self.ncur = np.full(rows, ncur, dtype=np.int64)
         self.counts = np.tile(np.array(counts or (0,) * n, dtype=np.int64), (rows, 1))
         self.inn = np.tile(np.array(inn or (True,) * n, dtype=bool), (rows, 1))
+        self.in_mask = self.inn.astype(np.int64) @ np.left_shift(1, np.arange(n, dtype=np.int64))
         self.num_in = self.inn.sum(1)
         self.tricks = np.full(rows, tricks, dtype=np.int64)
         self.scores = np.tile(np.array(scores or (0,) * n, dtype=np.int64), (rows, 1))
         self.done = np.zeros(rows, dtype=bool)
         self.winner = np.full(rows, -1, dtype=np.int64)
-        self._offsets = np.arange(1, n + 1, dtype=np.int64)
+        self._base = np.arange(rows) * n
+
+    @property
+    def hands(self) -> BoolA:
+        """The cards each seat holds, (rows, n, 60) bool (a copy)."""
+        return masks_to_bool(self.masks)
+
+    def _take(self, a: IntA) -> Batch:
+        """A batch of rows ``a`` of this one (copies)."""
+        sub = object.__new__(Batch)
+        sub.table = self.table
+        sub.rows = rows = len(a)
+        sub.same_trump = self.same_trump
+        if self.same_trump >= 0:  # every row alike: any rows will do
+            sub.trump, sub.t1 = self.trump[:rows], self.t1[:rows]
+        else:
+            sub.trump, sub.t1 = self.trump[a], self.t1[a]
+        for name in _FIELDS:
+            setattr(sub, name, getattr(self, name)[a])
+        sub._base = np.arange(rows) * self.table.players
+        return sub
+
+    def _put(self, a: IntA, sub: Batch) -> None:
+        """Write ``sub`` (taken from rows ``a``) back into rows ``a``."""
+        for name in _FIELDS:
+            getattr(self, name)[a] = getattr(sub, name)
+
+    def _hand(self) -> tuple[IntA, IntA]:
+        """Where the seat to move is in the flattened (rows, n) arrays, and its mask."""
+        at = self._base + self.to_move
+        hand: IntA = self.masks.ravel()[at]
+        return at, hand
 
     # ------------------------------------------------------------------ rules
     def active(self) -> IntA:
@@ -144,61 +299,66 @@ class Batch:
 
     def legal(self, a: IntA) -> BoolA:
         """Legal cards (rows of ``a``), as the engine's ``legal_moves``."""
-        hand = self.hands[a, self.to_move[a]]
-        lead = self.lead[a]
-        leading = lead < 0
-        follow = hand & _COLMASK[lead]  # lead -1 picks the empty row
-        has_f: BoolA = np.any(follow, axis=1)
+        sub = self._take(a)
+        return masks_to_bool(sub._legal(sub._hand()[1]))
+
+    def _legal(self, hand: IntA) -> IntA:
+        """The legal cards of every row's seat to move, as masks."""
+        follow = hand & _COLMASK[self.lead]  # lead -1 picks the empty mask
+        has_f = follow != 0
         # MT-5.2 leader / MT-5.3 void: any card; MT-5.3: follow the lead colour.
-        legal = np.where((has_f & ~leading)[:, None], follow, hand)
-        ruffed: BoolA = self.ruffed[a]
-        if ruffed.any():
-            trumps = hand & self.is_trump[a]
+        legal = np.where(has_f, follow, hand)
+        ruffed = self.ruffed
+        if self.same_trump != 0 and np.count_nonzero(ruffed):
+            trumps = hand & _COLMASK[self.trump]
             if self.table.must:
                 # MT-5.4 [must]: holding a trump, play one; else anything.
-                has_t: BoolA = np.any(trumps, axis=1)
-                after = np.where(has_t[:, None], trumps, hand)
+                after = np.where(trumps != 0, trumps, hand)
             else:
                 # MT-5.4: follow or trump in; void in the lead colour: anything.
-                after = np.where(has_f[:, None], follow | trumps, hand)
-            legal = np.where(ruffed[:, None], after, legal)
+                after = np.where(has_f, follow | trumps, hand)
+            legal = np.where(ruffed, after, legal)
         return legal
-
-    def _next_in(self, a: IntA, seat: IntA) -> IntA:
-        """The next seat clockwise from ``seat`` that is still in (MT-5.1)."""
-        offsets = (seat[:, None] + self._offsets[None, :]) % self.table.players
-        flags = self.inn[a[:, None], offsets]
-        k = flags.argmax(1)
-        nxt: IntA = offsets[np.arange(len(a)), k]
-        return nxt
 
     def step(self, a: IntA, cards: IntA) -> None:
         """Rows ``a`` (all unfinished) play ``cards`` (each legal there)."""
-        p = self.to_move[a]
-        self.hands[a, p, cards] = False
-        col = _COL[cards]
-        lead = np.where(self.lead[a] < 0, col, self.lead[a])  # MT-5.2
-        self.lead[a] = lead
-        t = self.trump[a]
-        is_tr = col == t
-        strength = _STRENGTH[self.t1[a], lead, cards]  # MT-5.6
-        self.ruffed[a] |= is_tr & (lead != t)  # MT-5.4: a trump off a non-trump lead
-        best = self.best[a]
-        better = strength > best
-        self.best[a] = np.where(better, strength, best)
-        self.best_seat[a] = np.where(better, p, self.best_seat[a])
-        ncur = self.ncur[a] + 1
-        self.ncur[a] = ncur
-        end = ncur == self.num_in[a]
-        go_on = a[~end]
-        if len(go_on):
-            self.to_move[go_on] = self._next_in(go_on, p[~end])
-        e = a[end]
-        if len(e):
-            self._end_trick(e)
+        sub = self._take(a)
+        sub._play(*sub._hand(), np.asarray(cards, dtype=np.int64))
+        self._put(a, sub)
 
-    def _end_trick(self, e: IntA) -> None:
+    def _play(self, at: IntA, hand: IntA, cards: IntA) -> bool:
+        """Every row plays its card (from ``hand``, the mask of its seat to
+        move, at ``at``: see :meth:`_hand`); whether a row finished."""
+        p = self.to_move
+        self.masks.ravel()[at] = hand & ~_BIT[cards]
+        col = _COL[cards]
+        lead = np.where(self.lead < 0, col, self.lead)  # MT-5.2
+        self.lead = lead
+        t = self.trump
+        if self.same_trump >= 0:
+            strength = _STRENGTH[self.same_trump].ravel()[lead * NUM_CARDS + cards]
+        else:
+            strength = _STRENGTH_FLAT[(self.t1 * NUM_COLOURS + lead) * NUM_CARDS + cards]
+        if self.same_trump != 0:
+            self.ruffed |= (col == t) & (lead != t)  # MT-5.4: a trump off a non-trump lead
+        best = self.best
+        better = strength > best  # MT-5.6
+        self.best = np.where(better, strength, best)
+        self.best_seat = np.where(better, p, self.best_seat)
+        ncur = self.ncur + 1
+        self.ncur = ncur
+        end = ncur == self.num_in
+        # The next seat still in (MT-5.1); at the trick's end, see _end_trick.
+        n = self.table.players
+        self.to_move = np.where(end, p, _NEXT[n][(p << n) + self.in_mask])
+        if np.count_nonzero(end):
+            return self._end_trick(end.nonzero()[0])
+        return False
+
+    def _end_trick(self, e: IntA) -> bool:
+        """Rows ``e`` complete a trick; whether a row finished."""
         table = self.table
+        n = table.players
         w = self.best_seat[e]  # MT-5.7
         self.lead[e] = -1
         self.ruffed[e] = False
@@ -206,24 +366,34 @@ class Batch:
         self.ncur[e] = 0
         tricks = self.tricks[e] + 1
         self.tricks[e] = tricks
-        cw = self.counts[e, w] + 1
-        self.counts[e, w] = cw
+        ew = self._base[e] + w  # the winner, in the flattened (rows, n) arrays
+        counts = self.counts.ravel()
+        cw = counts[ew] + 1
+        counts[ew] = cw
         out = cw == table.need
         stay = ~out
+        finished = False
         # Not out: the winner leads (MT-6.3), unless hands are exhausted (MT-7.2).
         s = e[stay]
         if len(s):
             self.to_move[s] = w[stay]
-            self.done[s[tricks[stay] == TRICKS_PER_ROUND]] = True
+            full = s[tricks[stay] == TRICKS_PER_ROUND]
+            if len(full):
+                self.done[full] = True
+                finished = True
         o = e[out]
         if len(o):
             wo = w[out]
             # MT-6.2: score every other player's tricks, those already out included.
             points = tricks[out] - cw[out]
-            new = self.scores[o, wo] + points
-            self.scores[o, wo] = new
-            self.inn[o, wo] = False
-            self.hands[o, wo] = False
+            ow = ew[out]
+            scores = self.scores.ravel()
+            new = scores[ow] + points
+            scores[ow] = new
+            self.inn.ravel()[ow] = False
+            in_mask = self.in_mask[o] & ~np.left_shift(1, wo)
+            self.in_mask[o] = in_mask
+            self.masks.ravel()[ow] = 0
             num_in = self.num_in[o] - 1
             self.num_in[o] = num_in
             won = new >= table.target  # MT-8.1: the game ends at once
@@ -233,104 +403,103 @@ class Batch:
             more = ~ended
             if more.any():
                 # MT-6.3: the next player clockwise still in leads.
-                self.to_move[o[more]] = self._next_in(o[more], wo[more])
+                self.to_move[o[more]] = _NEXT[n][(wo[more] << n) + in_mask[more]]
+            finished = finished or bool(ended.any())
+        return finished
 
     # ------------------------------------------------------------------ policy
     def policy(self, a: IntA, legal: BoolA, epsilon: float, rng: np.random.Generator) -> IntA:
         """Each row's card: HeuristicBot's choice, or with chance ``epsilon`` a
         uniformly random legal card."""
-        choice = self.heuristic(a, legal)
-        if epsilon > 0:
-            k = len(a)
-            noisy = rng.random(k) < epsilon
-            if noisy.any():
-                keys = rng.random((int(noisy.sum()), NUM_CARDS))
-                rand = np.where(legal[noisy], keys, -1.0).argmax(1)
-                choice[noisy] = rand
-        return choice
+        sub = self._take(a)
+        return sub._policy(*sub._hand(), bool_to_masks(legal), epsilon, rng)
 
-    def _per_trump(self, table: NDArray[Any], rows: IntA) -> NDArray[Any]:
-        """``table[trump + 1]`` for each of ``rows``: one broadcast row when
-        every row has the same trump (all but trump-naming searches)."""
-        if self.same_trump >= 0:
-            one: NDArray[Any] = table[self.same_trump][None]
-            return one
-        per_row: NDArray[Any] = table[self.t1[rows]]
-        return per_row
+    def _policy(
+        self, at: IntA, hand: IntA, legal: IntA, epsilon: float, rng: np.random.Generator
+    ) -> IntA:
+        """:meth:`policy` on every row, ``legal`` as masks."""
+        choice = self._heuristic(at, hand, legal)
+        if epsilon > 0:
+            noisy = rng.random(self.rows) < epsilon
+            if np.count_nonzero(noisy):
+                # One random key per card: the legal card with the highest.
+                some = legal[noisy].astype("<i8", copy=False)  # bytes low first
+                keys = rng.random((len(some), NUM_CARDS))
+                ok = np.unpackbits(
+                    some.view(np.uint8).reshape(-1, 8), axis=1, count=NUM_CARDS, bitorder="little"
+                ).view(bool)
+                choice[noisy] = np.where(ok, keys, -1.0).argmax(1)
+        return choice
 
     def heuristic(self, a: IntA, legal: BoolA) -> IntA:
         """HeuristicBot's card in every row of ``a`` (ties: lowest card, as there)."""
+        sub = self._take(a)
+        return sub._heuristic(*sub._hand(), bool_to_masks(legal))
+
+    def _heuristic(self, at: IntA, hand: IntA, legal: IntA) -> IntA:
+        """:meth:`heuristic` on every row, ``legal`` as masks."""
         table = self.table
         n = table.players
-        k = len(a)
-        me = self.to_move[a]
-        mine = self.counts[a, me]
-        others = self.tricks[a] - mine  # every trick taken so far but ours
-        num_in = self.num_in[a]
+        mine = self.counts.ravel()[at]
+        others = self.tricks - mine  # every trick taken so far but ours
+        num_in = self.num_in
         need = table.need
         patience = 2 if n == 5 else 3
         want = (
             (num_in <= 2)  # MT-7.1: a race
-            | ((mine == need - 1) & (self.scores[a, me] + others >= table.target))  # MT-8.1
+            | ((mine == need - 1) & (self.scores.ravel()[at] + others >= table.target))  # MT-8.1
             | (others >= patience * (mine + 1))
         )
-        lead = self.lead[a]
+        lead = self.lead
         leading = lead < 0
-        choice = np.empty(k, dtype=np.int64)
-        lr = np.flatnonzero(leading)
-        if len(lr):
-            hand = legal[lr]  # a leader may play any card (MT-5.2)
-            rows = a[lr]
-            # Per card: the number of cards of its colour in the hand.
-            lengths = hand.reshape(-1, 5, 12).view(np.int8).sum(2, dtype=np.int16)
-            length = np.repeat(lengths, 12, axis=1)
-            w = want[lr][:, None]
-            key = np.where(w, self._per_trump(_LEAD_WANT16, rows) + length, 0)
-            key += np.where(w, 0, self._per_trump(_LEAD_DODGE16, rows))
-            key += hand * np.int16(4096)  # outside the hand never wins
-            choice[lr] = key.argmax(1)
-        fr = np.flatnonzero(~leading)
-        if len(fr):
-            rows = a[fr]
-            lg = legal[fr]
-            if self.same_trump >= 0:
-                strength = _STRENGTH16[self.same_trump][lead[fr]]
-            else:
-                strength = _STRENGTH16[self.t1[rows], lead[fr]]
-            keep = self._per_trump(_KEEP16, rows)
-            wins = strength > self.best[rows][:, None].astype(np.int16)
-            winners = lg & wins
-            any_w: BoolA = np.any(winners, axis=1)
-            any_l: BoolA = np.any(lg & ~wins, axis=1)
-            last = self.ncur[rows] == num_in[fr] - 1
-            w = want[fr]
-            # The cases of HeuristicBot._follow: "take" (want it, can win),
-            # "shed" (dodge, can lose), "forced" (only winners), else "lose"
-            # (want it, cannot win); the first and third choose among winners.
-            take = w & any_w
-            shed = ~w & any_l
-            forced = ~take & ~shed & ~any_l
-            among_winners = take | forced
-            # The key to maximise is a * strength + b * keep, per case:
-            # take: last ? -strength : strength; shed: keep;
-            # forced: last ? keep : -strength; lose: -keep.
-            coef_s = np.where(take, np.where(last, -1, 1), np.where(forced & ~last, -1, 0))
-            coef_k = np.where(shed | (forced & last), 1, np.where(take | forced, 0, -1))
-            key = coef_s.astype(np.int16)[:, None] * strength
-            key += coef_k.astype(np.int16)[:, None] * keep
-            pool = lg & (wins == among_winners[:, None])
-            key += pool * np.int16(1024)  # outside the pool never wins
-            choice[fr] = key.argmax(1)
-        return choice
+        # Following: the legal cards that would win the trick now (MT-5.6).
+        t1 = self.same_trump if self.same_trump >= 0 else self.t1
+        winners = legal & _WINS_FLAT[(t1 * NUM_COLOURS + lead) * _BESTS + self.best + 1]
+        losers = legal & ~winners
+        any_l = losers != 0
+        last = self.ncur == num_in - 1
+        # The cases of HeuristicBot._follow: "take" (want it, can win),
+        # "shed" (dodge, can lose), "forced" (only winners), else "lose"
+        # (want it, cannot win); the first and third choose among winners.
+        take = want & (winners != 0)
+        shed = ~want & any_l
+        forced = ~(take | shed | any_l)
+        among_winners = take | forced
+        # Their keys (strength is the value to keep for a winner):
+        # take: last ? LOW : HIGH; shed: HIGH; forced: last ? HIGH : LOW; lose: LOW.
+        high = (take & ~last) | shed | (forced & last)
+        # Leading (MT-5.2): wanting the trick WANT, else LOW.
+        cards = np.where(leading, legal, np.where(among_winners, winners, losers))
+        mode = np.where(leading, np.where(want, WANT, LOW), high)
+        return self._pick(cards, mode)
+
+    def _pick(self, cards: IntA, mode: IntA) -> IntA:
+        """Per row, the card of ``cards`` (a mask) that ``mode`` picks."""
+        fields = (cards[None, :] >> _SHIFTS) & (_FIELD - 1)  # (colours, rows)
+        if self.same_trump >= 0:
+            offset = _TRUMP_OFFSET[:, self.same_trump, None]
+        else:
+            offset = _TRUMP_OFFSET[:, self.t1]
+        key = _CHOICE[fields + offset + mode * (2 * _FIELD)] + _COLOUR_TIE
+        best = key.max(0)
+        colour = NUM_COLOURS - 1 - ((best >> 4) & 7)
+        card: IntA = colour * CARDS_PER_COLOUR + (best & 15)
+        return card
 
     def run(self, epsilon: float, rng: np.random.Generator) -> None:
         """Play every row to the end of its round (or of the game)."""
-        while True:
-            a = self.active()
-            if not len(a):
-                return
-            legal = self.legal(a)
-            self.step(a, self.policy(a, legal, epsilon, rng))
+        ids = self.active()
+        sub = self._take(ids)
+        while sub.rows:
+            at, hand = sub._hand()
+            legal = sub._legal(hand)
+            if sub._play(at, hand, sub._policy(at, hand, legal, epsilon, rng)):
+                done = sub.done
+                ended = np.flatnonzero(done)
+                self._put(ids[ended], sub._take(ended))
+                go_on = np.flatnonzero(~done)
+                ids = ids[go_on]
+                sub = sub._take(go_on)
 
 
 #: Fitted on heuristic self-play (400 games per player count): the chance of
@@ -368,4 +537,11 @@ def win_chances(batch: Batch, beta: float | None = None) -> FloatA:
     return chances
 
 
-__all__ = ["Batch", "Table", "masks_to_bool", "score_chances", "win_chances"]
+__all__ = [
+    "Batch",
+    "Table",
+    "bool_to_masks",
+    "masks_to_bool",
+    "score_chances",
+    "win_chances",
+]
