@@ -14,7 +14,7 @@ own process at the workers' lower priority (``nice -n 10``), so that the
 ratio shows what judging one decision per worker job costs, not what the
 priority costs on a busy machine; its output must equal what the server
 serves. Also reported:
-decisions, how many were classified (not ``unclear``), and the mean
+decisions, how many were judged (not forced: they have a class), and the mean
 standard error of the win-chance losses.
 
 Timed on a shared machine: the load average is printed with the figures.
@@ -57,7 +57,7 @@ def finished_table(client: TestClient, game: str, players: int) -> str:
 
 def figures(document: dict[str, Any]) -> tuple[int, int, float]:
     decisions = document["decisions"]
-    judged = [d for d in decisions if d["class"] not in (None, "unclear")]
+    judged = [d for d in decisions if d["class"] is not None]
     errors = [d["fair"]["loss"]["win"]["se"] for d in decisions if "fair" in d]
     finite = [e for e in errors if e is not None]
     return len(decisions), len(judged), 100 * sum(finite) / max(1, len(finite))

@@ -16,12 +16,25 @@ mean rises into that half), and none that is clearly worse than the leader
 its coarser estimate and wider error. The amount of work depends only on
 the outcomes, never on the clock, so the same seed gives the same values.
 
-The *best* alternative has the highest win chance (points break ties). The
-*loss* of an alternative is how much less it wins (and scores) than the best.
-Picking the best and measuring a loss on the same samples would favour
-whichever alternative had lucky samples, so the loss is cross-fitted: on the
-odd samples it is measured against the best of the even samples, and the
-other way round.
+Every alternative's value is given on the same footing. Those sampled to
+the end have every sample; one dropped earlier has only the first deals,
+which may have been kind (or unkind) to every move alike, so its own mean
+there would not compare with the others'. Its value is instead the
+reference's mean over every sample less its paired difference from the
+reference on the deals it has (common random numbers make that difference
+the sharp measurement), with the reference the alternative that leads
+among those sampled to the end; kept within what can be (a win chance
+from 0 to 1, points within the outcomes seen).
+
+The *best* alternative is the one with the highest value so found: win
+chance, points breaking ties, the move played preferred among equals. So
+the alternatives sorted by their values put the best first (:mod:`.report`
+sorts them so). The *loss* of an alternative is how much less it wins (and
+scores) than the best. Picking the best and measuring a loss on the same
+samples would favour whichever alternative had lucky samples, so the loss
+is cross-fitted: on the odd samples it is measured against the best of the
+even samples, and the other way round. (Where an alternative dropped early
+is the best, losses are its paired differences on the deals it has.)
 """
 
 from __future__ import annotations
@@ -71,7 +84,9 @@ class Estimate:
 @dataclass(frozen=True, slots=True)
 class GroupValue:
     """One distinct alternative: the legal moves (indices) that make it, its
-    values, and its loss against the best alternative."""
+    values (win chance and points on the common footing of the module doc:
+    sorted by ``(win.mean, points.mean)`` the best comes first), and its loss
+    against the best alternative."""
 
     moves: tuple[int, ...]
     samples: int
@@ -79,17 +94,12 @@ class GroupValue:
     points: Estimate
     loss_win: Estimate
     loss_points: Estimate
-    # How much more the strongest other alternative still in contention at
-    # the end wins, paired on the samples both have: the one whose mean + 2 SE
-    # is highest (None: no other). Alternatives dropped by the halving are
-    # taken to be no better than the best found.
-    rival: Estimate | None
 
 
 @dataclass(frozen=True, slots=True)
 class Evaluation:
     groups: tuple[GroupValue, ...]
-    best: int  # index into ``groups``
+    best: int  # index into ``groups``: the highest (win, points) value
     playouts: int
     moves: int  # playout moves simulated
 
@@ -143,19 +153,6 @@ def _constant(samples: list[_Samples], groups: Sequence[int]) -> bool:
         min(s.win) == max(s.win) and min(s.points) == max(s.points)
         for s in (samples[g] for g in groups)
     )
-
-
-def _rival(samples: list[_Samples], g: int, contenders: Sequence[int]) -> Estimate | None:
-    best: Estimate | None = None
-    for h in contenders:
-        other = samples[h]
-        n = min(len(other.win), len(samples[g].win))
-        if h == g or n == 0:
-            continue
-        diff = _floored(Estimate.of(_diffs(other, samples[g], n)[0]), WIN_SE_FLOOR / n)
-        if best is None or diff.mean + 2 * diff.se > best.mean + 2 * best.se:
-            best = diff
-    return best
 
 
 def _fold_key(samples: list[_Samples], fold: list[int]) -> Callable[[int], tuple[float, float]]:
@@ -252,20 +249,58 @@ def evaluate(
         target += extra
         fill(chosen, target)
         active = chosen
-    return _summarise(samples, groups, active, target, cost[0], cost[1])
+    return _summarise(samples, groups, active, keep, target, cost[0], cost[1])
+
+
+def _paired(
+    reference: _Samples, other: _Samples, points_range: tuple[float, float]
+) -> tuple[Estimate, Estimate]:
+    """``other``'s win chance and points on the footing of ``reference``'s
+    samples: the reference's means over all of them less the paired
+    differences on the deals ``other`` has (errors of both, added), kept
+    within what can be: a win chance in 0–1, points within ``points_range``
+    (the outcomes seen)."""
+    n = len(other.win)
+    values = []
+    ranges = ((0.0, 1.0), points_range)
+    for mine, diffs, (low, high) in zip(
+        (reference.win, reference.points), _diffs(reference, other, n), ranges, strict=True
+    ):
+        whole, gap = Estimate.of(mine), Estimate.of(diffs)
+        mean = min(high, max(low, whole.mean - gap.mean))
+        values.append(Estimate(mean, math.hypot(whole.se, gap.se)))
+    return values[0], values[1]
 
 
 def _summarise(
     samples: list[_Samples],
     groups: Sequence[Sequence[int]],
     active: list[int],
+    keep: Sequence[int],
     deals: int,
     playouts: int,
     used: int,
 ) -> Evaluation:
-    best = _argmax(active, lambda g: samples[g].key())
+    # The move played first: among equal values it is the one called best.
+    first = [g for g in active if g in keep] + [g for g in active if g not in keep]
+    leader = _argmax(first, lambda g: samples[g].key())
+    seen = [p for s in samples for p in s.points]
+    wins, points = [], []
+    for g in range(len(groups)):
+        if g in active:  # every sample: its own means
+            wins.append(Estimate.of(samples[g].win))
+            points.append(Estimate.of(samples[g].points))
+        else:
+            win, point = _paired(samples[leader], samples[g], (min(seen), max(seen)))
+            wins.append(win)
+            points.append(point)
+    others = [g for g in range(len(groups)) if g != leader]
+    best = _argmax([leader, *others], lambda g: (wins[g].mean, points[g].mean))
     folds = [list(range(f, deals, 2)) for f in (0, 1)]
-    if len(active) > 1 and min(len(f) for f in folds) >= 2:
+    if best != leader:
+        # An alternative dropped early is ahead: losses on the deals it has.
+        reference = None
+    elif len(active) > 1 and min(len(f) for f in folds) >= 2:
         # Cross-fitting: the best of one half is the reference on the other half.
         best_on = [_argmax(active, _fold_key(samples, fold)) for fold in folds]
         reference = [best_on[1 - i % 2] for i in range(deals)]
@@ -275,20 +310,20 @@ def _summarise(
     for g, moves in enumerate(groups):
         s = samples[g]
         n = len(s.win)
-        if g in active:
+        if reference is not None and g in active:
             loss_win = [samples[reference[i]].win[i] - s.win[i] for i in range(n)]
             loss_points = [samples[reference[i]].points[i] - s.points[i] for i in range(n)]
         else:
-            loss_win, loss_points = _diffs(samples[best], s, n)
+            shared = min(n, len(samples[best].win))
+            loss_win, loss_points = _diffs(samples[best], s, shared)
         values.append(
             GroupValue(
                 moves=tuple(moves),
                 samples=n,
-                win=Estimate.of(s.win),
-                points=Estimate.of(s.points),
-                loss_win=_floored(Estimate.of(loss_win), WIN_SE_FLOOR / max(1, n)),
+                win=wins[g],
+                points=points[g],
+                loss_win=_floored(Estimate.of(loss_win), WIN_SE_FLOOR / max(1, len(loss_win))),
                 loss_points=Estimate.of(loss_points),
-                rival=_rival(samples, g, active),
             )
         )
     return Evaluation(tuple(values), best, playouts, used)

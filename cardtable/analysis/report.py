@@ -14,7 +14,12 @@ of the summed squares; text shows win chance per decision, since chances
 lost in different positions do not add up to a chance), how many decisions
 fell in each class, the same in hindsight with how many moves were also the
 best with the real cards, and the three costliest decisions (largest fair
-loss in win chance among those not best).
+loss in win chance among those named a loss: an inaccuracy, mistake or
+blunder; none when every decision was best or fine).
+
+Alternatives are listed by win chance, points breaking ties, the best first
+(:mod:`.estimate`); a better move is named only beside a decision named a
+loss (:mod:`.classify`), in hindsight too.
 """
 
 from __future__ import annotations
@@ -23,9 +28,9 @@ import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from cardtable.analysis.classify import CLASSES, THRESHOLDS, accuracy
+from cardtable.analysis.classify import CLASSES, NAMED, THRESHOLDS, accuracy
 from cardtable.analysis.estimate import Estimate, Evaluation
-from cardtable.analysis.run import DecisionAnalysis
+from cardtable.analysis.run import DecisionAnalysis, judge
 from cardtable.core.game import JSON, Move, View
 from cardtable.core.registry import manifest
 
@@ -69,7 +74,7 @@ def summarise(analyses: Sequence[DecisionAnalysis], names: Sequence[str]) -> lis
         hind = [a.hindsight.groups[_played(a.hindsight, a)] for a in judged if a.hindsight]
         classes = {c: sum(1 for a in judged if a.label == c) for c in CLASSES}
         costly = sorted(
-            (a for a in judged if a.label != "best"),
+            (a for a in judged if a.label in NAMED),
             key=lambda a: -a.fair.groups[_played(a.fair, a)].loss_win.mean if a.fair else 0.0,
         )
         out.append(
@@ -137,6 +142,7 @@ def decision_json(a: DecisionAnalysis) -> dict[str, JSON]:
         if evaluation is not None:
             body = _evaluation_json(evaluation, d.legal)
             played = evaluation.groups[_played(evaluation, a)]
+            body["class"] = judge(evaluation, d.played)
             body["loss"] = {
                 "win": _estimate_json(played.loss_win),
                 "points": _estimate_json(played.loss_points),
@@ -185,6 +191,18 @@ def analysis_json(
 # --- text -------------------------------------------------------------------
 
 
+def _order(evaluation: Evaluation) -> list[int]:
+    """The alternatives by win chance, points breaking ties, the best first."""
+    return sorted(
+        range(len(evaluation.groups)),
+        key=lambda g: (
+            -evaluation.groups[g].win.mean,
+            -evaluation.groups[g].points.mean,
+            g != evaluation.best,
+        ),
+    )
+
+
 def _gain(loss: Estimate, scale: float, unit: str) -> str:
     """What the better move gains: ``+2.4% ±0.5``."""
     return f"{scale * loss.mean:+.1f}{unit} ±{scale * loss.se:.1f}"
@@ -202,30 +220,28 @@ def _line(a: DecisionAnalysis) -> str:
     played = a.fair.groups[_played(a.fair, a)]
     text = f"{head}{a.label:<11} win {_change(played.loss_win, 100, '%')}"
     text += f"  points {_change(played.loss_points, 1, '')}"
-    if not a.fair.is_best(_played(a.fair, a)):
-        text += f"  best {_moves(d.legal, a.fair.groups[a.fair.best].moves)}"
+    if a.label in NAMED:
+        text += f"  better {_moves(d.legal, a.fair.groups[a.fair.best].moves)}"
     hind = a.hindsight
-    if not hind.is_best(_played(hind, a)):
+    if judge(hind, d.played) in NAMED:
         better = _moves(d.legal, hind.groups[hind.best].moves)
         lost = hind.groups[_played(hind, a)].loss_win
-        text += f"  | hindsight best {better} ({_change(lost, 100, '%')})"
+        text += f"  | hindsight better {better} ({_change(lost, 100, '%')})"
     return text
 
 
 def _change(loss: Estimate, scale: float, unit: str) -> str:
-    """A loss written as the change it made: ``-2.4% ±0.5``."""
-    return f"{-scale * loss.mean:+.1f}{unit} ±{scale * loss.se:.1f}"
+    """A loss written as the change it made: ``-2.4% ±0.5`` (never ``-0.0``)."""
+    return f"{round(-scale * loss.mean, 1) + 0.0:+.1f}{unit} ±{scale * loss.se:.1f}"
 
 
 def _alternatives(a: DecisionAnalysis, evaluation: Evaluation) -> list[str]:
     d = a.decision
     played = _played(evaluation, a)
-    order = sorted(
-        range(len(evaluation.groups)),
-        key=lambda g: (-evaluation.groups[g].win.mean, -evaluation.groups[g].points.mean),
-    )
+    order = _order(evaluation)
+    shown = order[:6] if played in order[:6] else [*order[:6], played]
     lines = []
-    for g in order[:6]:
+    for g in shown:
         value = evaluation.groups[g]
         mark = "played" if g == played else ("best" if g == evaluation.best else "")
         lines.append(
@@ -233,8 +249,8 @@ def _alternatives(a: DecisionAnalysis, evaluation: Evaluation) -> list[str]:
             f"±{100 * value.win.se:.1f}  points {value.points.mean:5.2f} ±{value.points.se:.2f}"
             f"  {mark}"
         )
-    if len(order) > 6:
-        lines.append(f"      … {len(order) - 6} more")
+    if len(order) > len(shown):
+        lines.append(f"      … {len(order) - len(shown)} more")
     return lines
 
 
@@ -251,18 +267,24 @@ def analysis_text(
     table drawn by ``draw`` as that seat saw it), then every decision.
     ``game`` is the game's name; people read its title."""
     title = manifest(game).title
+    (_, inaccuracy), (_, mistake), (_, blunder) = THRESHOLDS
     out = [
         f"Analysis of a game of {title} (seed {seed}, {budget:g} s per decision, nominal).",
         "win = change in the chance of winning the game, points = expected points this",
         "round, both against the best move, from what the seat could see (± one standard",
         "error); hindsight = the same with the real hidden cards.",
+        "best = the move with the highest win chance found; inaccuracy, mistake, blunder =",
+        f"clearly lost at least {inaccuracy:g}, {mistake:g}, {blunder:g} points of win chance;"
+        " fine = any other move.",
+        "accuracy = 100% when every decision was the best found, less the more win chance",
+        "each gave away.",
         "",
     ]
     for s in summarise(analyses, names):
         counts = ", ".join(f"{n} {c}" for c, n in s.classes.items() if n)
         judged = max(1, s.decisions - s.forced)
         out += [
-            f"{s.name} (seat {s.seat}): accuracy {s.accuracy:.1f} over"
+            f"{s.name} (seat {s.seat}): accuracy {s.accuracy:.1f}% over"
             f" {s.decisions - s.forced} decisions (and {s.forced} forced, not judged)",
             f"  lost {s.points_lost.mean:.2f} ±{s.points_lost.se:.2f} expected points in all,"
             f" {100 * s.win_lost.mean / judged:.1f}% ±{100 * s.win_lost.se / judged:.1f}"
@@ -273,6 +295,8 @@ def analysis_text(
             " a decision on average",
             f"  {counts}",
         ]
+        if not s.costliest:
+            out.append("  no inaccuracy, mistake or blunder")
         for rank, a in enumerate(s.costliest, start=1):
             assert a.fair is not None
             d = a.decision

@@ -17,7 +17,6 @@ processes, gives the same values.
 
 from __future__ import annotations
 
-import math
 import random
 from collections.abc import Callable, Collection, Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -39,6 +38,7 @@ __all__ = [
     "Analyzer",
     "DecisionAnalysis",
     "analyze_record",
+    "judge",
 ]
 
 DEFAULT_BUDGET = 0.4  # nominal seconds per decision
@@ -141,15 +141,18 @@ class Analyzer:
             keep,
             stop_when_constant=True,
         )
-        played = fair.groups[fair.group_of(decision.played)]
-        rival = played.rival
-        label = classify(
-            played_is_best=fair.is_best(fair.group_of(decision.played)),
-            loss=100 * played.loss_win.mean,
-            se=100 * played.loss_win.se,
-            hi=-math.inf if rival is None else 100 * (rival.mean + 2 * rival.se),
-        )
-        return DecisionAnalysis(decision, fair, hindsight, label)
+        return DecisionAnalysis(decision, fair, hindsight, judge(fair, decision.played))
+
+
+def judge(evaluation: Evaluation, played: int) -> str:
+    """The class (:func:`.classify.classify`) of playing legal move ``played``
+    as ``evaluation`` values it: the fair evaluation's is the decision's class;
+    the hindsight one's says whether the real cards show a clear loss."""
+    group = evaluation.group_of(played)
+    loss = evaluation.groups[group].loss_win
+    return classify(
+        played_is_best=evaluation.is_best(group), loss=100 * loss.mean, se=100 * loss.se
+    )
 
 
 def _analyze_share(

@@ -1,9 +1,12 @@
 // @ts-check
 // Drawing an analysis (GET /api/tables/{id}/analysis, docs/server.md): a
 // decision's class as a badge (colour, symbol and word: never colour alone),
-// one decision beside the replay, a player's summary, the list of decisions.
-// Numbers: win = chance of winning the game, points = expected points this
-// round, each ± one standard error (docs/analysis.md).
+// one decision beside the replay, a player's summary, the list of decisions,
+// the legend. Numbers: win = chance of winning the game, points = expected
+// points this round, each ± one standard error (docs/analysis.md). The class
+// is the server's (analysis/classify.py): a better move is named only beside
+// a decision named a loss, and the alternatives are listed as the server
+// ranks them, by win chance, so the move called best is the top of its table.
 
 import { h } from "./dom.js";
 
@@ -19,8 +22,8 @@ import { h } from "./dom.js";
  */
 /**
  * A decision judged fairly or in hindsight: the best moves, every alternative,
- * and what the move played lost.
- * @typedef {{best: unknown[], alternatives: Alternative[], loss: Loss}} Evaluation
+ * what the move played lost, and the class that loss earns.
+ * @typedef {{best: unknown[], alternatives: Alternative[], loss: Loss, class: string}} Evaluation
  */
 /**
  * One decision of the analysis (report.py, decision_json).
@@ -55,11 +58,18 @@ import { h } from "./dom.js";
  * Moves the replay to a step, shown as a seat saw it (`fromSummary`: clicked in a player's summary).
  * @typedef {(step: number, seat: number, fromSummary: boolean) => void} Jump
  */
+/**
+ * The classes' thresholds in percentage points of win chance, as the analysis
+ * states them ("thresholds", in fractions), written for people: "3", "7", "15".
+ * @typedef {{inaccuracy: string, mistake: string, blunder: string}} Limits
+ */
 
 // lichess's marks where they exist; the word is always written beside them.
 /** @type {Record<string, string>} */
-const SYMBOLS = { best: "★", good: "✓", inaccuracy: "?!", mistake: "?", blunder: "??", unclear: "~" };
+const SYMBOLS = { best: "★", fine: "✓", inaccuracy: "?!", mistake: "?", blunder: "??" };
 export const CLASSES = Object.keys(SYMBOLS);
+/** The classes that name a loss: only these name a better move. */
+export const NAMED = ["inaccuracy", "mistake", "blunder"];
 const SHOWN_ALTERNATIVES = 8;
 
 /**
@@ -69,11 +79,20 @@ const SHOWN_ALTERNATIVES = 8;
  */
 export function badge(label, t, count = null) {
   const word = t(`class.${label}`);
-  // "unclear" says what it means where it is shown, as the legend does.
-  const help = label === "unclear" ? t("class.unclearHelp") : null;
-  return h("span", { class: `an-class an-${label}`, dataset: { class: label }, title: help },
+  return h("span", { class: `an-class an-${label}`, dataset: { class: label } },
     h("span", { class: "an-symbol", "aria-hidden": "true" }, SYMBOLS[label]),
     count === null ? word : `${count} ${word}`);
+}
+
+/**
+ * The thresholds of an analysis document (fractions of 1) in percentage points.
+ * @param {Record<string, number>} thresholds
+ * @returns {Limits}
+ */
+export function limitsOf(thresholds) {
+  /** @param {string} name */
+  const points = (name) => String(Math.round(1000 * (thresholds[name] ?? 0)) / 10);
+  return { inaccuracy: points("inaccuracy"), mistake: points("mistake"), blunder: points("blunder") };
 }
 
 /** @param {number} x */
@@ -133,6 +152,19 @@ function bestIndex(evaluation) {
 }
 
 /**
+ * The alternatives by win chance, points breaking ties, the best first: the
+ * server's order (analysis/report.py, _order), in which the best is the top.
+ * @param {Evaluation} evaluation
+ */
+export function ranked(evaluation) {
+  const bestAt = bestIndex(evaluation);
+  const alts = evaluation.alternatives;
+  return alts.map((a, i) => i)
+    .sort((a, b) => alts[b].win.mean - alts[a].win.mean || alts[b].points.mean - alts[a].points.mean
+      || Number(b === bestAt) - Number(a === bestAt));
+}
+
+/**
  * The alternatives' values as a table, best first; the move played and the best marked in words.
  * @param {Evaluation} evaluation
  * @param {string[][]} texts
@@ -142,18 +174,16 @@ function bestIndex(evaluation) {
  */
 function alternativesTable(evaluation, texts, played, caption, t) {
   const bestAt = bestIndex(evaluation);
-  const order = evaluation.alternatives.map((a, i) => i)
-    .sort((a, b) => evaluation.alternatives[b].win.mean - evaluation.alternatives[a].win.mean
-      || evaluation.alternatives[b].points.mean - evaluation.alternatives[a].points.mean);
+  const order = ranked(evaluation);
   const shown = order.slice(0, SHOWN_ALTERNATIVES);
   if (!shown.includes(played)) shown.push(played);
   const rows = shown.map((i) => {
     const a = evaluation.alternatives[i];
     const marks = [i === played ? t("analysis.markPlayed") : null, i === bestAt ? t("analysis.markBest") : null].filter(Boolean);
-    return h("tr", { class: i === played ? "an-played" : i === bestAt ? "an-best-row" : "" },
+    return h("tr", { class: i === played ? "an-played" : i === bestAt ? "an-best-row" : "", dataset: { best: i === bestAt, played: i === played } },
       h("th", { scope: "row" }, movesText(texts[i])),
-      h("td", {}, winText(a.win)),
-      h("td", {}, pointsText(a.points)),
+      h("td", {}, `${pct(a.win.mean)}% `, h("span", { class: "an-se" }, `±${se(a.win, 100, 1)}`)),
+      h("td", {}, `${a.points.mean.toFixed(2)} `, h("span", { class: "an-se" }, `±${se(a.points, 1, 2)}`)),
       h("td", {}, marks.join(", ")));
   });
   const hidden = order.length - shown.length;
@@ -171,13 +201,15 @@ function alternativesTable(evaluation, texts, played, caption, t) {
 }
 
 /**
- * One decision: who, what was played, its class, the cost, the better move, every alternative, hindsight.
+ * One decision: who, what was played, its class, and for a decision named a
+ * loss what it cost and the better move; every alternative; hindsight.
  * @param {Entry} entry
  * @param {string[]} names
  * @param {Translate} t
+ * @param {Limits} limits
  * @returns {HTMLElement[]}
  */
-export function decisionBlock(entry, names, t) {
+export function decisionBlock(entry, names, t, limits) {
   const { decision, note } = entry;
   const name = names[decision.seat];
   const parts = [
@@ -189,22 +221,26 @@ export function decisionBlock(entry, names, t) {
     return parts;
   }
   const fair = decision.fair;
+  const label = /** @type {string} */ (decision.class);
   const played = playedIndex(fair, note.fair, note.played);
-  const bestAt = bestIndex(fair);
-  parts.push(h("p", { class: "an-verdict" }, badge(/** @type {string} */ (decision.class), t), " ", t("analysis.played", { move: note.played })));
-  parts.push(h("p", {}, t("analysis.cost"), " ", costText(fair.loss, t)));
-  parts.push(h("p", { class: "an-better" }, played === bestAt
-    ? t("analysis.wasBest")
-    : t("analysis.better", { move: movesText(note.fair[bestAt] ?? []) })));
+  parts.push(h("p", { class: "an-verdict" }, badge(label, t), " ", t("analysis.played", { move: note.played })));
+  if (NAMED.includes(label)) {
+    parts.push(h("p", { class: "an-better" }, t("analysis.better", { move: movesText(note.fair[bestIndex(fair)] ?? []) })));
+    parts.push(h("p", { class: "an-cost" }, t("analysis.cost"), " ", costText(fair.loss, t)));
+  } else {
+    parts.push(h("p", { class: "an-no-better" }, label === "best"
+      ? t("analysis.wasBest")
+      : t("analysis.wasFine", { inaccuracy: limits.inaccuracy })));
+  }
   parts.push(alternativesTable(fair, note.fair, played, t("analysis.alternatives"), t));
   const hind = decision.hindsight;
   if (hind && note.hindsight) {
-    const hPlayed = playedIndex(hind, note.hindsight, note.played);
-    const hBest = bestIndex(hind);
     parts.push(h("p", { class: "an-hindsight" }, h("strong", {}, t("analysis.hindsight")), " ",
-      hPlayed === hBest
-        ? t("analysis.hindsightBest")
-        : t("analysis.hindsightBetter", { move: movesText(note.hindsight[hBest] ?? []), cost: costText(hind.loss, t) })));
+      NAMED.includes(hind.class)
+        ? t("analysis.hindsightBetter", { move: movesText(note.hindsight[bestIndex(hind)] ?? []), cost: costText(hind.loss, t) })
+        : hind.class === "best"
+          ? t("analysis.hindsightBest")
+          : t("analysis.hindsightFine", { inaccuracy: limits.inaccuracy })));
   }
   return parts;
 }
@@ -228,7 +264,8 @@ export function playerSummary(player, entries, names, t, jump) {
   return h("section", { class: "an-player", "aria-labelledby": headingId, dataset: { seat: player.seat } },
     h("h4", { id: headingId }, names[player.seat]),
     h("p", { class: "an-accuracy" },
-      h("span", { class: "an-big" }, player.accuracy.toFixed(1)), " ", t("analysis.accuracy")),
+      h("span", { class: "an-big" }, t("analysis.accuracyValue", { value: player.accuracy.toFixed(1) })), " ", t("analysis.accuracy")),
+    h("p", { class: "hint an-accuracy-meaning" }, t("analysis.accuracyMeaning")),
     h("p", {}, t("analysis.judged", { count: judged, forced: player.forced })),
     h("p", {}, t("analysis.lost", {
       points: pointsText(atLeastZero(player.lost.points)),
@@ -242,6 +279,7 @@ export function playerSummary(player, entries, names, t, jump) {
       win: pct(Math.max(0, player.hindsight_lost.win.mean / Math.max(1, judged))),
     })),
     costly.length ? h("h5", {}, t("analysis.costliest")) : null,
+    !costly.length && judged > 0 ? h("p", { class: "an-none-costly" }, t("analysis.nothingNotable")) : null,
     costly.length ? h("ol", { class: "an-costly" }, costly.map(({ decision, note }) => {
       // The costliest are judged decisions: each has its class and fair evaluation.
       const fair = /** @type {Evaluation} */ (decision.fair);
@@ -282,4 +320,31 @@ export function decisionList(entries, names, t, jump) {
     decision.class ? badge(decision.class, t) : h("span", { class: "an-class an-forced" }, t("analysis.forcedShort")))));
   }
   return items;
+}
+
+/**
+ * What the classes mean in plain words, each with its badge; hindsight in a
+ * line; the statistics behind them in a fold.
+ * @param {Translate} t
+ * @param {Limits} limits
+ */
+export function legend(t, limits) {
+  /** @type {Record<string, string>} */
+  const meaning = {
+    best: t("analysis.legendBest"),
+    fine: t("analysis.legendFine", limits),
+    inaccuracy: t("analysis.legendInaccuracy", limits),
+    mistake: t("analysis.legendMistake", limits),
+    blunder: t("analysis.legendBlunder", limits),
+  };
+  return h("section", { class: "an-legend", "aria-labelledby": "analysis-legend-heading" },
+    h("h4", { id: "analysis-legend-heading" }, t("analysis.legendHeading")),
+    h("p", {}, t("analysis.legendWinChance")),
+    h("dl", { class: "an-legend-list" }, CLASSES.flatMap((c) => [h("dt", {}, badge(c, t)), h("dd", {}, meaning[c])])),
+    h("p", {}, t("analysis.legendHindsight")),
+    h("details", { class: "an-stats" },
+      h("summary", {}, t("analysis.statsHeading")),
+      h("p", {}, t("analysis.statsEstimates")),
+      h("p", {}, t("analysis.statsClear", limits)),
+      h("p", {}, t("analysis.statsAccuracy"))));
 }

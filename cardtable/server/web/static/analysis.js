@@ -2,11 +2,12 @@
 // The analysis panel beside a finished game's replay: the "Analyze" button,
 // progress while the server judges the decisions (it polls GET
 // /api/tables/{id}/analysis), then beside each replay step the decision made
-// there, each player's summary with the three costliest decisions, and every
-// analyzed decision as a list. Clicking a decision jumps the replay to it.
+// there, each player's summary with the three costliest decisions, every
+// analyzed decision as a list, and the legend (the classes in plain words,
+// the statistics in a fold). Clicking a decision jumps the replay to it.
 
 import { api } from "./api.js";
-import { decisionBlock, decisionList, playerSummary } from "./analysis-view.js";
+import { decisionBlock, decisionList, legend, limitsOf, playerSummary } from "./analysis-view.js";
 import { h } from "./dom.js";
 
 const POLL_MS = 1000;
@@ -30,7 +31,7 @@ const NOTABLE = ["inaccuracy", "mistake", "blunder"];
  * @typedef {object} AnalysisDoc
  * @property {string} [status]
  * @property {SeatJob[]} seats
- * @property {{decisions: import("./analysis-view.js").Decision[], players: import("./analysis-view.js").PlayerAnalysis[]} | null} [analysis]
+ * @property {{decisions: import("./analysis-view.js").Decision[], players: import("./analysis-view.js").PlayerAnalysis[], thresholds: Record<string, number>} | null} [analysis]
  * @property {import("./analysis-view.js").Note[]} notes
  */
 
@@ -54,6 +55,8 @@ export function analysisPanel({ tableId, t, names, mySeat, jump, onResults }) {
   let entries = [];
   /** @type {Map<number, Entry>} */
   const byStep = new Map();
+  /** @type {import("./analysis-view.js").Limits} */
+  let limits = limitsOf({});
   let step = 0;
   /** @type {number | null} */
   let toMove = null;
@@ -75,11 +78,11 @@ export function analysisPanel({ tableId, t, names, mySeat, jump, onResults }) {
       h("h4", { id: "analysis-list-heading" }, t("analysis.listHeading")),
       h("label", { for: "analysis-filter", class: "visually-hidden" }, t("analysis.filterLabel")), filter),
     h("div", { class: "an-moves-scroll" }, list));
+  const legendBox = h("div", { class: "an-key", id: "analysis-legend", hidden: true });
   const element = h("section", { class: "analysis", id: "analysis", "aria-labelledby": "analysis-heading" },
     h("h3", { id: "analysis-heading" }, t("analysis.heading")),
     h("div", { class: "an-actions" }, button, bar),
-    status, error, current, players, listBox,
-    h("p", { class: "hint an-explain" }, t("analysis.explain")));
+    status, error, current, players, listBox, legendBox);
 
   async function request() {
     button.disabled = true;
@@ -148,6 +151,9 @@ export function analysisPanel({ tableId, t, names, mySeat, jump, onResults }) {
     const notes = doc?.notes ?? [];
     entries = analysis ? analysis.decisions.map((decision, i) => ({ decision, note: notes[i] })) : [];
     for (const entry of entries) byStep.set(entry.note.step, entry);
+    limits = limitsOf(analysis?.thresholds ?? {});
+    legendBox.hidden = !analysis;
+    legendBox.replaceChildren(...(analysis ? [legend(t, limits)] : []));
     players.replaceChildren(...(analysis?.players ?? []).map((p) => playerSummary(p, entries, names, t, jump)));
     listBox.hidden = !entries.length;
     drawList();
@@ -208,7 +214,7 @@ export function analysisPanel({ tableId, t, names, mySeat, jump, onResults }) {
     const entry = byStep.get(step);
     current.hidden = !entries.length;
     if (entry) {
-      current.replaceChildren(...decisionBlock(entry, names, t));
+      current.replaceChildren(...decisionBlock(entry, names, t, limits));
     } else {
       const why = toMove === null || toMove === undefined
         ? t("analysis.noDecision")
