@@ -132,9 +132,7 @@ class Settings:
     grace_seconds: float = setting(
         30.0, "seconds before a bot plays for a player who left", at_least=0
     )
-    bot_workers: int = setting(
-        1, "processes for search bots", at_least=1
-    )
+    bot_workers: int = setting(1, "processes for search bots", at_least=1)
     max_tables: int = setting(
         5000, "tables waiting or playing at once; past it creates get 503", at_least=1
     )

@@ -226,3 +226,19 @@ class Ratings:
         )
         async with self.engine.connect() as conn:
             return int((await conn.execute(query)).scalar() or 0)
+
+    async def busiest(self, game: str) -> int | None:
+        """The player count whose leaderboard holds the most players (the
+        fewest players on a tie), or None while no one is established: where
+        a leaderboard opens when no count is asked for."""
+        count = func.count().label("n")
+        query = (
+            select(ratings.c.players, count)
+            .where(ratings.c.game == game, ratings.c.games >= PROVISIONAL_GAMES)
+            .group_by(ratings.c.players)
+            .order_by(count.desc(), ratings.c.players)
+            .limit(1)
+        )
+        async with self.engine.connect() as conn:
+            row = (await conn.execute(query)).first()
+        return None if row is None else int(row.players)

@@ -38,8 +38,8 @@ async def board_page(ratings: Ratings, query: dict[str, str]) -> dict[str, Any]:
         raise BadInput(f"game must be one of {', '.join(game_names())}")
     counts = manifest(game).players
     players = whole_number(query.get("players"), "players", 1, 99)
-    if players is None:
-        players = manifest(game).default_players
+    if players is None:  # where people play rated games, else the game's default
+        players = await ratings.busiest(game) or manifest(game).default_players
     if players not in counts:
         shown = ", ".join(str(n) for n in counts)
         raise BadInput(f"players must be one of {shown} for {game}, got {players}")

@@ -349,6 +349,9 @@ def test_the_leaderboard_lists_established_players_best_first_a_page_at_a_time(
         assert rest["next"] is None
         other = server.client.get(f"/api/leaderboard?game={GAME}&players=3").json()
         assert other["entries"] == [] and other["total"] == 0
+        # Asked for no count, the board opens where people are established (2
+        # players here), not on the game's default of 4.
+        assert server.client.get(f"/api/leaderboard?game={GAME}").json()["players"] == 2
         profile = server.client.get("/api/players/New").json()
         assert profile["games"] == []  # no finished game played here: the rating rows alone
         assert server.client.get("/leaderboard/" + GAME).status_code == 200
