@@ -24,12 +24,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from cardtable.bots import Bot, Budget, make_bot
-from cardtable.core.game import JSON, Game, State
+from cardtable.core.game import JSON, Game, GameTooLongError, State, max_decisions
 from cardtable.core.registry import load
 from cardtable.core.seeds import derive_seed
 
 # A game whose bots keep choosing without end is a bug in a game or a bot;
-# stop it with a clear error instead of hanging a worker for ever.
+# stop it with a clear error instead of hanging a worker for ever. The bound
+# is the game's own (``Game.max_decisions()``); this guard is for a game that
+# declares none.
 MAX_DECISIONS = 1_000_000
 
 
@@ -114,15 +116,22 @@ def play_out(
 ) -> int:
     """Play ``state`` to the game's end, each seat's bot choosing from its
     view and the legal moves only; returns the number of decisions.
-    ``before`` sees the state before each decision (and must not change it)."""
-    game_name = state.game.name
+    ``before`` sees the state before each decision (and must not change it).
+
+    A game still unfinished after the decisions its rules allow
+    (``Game.max_decisions()``, else :data:`MAX_DECISIONS`) raises
+    :class:`~cardtable.core.game.GameTooLongError` naming the game, its
+    options and the bound."""
+    game = state.game
+    declared = max_decisions(game)
+    bound = MAX_DECISIONS if declared is None else declared
     decisions = 0
     while not state.finished:
         seat = state.to_move
         if seat is None:
-            raise RuntimeError(f"{game_name}: no seat to move in an unfinished game")
-        if decisions >= MAX_DECISIONS:
-            raise RuntimeError(f"{game_name}: no end after {MAX_DECISIONS} decisions")
+            raise RuntimeError(f"{game.name}: no seat to move in an unfinished game")
+        if decisions >= bound:
+            raise GameTooLongError.of(game, bound, declared is not None)
         if before is not None:
             before(state)
         legal = state.legal_moves()

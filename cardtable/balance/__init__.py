@@ -23,12 +23,14 @@ JSON schema (``--json`` and ``DIR/balance.json``), ``cardtable-balance/1``::
     {
       "schema": "cardtable-balance/1", "game": "<name>", "title": "<title>",
       "seed": 1, "games": 2000,             # games per configuration
-      "max_decisions": 20000, "fixed_seats": false, "budget": null,
+      "max_decisions": null, "fixed_seats": false, "budget": null,   # --max-decisions
       "varied": ["players", "target"],      # what differs between configurations
       "configs": [{
         "label": "players=4 target=30", "varied": {"players": 4, "target": 30},
         "options": {...},                   # every option, as in a record
         "bots": ["heuristic", ...],         # the lineup, rotated over each deal's games
+        "max_decisions": 637,               # past it a game is a rule hole: --max-decisions,
+                                            # else the game's max_decisions(), else 20000
         "games": 2000, "finished": 2000,
         "seats" | "positions": {            # position 0 made the first decision
           "fair_share": 0.25, "chi_square": {"statistic": 3.1, "df": 3, "p": 0.37},

@@ -8,7 +8,8 @@ state's scores, round scores and winners. No game is named, so a plugin game
 is measured like a built-in one.
 
 A game that cannot end normally is a *rule hole* and is measured as far as it
-went: ``turn_limit`` (still unfinished after ``max_decisions`` decisions),
+went: ``turn_limit`` (still unfinished after the decisions the game allows:
+``--max-decisions``, else the game's own ``max_decisions()``),
 ``no_legal_move`` (a seat to move with no legal move) or ``error`` (the engine
 or a bot raised). With ``keep_holes`` its record comes back for inspection.
 
@@ -126,7 +127,7 @@ def play_measured(
     seen: list[int] = []
     round_starts: list[int] = []
     last_round = 0
-    limit = spec.max_decisions
+    limit = spec.decision_limit(game)
     first, end, detail = -1, FINISHED, ""
     try:
         while not state.finished:

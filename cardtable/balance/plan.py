@@ -28,12 +28,19 @@ from typing import Any
 from cardtable.arena.runner import GameTask, schedule
 from cardtable.bots import Budget
 from cardtable.core.errors import CardtableError
-from cardtable.core.game import JSON
+from cardtable.core.game import JSON, Game, max_decisions
 from cardtable.core.numbers import NumberTooLongError, loads_json
 
 # Games per saved chunk: small enough that an interrupted run loses little,
 # large enough that a long run writes a few hundred files, not thousands.
 CHUNK = 50
+
+# A game still unfinished after the decisions its rules allow is a rule hole
+# (turn_limit): the bound is ``--max-decisions`` where given, else the game's
+# own (``Game.max_decisions()``, per configuration), else this guard for a
+# game that declares none: far beyond any real game of the built-in games
+# (hundreds of decisions).
+MAX_DECISIONS = 20_000
 
 
 class BalanceError(CardtableError):
@@ -74,9 +81,18 @@ class BalanceSpec:
     bots: tuple[str, ...] | None  # None: ``default_bot`` at every seat
     default_bot: str
     budget: Budget | None
-    max_decisions: int
+    max_decisions: int | None  # --max-decisions; None: each game's own (decision_limit)
     keep_holes: bool  # return the record of every game that shows a rule hole
     fixed_seats: bool = False  # each entry keeps its seat: per-seat handicaps stay with a bot
+
+    def decision_limit(self, game: Game) -> int:
+        """The decisions after which a game of ``game`` (one configuration's)
+        is a rule hole: ``--max-decisions`` where given, else the most the game
+        declares (``Game.max_decisions()``), else :data:`MAX_DECISIONS`."""
+        if self.max_decisions is not None:
+            return self.max_decisions
+        declared = max_decisions(game)
+        return MAX_DECISIONS if declared is None else declared
 
     def lineup(self, config: int) -> tuple[str, ...]:
         """The entries (one bot per seat, in ``--bots`` order) of a configuration."""

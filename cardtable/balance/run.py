@@ -35,9 +35,6 @@ from cardtable.core.game import JSON
 from cardtable.core.registry import game_names, load, manifest
 
 SCHEMA = "cardtable-balance/1"
-# A game still unfinished after this many decisions is a rule hole (turn_limit):
-# far beyond any real game of the built-in games (hundreds of decisions).
-MAX_DECISIONS = 20_000
 
 OnProgress = Callable[[int], None]  # called with the number of games just counted
 
@@ -63,16 +60,20 @@ def plan_run(
     bots: Sequence[str] | None = None,
     games: int,
     budget: Budget | None = None,
-    max_decisions: int = MAX_DECISIONS,
+    max_decisions: int | None = None,
     keep_holes: bool = False,
     fixed_seats: bool = False,
 ) -> BalanceSpec:
-    """The run's spec, every configuration checked against the game (one line if not)."""
+    """The run's spec, every configuration checked against the game (one line if not).
+
+    ``max_decisions`` overrides the decisions after which a game is a rule
+    hole; by default each configuration's game says (``Game.max_decisions()``,
+    else a guard: :meth:`BalanceSpec.decision_limit`)."""
     if game_name not in game_names():
         raise BalanceError(f"unknown game {game_name!r}; choose one of {', '.join(game_names())}")
     if games < 1:
         raise BalanceError(f"--games {games}: play at least 1 game per configuration")
-    if max_decisions < 1:
+    if max_decisions is not None and max_decisions < 1:
         raise BalanceError(f"--max-decisions {max_decisions}: allow at least 1 decision")
     options = dict(options or {})
     if len(set(players)) != len(players):
@@ -204,6 +205,7 @@ def results_json(
                 "varied": dict(config.varied),
                 "options": game.options_json,
                 "bots": list(lineup),
+                "max_decisions": spec.decision_limit(game),
                 **config_figures(game.num_players, lineup, played, records),
             }
         )

@@ -35,7 +35,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 from cardtable.bots.base import Bot, RandomBot
-from cardtable.core.game import Game, Move, State, View
+from cardtable.core.game import Game, GameTooLongError, Move, State, View, max_decisions
 from cardtable.core.manifest import resolve
 from cardtable.core.registry import manifest
 from cardtable.core.seeds import derive_seed
@@ -54,8 +54,11 @@ __all__ = [
 Policy = Callable[[State], Move]
 SeatBot = Callable[[int, Game, random.Random], Bot]  # a BotFactory, called without a budget
 
-# A playout still in its round after this many moves is valued as it stands:
-# a guard against a policy that never ends a round (the analysis's bound).
+# A game that declares its length (``Game.max_decisions()``) may not be in
+# play after that many moves of a playout: that raises GameTooLongError. For a
+# game that declares none, a playout still in its round after this many moves
+# is valued as it stands: a guard against a policy that never ends a round
+# (the analysis's bound).
 MAX_MOVES = 5_000
 
 
@@ -149,14 +152,21 @@ def round_totals(
     """Follow the policy from ``state`` (changed in place) to the end of
     round ``round_number`` (at once if it has ended), or to the cutoff counting the
     ``moves`` already made since the playout began; every seat's total then
-    (module doc)."""
+    (module doc). A game still in play after the most moves it declares
+    (``Game.max_decisions()``) raises :class:`GameTooLongError`."""
     policy = playouts.policy(rng)
     cutoff = playouts.cutoff
-    limit = MAX_MOVES if cutoff is None else min(MAX_MOVES, cutoff.moves)
+    declared = max_decisions(state.game)
+    bound = MAX_MOVES if declared is None else declared
+    limit = bound if cutoff is None else min(bound, cutoff.moves)
     while not state.finished and state.round_number == round_number and moves < limit:
         state.apply(policy(state))
         moves += 1
-    if cutoff is None or state.finished or state.round_number != round_number:
+    if state.finished or state.round_number != round_number:
+        return [float(total) for total in state.scores]
+    if declared is not None and moves >= declared:
+        raise GameTooLongError.of(state.game, declared)
+    if cutoff is None:
         return [float(total) for total in state.scores]
     # Cut off inside the round: each seat's total before the round plus the
     # points the game expects it to make in the round.

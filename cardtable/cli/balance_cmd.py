@@ -19,8 +19,8 @@ from rich.console import Console
 from cardtable.arena.pool import RayError
 from cardtable.balance import BalanceError, parse_sweep, plan_run, run_balance
 from cardtable.balance.html import report_html
+from cardtable.balance.plan import MAX_DECISIONS
 from cardtable.balance.report import print_report
-from cardtable.balance.run import MAX_DECISIONS
 from cardtable.cli import selfplay
 from cardtable.cli.common import fail, game_option_flag, parse_options
 from cardtable.cli.game_options import read_file_options
@@ -76,9 +76,12 @@ def balance(
     ] = None,
     iterations: selfplay.Iterations = None,
     max_decisions: Annotated[
-        int,
-        typer.Option(help="a game still running after this many decisions is a rule hole"),
-    ] = MAX_DECISIONS,
+        int | None,
+        typer.Option(
+            help="a game still running after this many decisions is a rule hole"
+            f" (default: the most the game declares, else {MAX_DECISIONS})"
+        ),
+    ] = None,
     json_output: selfplay.JsonOutput = False,
     quiet: selfplay.Quiet = False,
 ) -> None:

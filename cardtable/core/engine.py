@@ -10,19 +10,20 @@ computed by the game's own non-mutating rule checks. The rules stay in the
 game's rule modules; a game supplies them through the hooks below.
 
 A plugin may implement only the bare :class:`~cardtable.core.game.State`
-protocol: the free functions :func:`refusal` and :func:`explain` ask a state's
-own methods when it has them and otherwise try each move on a clone.
+protocol: the free functions :func:`refusal` and :func:`explain` ask a state
+that :class:`Explains` (every :class:`Engine`, or a plugin's state with both
+methods) and otherwise try each move on a clone.
 """
 
 from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from types import MappingProxyType
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import Any, ClassVar, Generic, Protocol, TypeVar, runtime_checkable
 
-from cardtable.core.errors import IllegalMoveError, RefusalParam
+from cardtable.core.errors import IllegalMoveError, Refusal
 from cardtable.core.game import JSON, Applied, Explanation, Game, Move, State, View
 from cardtable.core.records import make_record
 
@@ -30,10 +31,12 @@ __all__ = [
     "NO_CHANCE",
     "Applied",
     "Engine",
+    "Explains",
     "Explanation",
     "Refusal",
     "applied_by_seat",
     "explain",
+    "explanation",
     "refusal",
 ]
 
@@ -43,12 +46,25 @@ NO_CHANCE: MappingProxyType[str, JSON] = MappingProxyType({})
 
 ViewT = TypeVar("ViewT", bound=View)
 
-#: Why the rules refuse a move: ``(reason, rule)`` or ``(reason, rule, key,
-#: params)``, the arguments of :class:`IllegalMoveError`. The hooks return
-#: these words rather than errors, so :meth:`Engine.explain` builds no
-#: exception per action. The built-in games give the key and parameters a
-#: client words in its reader's language; a plugin may give only the words.
-Refusal = tuple[str, str] | tuple[str, str, str, Mapping[str, RefusalParam]]
+
+@runtime_checkable
+class Explains(Protocol):
+    """A state that answers :func:`refusal` and :func:`explain` itself, from
+    its rules: every :class:`Engine`, and a plugin's state that has both
+    methods without building on the base. Any other state is judged by
+    trial on a clone."""
+
+    def refusal(self, seat: int, move: Move) -> IllegalMoveError | None: ...
+
+    def explain(self, seat: int) -> tuple[Explanation, ...]: ...
+
+
+def explanation(move: Move, refused: Refusal | None) -> Explanation:
+    """``move`` as the rules judge it: legal when ``refused`` is ``None``,
+    else refused with its words, rule, key and parameters."""
+    if refused is None:
+        return Explanation(move, True, None, None)
+    return Explanation(move, False, refused.reason, refused.rule, refused.key, refused.params)
 
 
 def applied_by_seat(seats: int, moves: Sequence[Move]) -> tuple[tuple[Applied, ...], ...]:
@@ -65,7 +81,7 @@ class Engine(ABC, Generic[ViewT]):
     rules (``apply``, ``deal``, ``legal_moves``, ``clone`` and the
     queries) and these hooks:
 
-    * :meth:`_move_refusal`: the words of the error ``apply(move)`` would raise now;
+    * :meth:`_move_refusal`: the :class:`Refusal` ``apply(move)`` would raise now;
     * :meth:`_view`: the view of a seat already checked;
     * :meth:`_rounds_json`: the record's rounds;
     * :data:`turn_rule`: the rule cited when a seat moves out of turn, and
@@ -113,8 +129,8 @@ class Engine(ABC, Generic[ViewT]):
 
     @abstractmethod
     def _move_refusal(self, move: Any) -> Refusal | None:
-        """The words of the error ``apply(move)`` (without chance outcomes)
-        would raise now, or ``None`` when the rules allow it; changes nothing."""
+        """Why ``apply(move)`` (without chance outcomes) would raise now, or
+        ``None`` when the rules allow it; changes nothing."""
 
     @abstractmethod
     def _view(self, seat: int | None) -> ViewT:
@@ -125,17 +141,17 @@ class Engine(ABC, Generic[ViewT]):
         """The record's ``rounds``: each round's deal and moves so far."""
 
     def _seat_refusal(self, seat: int) -> Refusal | None:
-        """The seat check of :meth:`apply_as`: the words of the error when a
-        decision is due and it is not ``seat``'s. When no one is to move,
-        ``apply``'s own errors say why (the game is over, a deal is due)."""
+        """The seat check of :meth:`apply_as`: the refusal when a decision is
+        due and it is not ``seat``'s. When no one is to move, ``apply``'s own
+        errors say why (the game is over, a deal is due)."""
         to_move = self.to_move
         if to_move is None or seat == to_move:
             return None
-        return (
+        return Refusal(
             f"it is seat {to_move}'s turn, not seat {seat}'s",
             self.turn_rule,
-            f"{self.turn_rule}.turn",
-            {"to_move": to_move, "seat": seat},
+            key=f"{self.turn_rule}.turn",
+            params={"to_move": to_move, "seat": seat},
         )
 
     def _action_space(self) -> Sequence[Move]:
@@ -148,14 +164,7 @@ class Engine(ABC, Generic[ViewT]):
         when no one is to move): :meth:`_move_refusal` of every action. A
         game may answer faster from what the words depend on."""
         check = self._move_refusal
-        out: list[Explanation] = []
-        for move in self._action_space():
-            refused = check(move)
-            if refused is None:
-                out.append(Explanation(move, True, None, None))
-            else:
-                out.append(Explanation(move, False, *refused))
-        return tuple(out)
+        return tuple([explanation(move, check(move)) for move in self._action_space()])
 
     def _repr_details(self) -> str:
         """Game-specific facts for ``repr`` (``", phase take"``), or nothing."""
@@ -166,7 +175,7 @@ class Engine(ABC, Generic[ViewT]):
         """:meth:`apply`, checking first that the decision is ``seat``'s."""
         refused = self._seat_refusal(seat)
         if refused is not None:
-            raise IllegalMoveError(*refused)
+            raise IllegalMoveError.from_refusal(refused)
         return self.apply(move, **chance)
 
     def refusal(self, seat: int, move: Move) -> IllegalMoveError | None:
@@ -178,7 +187,7 @@ class Engine(ABC, Generic[ViewT]):
         refused = self._seat_refusal(seat)
         if refused is None:
             refused = self._move_refusal(move)
-        return None if refused is None else IllegalMoveError(*refused)
+        return None if refused is None else IllegalMoveError.from_refusal(refused)
 
     def explain(self, seat: int) -> tuple[Explanation, ...]:
         """Every action of the game's action space, in index order, judged
@@ -187,7 +196,7 @@ class Engine(ABC, Generic[ViewT]):
         refused = self._seat_refusal(seat)
         if refused is None:
             return self._explain_due()
-        return tuple([Explanation(move, False, *refused) for move in self._action_space()])
+        return tuple([explanation(move, refused) for move in self._action_space()])
 
     def view(self, seat: int | None) -> ViewT:
         """What ``seat`` may know; ``None`` is a spectator. The only door
@@ -220,12 +229,10 @@ class Engine(ABC, Generic[ViewT]):
 # ---------------------------------------------------------------- for any state
 def refusal(state: State, seat: int, move: Move) -> IllegalMoveError | None:
     """Why ``state.apply_as(seat, move)`` would be refused, or ``None``: the
-    state's own :meth:`Engine.refusal` when it has one, else a trial on a
-    clone (a bare-protocol plugin)."""
-    own = getattr(state, "refusal", None)
-    if own is not None:
-        answer: IllegalMoveError | None = own(seat, move)
-        return answer
+    state's own :meth:`Engine.refusal` when it :class:`Explains`, else a
+    trial on a clone (a bare-protocol plugin)."""
+    if isinstance(state, (Engine, Explains)):  # Engine first: a protocol check is slow
+        return state.refusal(seat, move)
     return _trial(state, seat, move, random.Random(0))
 
 
@@ -233,29 +240,24 @@ def explain(state: State, seat: int) -> tuple[Explanation, ...]:
     """Every action of the state's game, in index order, judged for ``seat``
     (:meth:`Engine.explain`); for a bare-protocol state the seat to move's
     legal moves are legal and every other action is tried on a clone."""
-    own = getattr(state, "explain", None)
-    if own is not None:
-        answer: tuple[Explanation, ...] = own(seat)
-        return answer
+    if isinstance(state, (Engine, Explains)):
+        return state.explain(seat)
     game = state.game
     legal = {m.index for m in state.legal_moves()} if seat == state.to_move else set()
     scratch = random.Random(0)
     out: list[Explanation] = []
     for index in range(game.num_actions):
         move = game.move_from_index(index)
-        refused = None if index in legal else _trial(state, seat, move, scratch)
-        if refused is None:
-            out.append(Explanation(move, True, None, None))
-        else:
-            out.append(_explanation(move, refused))
+        error = None if index in legal else _trial(state, seat, move, scratch)
+        out.append(explanation(move, None if error is None else _refusal_of(error)))
     return tuple(out)
 
 
-def _explanation(move: Move, refused: IllegalMoveError) -> Explanation:
-    """The explanation of a move refused by ``refused``: its parameters only
-    where it names its key, as a game's own hooks give them."""
-    params = refused.params if refused.key is not None else None
-    return Explanation(move, False, refused.reason, refused.rule, refused.key, params)
+def _refusal_of(error: IllegalMoveError) -> Refusal:
+    """The refusal an error raised: its parameters only where it names its
+    key, as a game's own hooks give them."""
+    params = error.params if error.key is not None else None
+    return Refusal(error.reason, error.rule, error.key, params)
 
 
 def _trial(state: State, seat: int, move: Move, scratch: random.Random) -> IllegalMoveError | None:

@@ -8,11 +8,33 @@ needs: the rule broken, or the place in a record or option list that is wrong.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import NamedTuple
 
 #: A value of a refusal's parameters: a seat or a number, a card's or a
 #: colour's name in the game's notation, or a list of card names. Plain JSON,
 #: so the server sends them as they are and a client words them.
 RefusalParam = int | str | list[str]
+
+
+class Refusal(NamedTuple):
+    """Why the rules refuse a move: the facts of an :class:`IllegalMoveError`,
+    as a value. A game's rule checks return these rather than errors, so
+    judging a whole action space builds no exception per action; whoever
+    raises makes the error with :meth:`IllegalMoveError.from_refusal`.
+
+    ``key`` and ``params`` name the kind of refusal and its facts for a
+    reader in any language; the built-in games give them, a plugin may give
+    only the words.
+
+    >>> Refusal("must follow red: holds R4", "MT-5.3", key="MT-5.3.follow",
+    ...         params={"lead": "red", "cards": ["R4"]}).rule
+    'MT-5.3'
+    """
+
+    reason: str
+    rule: str
+    key: str | None = None
+    params: Mapping[str, RefusalParam] | None = None
 
 
 class CardtableError(ValueError):
@@ -93,6 +115,15 @@ class IllegalMoveError(CardtableError):
         self.key = key
         self.params = dict(params) if params else {}
         super().__init__(f"{reason} ({rule})")
+
+    @classmethod
+    def from_refusal(cls, refusal: Refusal) -> IllegalMoveError:
+        """The error that raises ``refusal``.
+
+        >>> IllegalMoveError.from_refusal(Refusal("deal first", "FT-1"))
+        IllegalMoveError('deal first (FT-1)')
+        """
+        return cls(refusal.reason, refusal.rule, refusal.key, refusal.params)
 
 
 class RecordError(CardtableError):

@@ -8,6 +8,7 @@ is a sub-package of :mod:`cardtable.games` with a class implementing
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -171,7 +172,14 @@ class State(Protocol):
 
 
 class Game(Protocol):
-    """A game with fixed options: the factory of states and the record codec."""
+    """A game with fixed options: the factory of states and the record codec.
+
+    A game may also declare its length, ``max_decisions()``
+    (:class:`BoundedGame`): the loops that play whole games or rounds
+    (playouts, the arena, the balance lab) read it through
+    :func:`max_decisions`, and a game without it gets each loop's own
+    generous guard instead.
+    """
 
     name: str
     num_players: int
@@ -205,3 +213,80 @@ class Game(Protocol):
         ...
 
     def view_from_json(self, obj: JSON) -> View: ...
+
+
+@runtime_checkable
+class BoundedGame(Protocol):
+    """A :class:`Game` that declares its length, as OpenSpiel's
+    ``GameInfo.max_game_length`` does.
+
+    ``max_decisions()`` is an upper bound on the decisions (``apply`` calls;
+    deals and recorded chance are not decisions) one whole game with these
+    options takes, derived from the rules: a game still unfinished after that
+    many is a bug in its rules or in its bound. Where the rules put no bound
+    on a game (nobody has to end a round), the bound is the one the rules
+    imply in practice, written down with its argument in the game's method.
+    Optional: a plugin written without it keeps working (:func:`max_decisions`).
+    """
+
+    def max_decisions(self) -> int: ...
+
+
+def max_decisions(game: Game) -> int | None:
+    """The most decisions one whole game of ``game`` takes, as the game
+    declares it (:class:`BoundedGame`); ``None`` when it declares none, and
+    the caller then keeps its own generous guard (a plugin written before the
+    method existed plays as it did).
+
+    >>> class Plain: ...
+    >>> max_decisions(Plain()) is None  # type: ignore[arg-type]
+    True
+    """
+    declare = getattr(game, "max_decisions", None)
+    if declare is None:
+        return None
+    bound = declare()
+    if type(bound) is not int or bound < 1:
+        raise TypeError(f"{game.name}: max_decisions() must be a positive int, got {bound!r}")
+    return bound
+
+
+class GameTooLongError(RuntimeError):
+    """A game still unfinished after ``bound`` decisions. With ``declared``
+    the bound is the game's own :meth:`BoundedGame.max_decisions`, so the game
+    broke its own rules' bound: a bug in the game (its rules or its bound);
+    else it is the caller's guard for a game that declares none.
+
+    Carries its facts and pickles to an equal error (arena workers send it
+    back to their parent).
+
+    >>> err = GameTooLongError("nim", {"heaps": 3}, 40)
+    >>> print(err)  # doctest: +NORMALIZE_WHITESPACE
+    nim {"heaps":3}: no end after 40 decisions, the most the game declares
+    (max_decisions()): a bug in its rules or in its bound
+    >>> import pickle; str(pickle.loads(pickle.dumps(err))) == str(err)
+    True
+    """
+
+    def __init__(
+        self, game: str, options: Mapping[str, JSON], bound: int, declared: bool = True
+    ) -> None:
+        self.game = game
+        self.options = dict(options)
+        self.bound = bound
+        self.declared = declared
+        shown = json.dumps(self.options, separators=(",", ":"))
+        why = (
+            "the most the game declares (max_decisions()): a bug in its rules or in its bound"
+            if declared
+            else "a guard for a game that declares no max_decisions()"
+        )
+        super().__init__(f"{game} {shown}: no end after {bound} decisions, {why}")
+
+    @classmethod
+    def of(cls, game: Game, bound: int, declared: bool = True) -> GameTooLongError:
+        """The error for ``game`` with its name and options."""
+        return cls(game.name, game.options_json, bound, declared)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), (self.game, self.options, self.bound, self.declared))

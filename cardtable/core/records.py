@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Sequence
-from typing import IO, Any
+from typing import IO, Any, overload
 
 from cardtable.core.errors import RecordError
 from cardtable.core.game import JSON, Game
@@ -22,25 +22,66 @@ RESULT_KEYS = ("finished", "scores", "round_scores", "winners")
 BOM = "\ufeff"
 
 
+@overload
 def make_record(
     game: Game,
     rounds: list[dict[str, JSON]],
-    result: dict[str, JSON],
+    result: dict[str, JSON] | None = None,
     players: Sequence[str] | None = None,
+) -> dict[str, JSON]: ...
+
+
+@overload
+def make_record(
+    game: str,
+    rounds: list[dict[str, JSON]],
+    result: dict[str, JSON] | None = None,
+    players: Sequence[str] | None = None,
+    *,
+    options: dict[str, JSON],
+) -> dict[str, JSON]: ...
+
+
+def make_record(
+    game: Game | str,
+    rounds: list[dict[str, JSON]],
+    result: dict[str, JSON] | None = None,
+    players: Sequence[str] | None = None,
+    *,
+    options: dict[str, JSON] | None = None,
 ) -> dict[str, JSON]:
-    """The canonical record of a game: what every game's ``State.record`` returns."""
-    record: dict[str, JSON] = {
-        "format": FORMAT,
-        "game": game.name,
-        "options": game.options_json,
-    }
+    """The canonical record of a game: what every game's ``State.record``
+    returns, and what the server's journal rebuilds from its stored events.
+
+    ``game`` is the :class:`~cardtable.core.game.Game`, or only its name with
+    its ``options`` (``options_json``) for a stored game not loaded yet.
+    Without ``result`` the record has none (a game's events as stored, which
+    :func:`cardtable.core.replay.replay` plays to find it).
+
+    >>> record = make_record("some-game", [], options={"players": 2})
+    >>> list(record), record["options"]
+    (['format', 'game', 'options', 'rounds'], {'players': 2})
+    """
+    num_players: int | None = None  # checks the players' names when known
+    if isinstance(game, str):
+        if options is None:
+            raise TypeError("make_record() needs the options of a game given by its name")
+        name = game
+    else:
+        if options is not None:
+            raise TypeError("make_record() takes a game's options from the game itself")
+        name, options, num_players = game.name, game.options_json, game.num_players
+    record: dict[str, JSON] = {"format": FORMAT, "game": name, "options": options}
     if players is not None:
         names = list(players)
-        if len(names) != game.num_players or not all(isinstance(n, str) for n in names):
-            raise ValueError(f"players must be {game.num_players} names, got {names!r}")
+        if num_players is not None and (
+            len(names) != num_players or not all(isinstance(n, str) for n in names)
+        ):
+            raise ValueError(f"players must be {num_players} names, got {names!r}")
         record["players"] = names
     record["rounds"] = rounds
-    record["result"] = result
+    if result is not None:
+        record["result"] = result
     return record
 
 

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from cardtable.core import engine
-from cardtable.core.errors import IllegalMoveError
+from cardtable.core.errors import IllegalMoveError, Refusal
 from cardtable.core.game import Applied, Explanation, Game
 from tests.core.engine_checks import check_position, play_and_check
 from tests.fixtures.fixture_trick.game import TrickGame
@@ -78,6 +78,42 @@ def test_the_fallbacks_judge_a_bare_state_as_the_engine_does(seed: int) -> None:
             break
         legal = state.legal_moves()
         state.apply(legal[rng.randrange(len(legal))])
+
+
+class Answering(Bare):
+    """A plugin's state that answers ``refusal`` and ``explain`` itself
+    without building on the engine base: the free functions ask it."""
+
+    def refusal(self, seat: int, move: Any) -> IllegalMoveError | None:
+        return IllegalMoveError("asked", "FT-0")
+
+    def explain(self, seat: int) -> tuple[Explanation, ...]:
+        return (Explanation(PLAYS[0], False, "asked", "FT-0"),)
+
+
+def test_the_free_functions_ask_a_state_that_explains_itself_and_try_any_other() -> None:
+    state = TrickGame(players=2).new_game(random.Random(1))
+    own, bare = Answering(state), Bare(state)
+    assert isinstance(state, engine.Explains) and isinstance(own, engine.Explains)
+    assert not isinstance(bare, engine.Explains)
+    move = state.legal_moves()[0]
+    assert engine.refusal(own, 1, move) == IllegalMoveError("asked", "FT-0")  # type: ignore[arg-type]
+    assert engine.explain(own, 1) == (Explanation(PLAYS[0], False, "asked", "FT-0"),)  # type: ignore[arg-type]
+    assert engine.refusal(bare, 1, move) == state.refusal(1, move)  # type: ignore[arg-type]
+
+
+def test_a_refusal_raises_as_the_error_of_the_same_fields() -> None:
+    refused = Refusal("seat 0 must follow suit", "FT-2", key="FT-2.follow", params={"seat": 0})
+    assert IllegalMoveError.from_refusal(refused) == IllegalMoveError(
+        "seat 0 must follow suit", "FT-2", "FT-2.follow", {"seat": 0}
+    )
+    assert engine.explanation(PLAYS[3], refused) == Explanation(
+        PLAYS[3], False, "seat 0 must follow suit", "FT-2", "FT-2.follow", {"seat": 0}
+    )
+    assert engine.explanation(PLAYS[3], Refusal("deal first", "FT-1")) == Explanation(
+        PLAYS[3], False, "deal first", "FT-1", None, None
+    )
+    assert engine.explanation(PLAYS[3], None) == Explanation(PLAYS[3], True, None, None)
 
 
 def test_the_fallback_trials_never_draw_on_the_games_generator() -> None:

@@ -18,7 +18,7 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from cardtable.core.engine import NO_CHANCE, Engine, Refusal, applied_by_seat
+from cardtable.core.engine import NO_CHANCE, Engine, Refusal, applied_by_seat, explanation
 from cardtable.core.errors import IllegalMoveError, RefusalParam
 from cardtable.core.game import Applied, Explanation, Game
 from cardtable.games.marshmallow_test.cards import (
@@ -66,18 +66,18 @@ _APPLIED_PLAY = tuple(
 def _not_held(seat: int, card: int) -> Refusal:
     name = CARD_NAMES[card]
     # MT-5.1: only a held card
-    return (
+    return Refusal(
         f"seat {seat} does not hold {name}",
         "MT-5.1",
-        "MT-5.1.not-held",
-        {"seat": seat, "card": name},
+        key="MT-5.1.not-held",
+        params={"seat": seat, "card": name},
     )
 
 
 # What ``explain`` answers during play for a legal card and a card not held.
-_LEGAL_PLAY = tuple(Explanation(move, True, None, None) for move in PLAYS)
+_LEGAL_PLAY = tuple(explanation(move, None) for move in PLAYS)
 _NOT_HELD = tuple(
-    tuple(Explanation(PLAYS[c], False, *_not_held(s, c)) for c in range(NUM_CARDS))
+    tuple(explanation(PLAYS[c], _not_held(s, c)) for c in range(NUM_CARDS))
     for s in range(max(TRICKS_TO_GO_OUT))
 )
 
@@ -335,7 +335,7 @@ class MarshmallowState(Engine[MarshmallowView]):
         refused, in the words :meth:`refusal` gives."""
         error = self._play_refusal(card)
         assert error is not None, "apply refused a card play the rules allow"
-        raise IllegalMoveError(*error)
+        raise IllegalMoveError.from_refusal(error)
 
     def _play_refusal(self, card: int) -> Refusal | None:
         """Why the seat to move may not play ``card`` now (MT-5), naming only
@@ -366,7 +366,7 @@ class MarshmallowState(Engine[MarshmallowView]):
         params: dict[str, RefusalParam] = {"lead": COLOUR_NAMES[self._lead], "cards": cards}
         if trump is not None:
             params["trump"] = COLOUR_NAMES[trump]
-        return (f"must {what}: holds {', '.join(cards)}", rule, key, params)
+        return Refusal(f"must {what}: holds {', '.join(cards)}", rule, key=key, params=params)
 
     def _other_refusal(self, move: MTMove) -> Refusal | None:
         """Why ``move`` is refused when it is not a card play during play:
@@ -374,38 +374,38 @@ class MarshmallowState(Engine[MarshmallowView]):
         phase = self._phase
         if phase == FINISHED:
             winner, score = self._winner, self._scores[self._winner]
-            return (
+            return Refusal(
                 f"the game is over: seat {winner} reached {score}",
                 "MT-8.1",
-                "MT-8.1.game-over",
-                {"winner": winner, "score": score},
+                key="MT-8.1.game-over",
+                params={"winner": winner, "score": score},
             )
         if phase == AWAITING_DEAL:
             round_no = self._round_no + 1
-            return (
+            return Refusal(
                 f"round {round_no} must be dealt first",
                 "MT-3.1",
-                "MT-3.1.deal-first",
-                {"round": round_no},
+                key="MT-3.1.deal-first",
+                params={"round": round_no},
             )
         if phase == TRUMP_DUE:
             if isinstance(move, Play):
-                return (
+                return Refusal(
                     f"seat {self._dealer} (the dealer) must name trump before the first card",
                     "MT-4.2",
-                    "MT-4.2.trump-first",
-                    {"dealer": self._dealer},
+                    key="MT-4.2.trump-first",
+                    params={"dealer": self._dealer},
                 )
             return None  # MT-4.2: any of the five colours
         # PLAYING and a NameTrump
         if self._round_no == 1:
-            return ("round 1 has no trump", "MT-4.1", "MT-4.1.no-trump", {})
+            return Refusal("round 1 has no trump", "MT-4.1", key="MT-4.1.no-trump", params={})
         trump = COLOUR_NAMES[self._trump]
-        return (
+        return Refusal(
             f"trump is {trump} this round; it is named only by the dealer before the first card",
             "MT-4.2",
-            "MT-4.2.trump-named",
-            {"trump": trump},
+            key="MT-4.2.trump-named",
+            params={"trump": trump},
         )
 
     def _move_refusal(self, move: MTMove) -> Refusal | None:
@@ -423,7 +423,7 @@ class MarshmallowState(Engine[MarshmallowView]):
             raise TypeError(f"not a Marshmallow Test move: {move!r}")
         error = self._other_refusal(move)
         if error is not None:
-            raise IllegalMoveError(*error)
+            raise IllegalMoveError.from_refusal(error)
         assert isinstance(move, NameTrump)  # the only move refused nowhere above
         self._trump = move.colour  # MT-4.2: any of the five colours
         self._phase = PLAYING
@@ -432,11 +432,11 @@ class MarshmallowState(Engine[MarshmallowView]):
     def _seat_refusal(self, seat: int) -> Refusal | None:
         if self._phase == TRUMP_DUE and seat != self._to_move:
             dealer = self._to_move
-            return (
+            return Refusal(
                 f"seat {dealer} (the dealer) names trump, not seat {seat}",
                 "MT-4.2",
-                "MT-4.2.dealer-names",
-                {"dealer": dealer, "seat": seat},
+                key="MT-4.2.dealer-names",
+                params={"dealer": dealer, "seat": seat},
             )
         return super()._seat_refusal(seat)
 
@@ -460,12 +460,12 @@ class MarshmallowState(Engine[MarshmallowView]):
                 out.append(_LEGAL_PLAY[card])
             elif (hand >> card) & 1:
                 assert held_words is not None
-                out.append(Explanation(PLAYS[card], False, *held_words))
+                out.append(explanation(PLAYS[card], held_words))
             else:
                 out.append(not_held[card])
         trump_words = self._other_refusal(TRUMPS[0])
         assert trump_words is not None  # MT-4.1/4.2: no trump is named during play
-        out.extend(Explanation(move, False, *trump_words) for move in TRUMPS)
+        out.extend(explanation(move, trump_words) for move in TRUMPS)
         return tuple(out)
 
     # ------------------------------------------------------------------ tricks

@@ -27,45 +27,46 @@ LEFT, RIGHT, FAR = 0, 1, 2  # the ``side`` of a placement, as :attr:`moves.Place
 
 def place_refusal(position: int, side: int, hand_size: int) -> Refusal | None:
     """Why a placement may not go at ``position`` with ``side`` into a hand
-    of ``hand_size`` cards, as (reason, rule, key, params), or None: the one
+    of ``hand_size`` cards, or None: the one
     definition of MR-4.3/4.4's legality (the engine raises it as an
     IllegalMoveError, :func:`.moves.legal_places` lists what passes).
 
-    >>> place_refusal(0, LEFT, 3)
-    ('place 0 has no left neighbour: discard right or far', 'MR-4.4', 'MR-4.4.no-left', {})
+    >>> place_refusal(0, LEFT, 3)  # doctest: +NORMALIZE_WHITESPACE
+    Refusal(reason='place 0 has no left neighbour: discard right or far', rule='MR-4.4',
+            key='MR-4.4.no-left', params={})
     >>> place_refusal(3, FAR, 3) is None
     True
     """
     h = hand_size
     p = position
     if not 0 <= p <= h:
-        return (
+        return Refusal(
             f"place {p} is beyond the hand: positions 0–{h}",
             "MR-4.3",
-            "MR-4.3.beyond",
-            {"place": p, "last": h},
+            key="MR-4.3.beyond",
+            params={"place": p, "last": h},
         )
     # MR-4.4: a neighbour must exist; far only from an end.
     if side == LEFT and p == 0:
-        return (
+        return Refusal(
             "place 0 has no left neighbour: discard right or far",
             "MR-4.4",
-            "MR-4.4.no-left",
-            {},
+            key="MR-4.4.no-left",
+            params={},
         )
     if side == RIGHT and p == h:
-        return (
+        return Refusal(
             f"place {h} has no right neighbour: discard left or far",
             "MR-4.4",
-            "MR-4.4.no-right",
-            {"place": h},
+            key="MR-4.4.no-right",
+            params={"place": h},
         )
     if side == FAR and 0 < p < h:
-        return (
+        return Refusal(
             f"far only when inserted at an end (place 0 or {h}), not {p}",
             "MR-4.4",
-            "MR-4.4.far-end",
-            {"place": p, "last": h},
+            key="MR-4.4.far-end",
+            params={"place": p, "last": h},
         )
     return None
 

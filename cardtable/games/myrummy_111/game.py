@@ -15,6 +15,12 @@ from cardtable.games.myrummy_111.options import OPTION_NAMES, Options, make_opti
 from cardtable.games.myrummy_111.state import MyRummyState
 from cardtable.games.myrummy_111.view import MyRummyView, view_from_json
 
+#: Turns a round is taken to end within when ``turn_limit`` is off: nobody has
+#: to declare (MR-4.5), so the rules put no bound on a round. The same cap as
+#: the OpenSpiel layout's ``TURN_CAP``; the heuristic bots' longest round in
+#: 20 games at each player count was 74 turns (5 players).
+TURN_CAP = 500
+
 
 class MyRummy111:
     """MyRummy 111 with fixed options (MR-9); bad options raise OptionError.
@@ -60,6 +66,33 @@ class MyRummy111:
 
     def __hash__(self) -> int:
         return hash(self.options)
+
+    def max_decisions(self) -> int:
+        """The most decisions one whole game with these options takes
+        (:class:`cardtable.core.game.BoundedGame`), from the rules.
+
+        A turn is two decisions, a take and a place (MR-4). A round lasts at
+        most ``turn_limit`` turns (MR-6.4); without it nobody ever has to
+        declare (MR-4.5), so a round, and the game, can go on for ever, and
+        the bound takes a round to end within :data:`TURN_CAP` turns.
+
+        Rounds: exactly ``rounds`` (MR-7.2). Else every round pays each
+        player but the declarer at least 2 (MR-6.3, MR-6.4: any two
+        neighbouring cards are a run, every card has a symbol or more, MR-1.2),
+        and before the last round every total is below the target (MR-7.1),
+        so a game has at most ``players · (target - 1) // (2 · (players -
+        1)) + 1`` rounds.
+
+        >>> MyRummy111(players=3, rounds=2, turn_limit=30).max_decisions()
+        120
+        >>> MyRummy111(players=3).max_decisions()  # 45 rounds of 500 turns
+        45000
+        """
+        opts, players = self.options, self.options.players
+        rounds = opts.rounds
+        if rounds is None:
+            rounds = players * (opts.target - 1) // (2 * (players - 1)) + 1
+        return rounds * 2 * (opts.turn_limit or TURN_CAP)
 
     def new_game(self, rng: random.Random) -> MyRummyState:
         """A game whose deals and MR-4.6 reshuffles draw only on ``rng``."""

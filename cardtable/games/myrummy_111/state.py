@@ -329,7 +329,7 @@ class MyRummyState(Engine[MyRummyView]):
             if move.refresh or not 0 <= slot <= 2:  # MR-4.1/4.2: a plain take is always legal
                 error = self._take_refusal(move)
                 if error is not None:
-                    raise IllegalMoveError(*error)
+                    raise IllegalMoveError.from_refusal(error)
             extra: Any
             if move.refresh:
                 extra = self._refresh(reshuffle)
@@ -353,7 +353,7 @@ class MyRummyState(Engine[MyRummyView]):
             return self._place(move)
         error = self._move_refusal(move)
         assert error is not None
-        raise IllegalMoveError(*error)
+        raise IllegalMoveError.from_refusal(error)
 
     def _move_refusal(self, move: Any) -> Refusal | None:
         cls = move.__class__
@@ -367,8 +367,10 @@ class MyRummyState(Engine[MyRummyView]):
         if cls is Take or cls is Place:
             due = "take" if phase == TAKE else "place"
             other = "place" if due == "take" else "take"
-            return (f"a {due} is due, not a {other}", "MR-4", f"MR-4.{due}-due", {})
-        return (f"{move!r} is not a MyRummy 111 move", "MR-4")
+            return Refusal(
+                f"a {due} is due, not a {other}", "MR-4", key=f"MR-4.{due}-due", params={}
+            )
+        return Refusal(f"{move!r} is not a MyRummy 111 move", "MR-4")
 
     def _take_refusal(self, move: Take) -> Refusal | None:
         """Why the take due now may not be ``move`` (MR-4.1, MR-4.2), or None.
@@ -376,31 +378,31 @@ class MyRummyState(Engine[MyRummyView]):
         reshuffle given to :meth:`apply`: that is chance, not a rule."""
         slot = move.slot
         if not 0 <= slot <= 2:
-            return (
+            return Refusal(
                 f"there is no slot {slot}: slots are 0, 1, 2",
                 "MR-4.2",
-                "MR-4.2.no-slot",
-                {"slot": slot},
+                key="MR-4.2.no-slot",
+                params={"slot": slot},
             )
         if not move.refresh:
             return None
         if self._up != ALL_UP:
-            return (
+            return Refusal(
                 "refresh only when all three middle cards are face up",
                 "MR-4.1",
-                "MR-4.1.refresh",
-                {},
+                key="MR-4.1.refresh",
+                params={},
             )
         return None
 
     def _idle_refusal(self) -> Refusal:
         if self._finished:
-            return ("the game is over", "MR-7.1", "MR-7.1.game-over", {})
-        return (
+            return Refusal("the game is over", "MR-7.1", key="MR-7.1.game-over", params={})
+        return Refusal(
             f"round {self._round} must be dealt first",
             "MR-3.1",
-            "MR-3.1.deal-first",
-            {"round": self._round},
+            key="MR-3.1.deal-first",
+            params={"round": self._round},
         )
 
     def _action_space(self) -> tuple[Move, ...]:
@@ -464,7 +466,7 @@ class MyRummyState(Engine[MyRummyView]):
         if index < 0 or not _PLACE_MASKS[len(hand)] >> index & 1:  # MR-4.3, MR-4.4
             error = place_refusal(p, side, len(hand))
             assert error is not None, "apply refused a placement the rules allow"
-            raise IllegalMoveError(*error)
+            raise IllegalMoveError.from_refusal(error)
         slot = self._slot
         card = self._middle[slot]
         out = exchange(hand, card, p, side)

@@ -29,7 +29,7 @@ from cardtable.server.guard.limits import Gate
 from cardtable.server.live.bots import BotPool
 from cardtable.server.settings import Settings
 from cardtable.server.tables.facts import TableFacts
-from cardtable.server.tables.journal import Journal, record_of
+from cardtable.server.tables.journal import Journal
 from cardtable.server.tables.lobby import NewTable
 from cardtable.server.tables.table import Refused, Table, build_table, new_token
 from cardtable.server.wire import BadInput
@@ -139,12 +139,13 @@ class Hub:
 
     def _revive(self, stored: StoredTable) -> Table:
         facts, events = stored.facts, stored.events
-        record = record_of(facts.game, facts.options, events)
+        journal = Journal(events)
+        record = journal.record(facts.game, facts.options)
         live = facts.status != "finished"
         state = load_record(record, random.Random(secrets.randbits(64)) if live else None)
         if facts.status == "waiting" and all(s.kind == "bot" or s.token_hash for s in facts.seats):
             facts.status = "playing"  # the last join's status write did not land; its seat did
-        table = build_table(facts, load(facts.game, **facts.options), state, Journal(events))
+        table = build_table(facts, load(facts.game, **facts.options), state, journal)
         table.chat.extend(stored.chat)
         table.chat_next = stored.chat[-1].n + 1 if stored.chat else 0
         return table

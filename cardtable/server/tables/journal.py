@@ -21,7 +21,7 @@ new (:meth:`Journal.pending`), so any game's record format works unchanged.
 >>> journal.commit(new)
 >>> journal.moves
 1
->>> record = record_of(game.name, game.options_json, journal.events)
+>>> record = journal.record(game.name, game.options_json)
 >>> cardtable.load_record(record).view(0) == state.view(0)
 True
 """
@@ -32,7 +32,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from cardtable.core.game import JSON, Applied, State
-from cardtable.core.records import FORMAT
+from cardtable.core.records import make_record
 
 Event = tuple[str, dict[str, Any]]  # ("deal" | "move", its record JSON)
 
@@ -86,22 +86,14 @@ class Journal:
         """Count ``new`` (from :meth:`pending`) as written."""
         self._add(new)
 
-
-def record_of(
-    game: str,
-    options: dict[str, JSON],
-    events: Iterable[Event],
-    players: Sequence[str] | None = None,
-) -> dict[str, JSON]:
-    """The ``cardtable-record/1`` document that ``events`` describe."""
-    rounds: list[dict[str, Any]] = []
-    for kind, data in events:
-        if kind == "deal":
-            rounds.append({"deal": data, "moves": []})
-        else:
-            rounds[-1]["moves"].append(data)
-    record: dict[str, JSON] = {"format": FORMAT, "game": game, "options": options}
-    if players is not None:
-        record["players"] = list(players)
-    record["rounds"] = rounds
-    return record
+    def record(self, game: str, options: dict[str, JSON]) -> dict[str, JSON]:
+        """The ``cardtable-record/1`` document the events written describe,
+        of the game named ``game`` with ``options`` (its ``options_json``),
+        without a result (:func:`~cardtable.core.records.make_record`)."""
+        rounds: list[dict[str, JSON]] = []
+        for kind, data in self.events:
+            if kind == "deal":
+                rounds.append({"deal": data, "moves": []})
+            else:
+                rounds[-1]["moves"].append(data)
+        return make_record(game, rounds, options=options)

@@ -12,7 +12,6 @@ from typing import Any
 from cardtable.core.game import State
 from cardtable.core.replay import parse_record
 from cardtable.core.walk import STOP, Flow, RecordedMove, Visitor, walk
-from cardtable.server.tables.journal import record_of
 from cardtable.server.tables.table import Refused, Table
 
 Seat = int | str | None  # a seat, "all", or None for the spectator's view
@@ -29,7 +28,7 @@ def replay_step(table: Table, step: int, seat: Seat) -> dict[str, Any]:
     if isinstance(seat, int) and not 0 <= seat < n:
         raise Refused(f"there is no seat {seat}: seats are 0 to {n - 1}")
     events = table.journal.events
-    parsed = parse_record(record_of(table.game.name, table.game.options_json, events))
+    parsed = parse_record(table.journal.record(table.game.name, table.game.options_json))
     walked = _StepTo(step)
     state = walk(parsed, walked)
     ended = state if state.finished else walked.ended

@@ -85,6 +85,11 @@ class RiggedGame:
             "first": self.first,
         }
 
+    def max_decisions(self) -> int:
+        """One choice per seat a round (RT-1 to RT-3), ``rounds`` rounds: the
+        game's declared length, which RT-4 ``endless`` breaks on purpose."""
+        return self.rounds * self.num_players
+
     def new_game(self, rng: random.Random) -> RiggedState:
         return RiggedState(self, rng)
 
@@ -174,12 +179,12 @@ class RiggedState(Engine[RiggedView]):
         return CHOICES
 
     def _move_refusal(self, move: Choice) -> Refusal | None:
-        return None if move in self.legal_moves() else (f"{move} is not legal now", "RT-1")
+        return None if move in self.legal_moves() else Refusal(f"{move} is not legal now", "RT-1")
 
     def apply(self, move: Choice, **chance: Any) -> Applied:
         refused = self._move_refusal(move)
         if refused is not None:
-            raise IllegalMoveError(*refused)
+            raise IllegalMoveError.from_refusal(refused)
         self._decisions += 1
         if self._mode == "crash" and self._decisions == 3:
             raise RuntimeError("RT-6: the engine fails on purpose")

@@ -12,7 +12,7 @@ import pytest
 
 import cardtable
 from cardtable.core.game import Game, State
-from cardtable.server.tables.journal import Journal, record_of
+from cardtable.server.tables.journal import Journal
 
 
 def dealt(game: Game, seed: int) -> tuple[State, Journal]:
@@ -24,7 +24,7 @@ def dealt(game: Game, seed: int) -> tuple[State, Journal]:
 
 
 def rounds_of(game: Game, journal: Journal) -> object:
-    return record_of(game.name, game.options_json, journal.events)["rounds"]
+    return journal.record(game.name, game.options_json)["rounds"]
 
 
 def test_events_rebuild_every_position_of_a_long_game_with_reshuffles() -> None:
@@ -47,7 +47,7 @@ def test_events_rebuild_every_position_of_a_long_game_with_reshuffles() -> None:
             break
     assert journal.moves == sum(len(r["moves"]) for r in state.record()["rounds"])
     assert any("reshuffle" in json.dumps(data) for kind, data in journal.events if kind == "move")
-    resumed = cardtable.load_record(record_of(game.name, game.options_json, journal.events))
+    resumed = cardtable.load_record(journal.record(game.name, game.options_json))
     assert all(resumed.view(s) == state.view(s) for s in range(5))
 
 

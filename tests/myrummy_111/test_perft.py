@@ -1,0 +1,91 @@
+"""Perft: MyRummy 111's legal-move tree counted to a fixed depth.
+
+Perft (the chess engines' "performance test") counts the move sequences of
+every length from 1 to a depth, from fixed positions, through the public
+surface only: ``legal_moves()``, ``clone()``, ``apply(move)`` and
+``deal(deal)``. The expected counts were computed with the code as it stood
+when they were written. They guard move generation as a whole: any change to
+which moves are legal anywhere in these trees (the takes and when a refresh is
+offered, MR-4.1/4.2; every insert position and discard, ``far`` included,
+MR-4.3/4.4, for hands of 12 and 14 cards; declaring, MR-4.5, and the next
+round's start player, MR-2.2) changes a count, even where no rule test looks:
+offering ``far`` at every position (by hand, in a copy) makes the first
+position's 156 sequences of two moves 222. A change that means to alter the
+legal moves updates the counts with it: ``python3 -m
+tests.myrummy_111.test_perft`` prints them.
+
+Each position is the deal of ``new_game(random.Random(seed))``, played on for
+``skip`` moves that ``random.Random(seed)`` chooses among those that do not
+declare (after the deal drew on it). Chance stays fixed: the states have no
+generator, and a round that a declaration ends is followed by that same deal,
+explicitly, so a count does not depend on the order in which the tree is
+walked. No refresh in these trees needs the MR-4.6 reshuffle (the draw pile
+is far from empty). The walk takes under a second a position.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from cardtable.games.myrummy_111 import MyRummy111, MyRummyState
+from cardtable.games.myrummy_111.moves import Place
+
+# (seed, options, skip, counts for depth 1, 2, …): what each position covers.
+POSITIONS: tuple[tuple[int, dict[str, Any], int, tuple[int, ...]], ...] = (
+    # 3 players, the game's first turns: 12-card hands, every middle card face down.
+    (1, {"players": 3}, 0, (3, 156, 468, 24336, 73008)),
+    # 4 players, eight turns in: all three middle cards face up, so a refresh is offered.
+    (3, {"players": 4}, 16, (6, 312, 1170, 60840, 200772)),
+    # 2 players with hands of 12 and 14 (MR-9): the 14-card hand's turn first.
+    (5, {"players": 2, "hand_sizes": [12, 14]}, 2, (3, 180, 540, 30240, 95400)),
+)
+
+
+def position(seed: int, options: dict[str, Any], skip: int) -> tuple[MyRummyState, Any]:
+    """The position and the deal every round of it is dealt (module doc)."""
+    game = MyRummy111(**options)
+    rng = random.Random(seed)
+    deal = game.deal_from_json(game.new_game(rng).record()["rounds"][0]["deal"], "deal")
+    state = game.new_state()
+    state.deal(deal)
+    for _ in range(skip):
+        quiet = [m for m in state.legal_moves() if not (isinstance(m, Place) and m.declare)]
+        state.apply(rng.choice(quiet))
+    return state, deal
+
+
+def perft(state: MyRummyState, depth: int, deal: Any) -> int:
+    """The number of move sequences of length ``depth`` from ``state``
+    (``depth >= 1``; a finished game has none); a round that ends is dealt ``deal``."""
+    legal = state.legal_moves()
+    if depth == 1:
+        return len(legal)
+    total = 0
+    for move in legal:
+        child = state.clone()
+        child.apply(move)
+        if child.awaiting_deal:
+            child.deal(deal)
+        total += perft(child, depth - 1, deal)
+    return total
+
+
+@pytest.mark.parametrize(
+    ("seed", "options", "skip", "counts"), POSITIONS, ids=[f"seed{p[0]}" for p in POSITIONS]
+)
+def test_perft_counts(
+    seed: int, options: dict[str, Any], skip: int, counts: tuple[int, ...]
+) -> None:
+    state, deal = position(seed, options, skip)
+    for depth, count in enumerate(counts, start=1):
+        # Depth by depth, so that a broken rule fails fast instead of walking a wide tree.
+        assert (depth, perft(state, depth, deal)) == (depth, count)
+
+
+if __name__ == "__main__":
+    for seed, options, skip, counts in POSITIONS:
+        state, deal = position(seed, options, skip)
+        print(seed, tuple(perft(state, depth, deal) for depth in range(1, len(counts) + 1)))
