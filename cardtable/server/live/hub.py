@@ -31,7 +31,7 @@ from cardtable.server.settings import Settings
 from cardtable.server.tables.facts import TableFacts
 from cardtable.server.tables.journal import Journal
 from cardtable.server.tables.lobby import NewTable
-from cardtable.server.tables.table import Refused, Table, build_table, new_token
+from cardtable.server.tables.table import Refused, Table, build_table, new_token, unique_name
 from cardtable.server.wire import BadInput
 
 if TYPE_CHECKING:
@@ -211,8 +211,10 @@ class Hub:
         self.tables[table.id] = table
         return table
 
-    async def join(self, table: Table, seat: int, name: str) -> str:
-        """Seat a person at a free human seat; the seat's new secret token."""
+    async def join(self, table: Table, seat: int, name: str, *, account: bool = False) -> str:
+        """Seat a person at a free human seat; the seat's new secret token. A
+        guest's name that another seat goes by gets a number (an account's name
+        is who they are, and stays)."""
         async with table.lock:
             if table.status == "finished":
                 raise Refused("the game is over; no seat can be taken")
@@ -226,6 +228,8 @@ class Hub:
                 raise Refused(f"seat {seat} is a bot's seat")
             if s.taken:
                 raise Refused(f"seat {seat} is taken; choose a free seat or watch")
+            if not account:  # two guests who left the name empty both send "Player"
+                name = unique_name(name, [o.facts.name for o in table.seats if o is not s])
             token, digest = new_token()
             full = all(o.taken for o in table.seats if o is not s)
             status = "playing" if full else None

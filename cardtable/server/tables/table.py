@@ -15,7 +15,7 @@ import hashlib
 import hmac
 import secrets
 from collections import deque
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -245,3 +245,23 @@ class Table:
 
 def build_table(facts: TableFacts, game: Game, state: State, journal: Journal) -> Table:
     return Table(facts, game, state, journal, [Seat(s) for s in facts.seats])
+
+
+def unique_name(name: str, taken: Iterable[str | None], limit: int = 32) -> str:
+    """``name``, or ``name 2``, ``name 3``… if another seat already goes by it
+    (compared case-folded), kept within ``limit`` characters.
+
+    >>> unique_name("Player", ["Player", "Easy bot"])
+    'Player 2'
+    >>> unique_name("ann", ["Ann", "Ann 2"])
+    'ann 3'
+    >>> unique_name("Bob", ["Ann", None])
+    'Bob'
+    """
+    used = {other.casefold() for other in taken if other}
+    candidate, number = name, 1
+    while candidate.casefold() in used:
+        number += 1
+        suffix = f" {number}"
+        candidate = name[: limit - len(suffix)].rstrip() + suffix
+    return candidate

@@ -111,7 +111,7 @@ def routes(hub: Hub, play: Play, analyses: Analyses, static: Path) -> list[BaseR
         accounts: Accounts = request.app.state.accounts
         account = await signed_in(accounts, request)
         name = account.name if account else display_name(body.name, "request.name")
-        token = await hub.join(table, body.seat, name)
+        token = await hub.join(table, body.seat, name, account=account is not None)
         if account:
             await accounts.link_seats(account, [(table.id, body.seat)], client)
         play.changed(table)

@@ -209,3 +209,14 @@ def test_the_lobby_and_every_table_link_open_the_browser_shell(db_url: str) -> N
             assert page.status_code == 200
             assert page.headers["content-type"].startswith("text/html")
             assert "<html" in page.text.lower()
+
+
+def test_two_guests_of_one_name_get_two_names_at_a_table(db_url: str) -> None:
+    """Both left the name empty (the page sends its "Player"), or both typed
+    "ann": the second is told apart with a number; a third seat keeps its own."""
+    with running(db_url) as server:
+        table = server.create("marshmallow-test", ["human", "human", "human"])
+        for seat, name in enumerate(("Player", "player", "Cleo")):
+            server.join(table, seat, name)
+        info = server.client.get(f"/api/tables/{table}").json()
+        assert [s["name"] for s in info["seats"]] == ["Player", "player 2", "Cleo"]
