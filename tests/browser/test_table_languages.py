@@ -5,6 +5,7 @@ phone, for both games. Screenshots go to test-artifacts/ and SHOTS."""
 
 from __future__ import annotations
 
+import re
 import shutil
 from pathlib import Path
 from typing import Any
@@ -57,6 +58,14 @@ def check_letters(page: Any, lang: str) -> None:
         assert card.locator(".mt-corner").first.inner_text().strip() == words[f"letter.{colour}"]
 
 
+def check_out_places(page: Any, lang: str) -> None:
+    """Who went out first says so in words, with no "1." (a numbered list to the
+    eye, and in German a full stop in the middle of the line of facts)."""
+    facts = page.locator("#summary").inner_text()
+    assert catalog(lang, "marshmallow-test")["summary.outFirst"] in facts, facts
+    assert not re.search(r"\d\.(?!\d)", facts), facts  # "1." but not "MT-6.2"
+
+
 @pytest.mark.parametrize("lang", ["de", "fr"])
 @pytest.mark.parametrize("game", sorted(GAMES))
 def test_a_live_table_and_its_summary_in_german_and_french(
@@ -74,6 +83,8 @@ def test_a_live_table_and_its_summary_in_german_and_french(
                 assert page.evaluate(NARROW_JS), (label, "summary")
                 assert english_left(page, lang) == [], (label, "summary")
                 assert run_axe(page, axe_source) == [], (label, "summary")
+                if game == "marshmallow-test":
+                    check_out_places(page, lang)
                 save(page, screenshots, f"table16-{game}-summary-{lang}-{viewport}")
                 summary_seen = True
                 break

@@ -6,6 +6,7 @@
 // from `refused` ("must follow green", MT-5.3), shown on hover, focus and tap.
 
 // The shell's types (docs/browser.md): used by the checker only, nothing is imported.
+
 /** @typedef {import("../../../server/web/static/board-host.js").BoardContext} BoardContext */
 /** @typedef {import("../../../server/web/static/board-host.js").SummaryContext} SummaryContext */
 /** @typedef {import("../../../server/web/static/board-host.js").StateMessage<View>} Message */
@@ -37,6 +38,11 @@
 /** @typedef {{name: string, colour: string, number: number}} Card */
 
 export const css = new URL("./board.css", import.meta.url);
+
+// Who went out in which place, in words: "went out 1." read as a numbered
+// list, and its full stop broke the line of facts in German ("als 1. ausgestiegen. ·").
+const OUT_PLACES = ["summary.outFirst", "summary.outSecond", "summary.outThird", "summary.outFourth", "summary.outFifth"];
+
 /** @param {string} lang */
 export const catalog = (lang) => new URL(`./i18n.${lang}.json`, import.meta.url);
 
@@ -573,7 +579,7 @@ export function summary(end, msg, ctx) {
   };
   const rows = [...order, ...stillIn].map((seat) => ctx.summaryRow({
     seat, name: names[seat],
-    facts: [order.includes(seat) ? t("summary.outPlace", { place: order.indexOf(seat) + 1 }) : t("summary.stillIn"),
+    facts: [order.includes(seat) ? t(OUT_PLACES[order.indexOf(seat)]) : t("summary.stillIn"),
       t("summary.tricks", { count: counts[seat] })],
     why: reason(seat),
     points: points[seat], pointsText: t("summary.points", { count: points[seat] }),

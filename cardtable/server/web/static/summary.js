@@ -99,7 +99,7 @@ function unbroken(h, text) {
 
 /**
  * One seat's line of a summary (boards get this as ctx.summaryRow): avatar and
- * name, facts ("went out 1.", "4 tricks"), the points — the engine's round
+ * name, facts ("went out first", "4 tricks"), the points — the engine's round
  * score, also in data-points — with the reason in words and its rule.
  * @param {H} h
  * @param {(name: string) => Node} avatar
