@@ -323,7 +323,10 @@ class QuickMatch:
             "options": {"players": first.players},
             "seats": seats,
             "private": False,
-            "rated": True,  # people who meet by quick match play for their rating
+            # People who meet by quick match play for their rating, if there is
+            # one to play for: a table is rated only between two accounts at
+            # least (tables/outcomes.py), so guests meet at a friendly table.
+            "rated": sum(entry.account is not None for entry in group) >= 2,
             "bot_delay_ms": BOT_DELAY_MS,
         }
         try:

@@ -102,6 +102,7 @@ def test_two_people_meet_at_one_table_with_their_own_tokens(any_db: str) -> None
         table = assert_seated_together(server, [ann, bea])
         info = server.client.get(f"/api/tables/{table}").json()
         assert info["status"] == "playing" and not info["private"]
+        assert info["rated"] is False  # two guests: no rating to play for
         names = {s["seat"]: s["name"] for s in info["seats"]}
         assert names == {ann["seat"]: "Ann", bea["seat"]: "Bea"}
         assert all(s["kind"] == "human" for s in info["seats"])
@@ -268,8 +269,21 @@ def test_an_account_is_in_one_queue_and_its_seat_becomes_its_own(db_url: str) ->
         table = assert_seated_together(server, [ann, bea])
         info = server.client.get(f"/api/tables/{table}").json()
         assert {s["name"] for s in info["seats"]} == {"Ann", "Bea"}
+        assert info["rated"] is False  # one account and a guest
         mine = server.client.get("/api/me/games").json()["in_progress"]
         assert [(g["id"], g["seat"]) for g in mine] == [(table, ann["seat"])]
+
+
+def test_two_accounts_meet_at_a_rated_table(db_url: str) -> None:
+    with account_server(db_url, limits=UNLIMITED) as server:
+        server.sign_up("Ann")
+        other = server.browser()
+        other.sign_up("Bea")
+        ann = play_now(server, "ignored")
+        bea = play_now(other, "ignored")
+        ann = poll(server, ann["ticket"])
+        table = assert_seated_together(server, [ann, bea])
+        assert server.client.get(f"/api/tables/{table}").json()["rated"] is True
 
 
 def test_a_long_poll_answers_when_the_person_is_seated(db_url: str) -> None:
