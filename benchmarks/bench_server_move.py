@@ -56,7 +56,15 @@ def part_by_trial(game: Game, state: State, seat: int | None) -> dict[str, Any]:
             try:
                 trial.apply_as(seat, move)
             except IllegalMoveError as exc:
-                refused.append({"move": move.to_json(), "reason": exc.reason, "rule": exc.rule})
+                refused.append(
+                    {
+                        "move": move.to_json(),
+                        "reason": exc.reason,
+                        "rule": exc.rule,
+                        "key": exc.key,
+                        "params": exc.params or {},
+                    }
+                )
     return {
         "seat": seat,
         "view": view,
