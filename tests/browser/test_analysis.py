@@ -70,20 +70,27 @@ def step_shown(person: Person) -> int:
     return int(person.page.locator("#replay-step").input_value())
 
 
+def short_duel(server: Server) -> str:
+    """A short Marshmallow Test table (target 4): Ann's seat 0 against an easy bot."""
+    return str(
+        post(
+            server,
+            "/api/tables",
+            {
+                "game": "marshmallow-test",
+                "options": {"target": 4},
+                "seats": [{"kind": "human"}, {"kind": "bot", "bot": "easy"}],
+                "bot_delay_ms": 0,
+            },
+        )["id"]
+    )
+
+
 def test_the_replay_shows_the_analysis_beside_each_decision(
     browser: Any, analyzing_server: Server, axe_source: str, screenshots: Path
 ) -> None:
     server = analyzing_server
-    table = post(
-        server,
-        "/api/tables",
-        {
-            "game": "marshmallow-test",
-            "options": {"target": 4},
-            "seats": [{"kind": "human"}, {"kind": "bot", "bot": "easy"}],
-            "bot_delay_ms": 0,
-        },
-    )["id"]
+    table = short_duel(server)
     ann = Person.open(browser, "Ann")
     page = ann.page
     page.goto(f"{server.url}/t/{table}")
@@ -193,16 +200,7 @@ def test_the_replay_shows_the_analysis_beside_each_decision(
 def finished_and_analyzed(browser: Any, server: Server) -> tuple[str, dict[str, Any]]:
     """A short game, Ann (first playable card) against an easy bot, played to
     its end and analyzed for both seats; the table and the served analysis."""
-    table = post(
-        server,
-        "/api/tables",
-        {
-            "game": "marshmallow-test",
-            "options": {"target": 4},
-            "seats": [{"kind": "human"}, {"kind": "bot", "bot": "easy"}],
-            "bot_delay_ms": 0,
-        },
-    )["id"]
+    table = short_duel(server)
     ann = Person.open(browser, "Ann")
     ann.page.goto(f"{server.url}/t/{table}")
     ann.join(0)

@@ -29,9 +29,10 @@ from typing import Any
 import pytest
 
 from cardtable.games.marshmallow_test import MarshmallowState, MarshmallowTest
+from tests.perft import Position, assert_counts, print_counts
 
 # (seed, options, skip, counts for depth 1, 2, …): what each position covers.
-POSITIONS: tuple[tuple[int, dict[str, Any], int, tuple[int, ...]], ...] = (
+POSITIONS: tuple[Position, ...] = (
     # 4 players, the first trick and more of round 1 (no trump, MT-4.1).
     (1, {"players": 4}, 0, (12, 29, 170, 466, 5126, 17406, 49104, 119440)),
     # 2 players, round 1.
@@ -62,22 +63,6 @@ def position(seed: int, options: dict[str, Any], skip: int) -> tuple[Marshmallow
     return state, deal
 
 
-def perft(state: MarshmallowState, depth: int, deal: Any) -> int:
-    """The number of move sequences of length ``depth`` from ``state``
-    (``depth >= 1``; a finished game has none); a round that ends is dealt ``deal``."""
-    legal = state.legal_moves()
-    if depth == 1:
-        return len(legal)
-    total = 0
-    for move in legal:
-        child = state.clone()
-        child.apply(move)
-        if child.awaiting_deal:
-            child.deal(deal)
-        total += perft(child, depth - 1, deal)
-    return total
-
-
 @pytest.mark.parametrize(
     ("seed", "options", "skip", "counts"), POSITIONS, ids=[f"seed{p[0]}" for p in POSITIONS]
 )
@@ -85,12 +70,8 @@ def test_perft_counts(
     seed: int, options: dict[str, Any], skip: int, counts: tuple[int, ...]
 ) -> None:
     state, deal = position(seed, options, skip)
-    for depth, count in enumerate(counts, start=1):
-        # Depth by depth, so that a broken rule fails fast instead of walking a wide tree.
-        assert (depth, perft(state, depth, deal)) == (depth, count)
+    assert_counts(state, deal, counts)
 
 
 if __name__ == "__main__":
-    for seed, options, skip, counts in POSITIONS:
-        state, deal = position(seed, options, skip)
-        print(seed, tuple(perft(state, depth, deal) for depth in range(1, len(counts) + 1)))
+    print_counts(POSITIONS, position)

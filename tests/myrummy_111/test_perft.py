@@ -32,9 +32,10 @@ import pytest
 
 from cardtable.games.myrummy_111 import MyRummy111, MyRummyState
 from cardtable.games.myrummy_111.moves import Place
+from tests.perft import Position, assert_counts, print_counts
 
 # (seed, options, skip, counts for depth 1, 2, …): what each position covers.
-POSITIONS: tuple[tuple[int, dict[str, Any], int, tuple[int, ...]], ...] = (
+POSITIONS: tuple[Position, ...] = (
     # 3 players, the game's first turns: 12-card hands, every middle card face down.
     (1, {"players": 3}, 0, (3, 156, 468, 24336, 73008)),
     # 4 players, eight turns in: all three middle cards face up, so a refresh is offered.
@@ -57,22 +58,6 @@ def position(seed: int, options: dict[str, Any], skip: int) -> tuple[MyRummyStat
     return state, deal
 
 
-def perft(state: MyRummyState, depth: int, deal: Any) -> int:
-    """The number of move sequences of length ``depth`` from ``state``
-    (``depth >= 1``; a finished game has none); a round that ends is dealt ``deal``."""
-    legal = state.legal_moves()
-    if depth == 1:
-        return len(legal)
-    total = 0
-    for move in legal:
-        child = state.clone()
-        child.apply(move)
-        if child.awaiting_deal:
-            child.deal(deal)
-        total += perft(child, depth - 1, deal)
-    return total
-
-
 @pytest.mark.parametrize(
     ("seed", "options", "skip", "counts"), POSITIONS, ids=[f"seed{p[0]}" for p in POSITIONS]
 )
@@ -80,12 +65,8 @@ def test_perft_counts(
     seed: int, options: dict[str, Any], skip: int, counts: tuple[int, ...]
 ) -> None:
     state, deal = position(seed, options, skip)
-    for depth, count in enumerate(counts, start=1):
-        # Depth by depth, so that a broken rule fails fast instead of walking a wide tree.
-        assert (depth, perft(state, depth, deal)) == (depth, count)
+    assert_counts(state, deal, counts)
 
 
 if __name__ == "__main__":
-    for seed, options, skip, counts in POSITIONS:
-        state, deal = position(seed, options, skip)
-        print(seed, tuple(perft(state, depth, deal) for depth in range(1, len(counts) + 1)))
+    print_counts(POSITIONS, position)
