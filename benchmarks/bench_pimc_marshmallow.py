@@ -23,13 +23,13 @@ from __future__ import annotations
 import argparse
 import random
 import time
-from collections.abc import Callable
+from typing import Any
+
+from openspiel_peer import Clock, ismcts_rate  # beside this script
 
 from cardtable.bots.base import Budget
 from cardtable.games.marshmallow_test import MarshmallowTest
 from cardtable.games.marshmallow_test.bots.pimc import PIMCBot
-
-Clock = Callable[[], float]
 
 
 def bench_ours(
@@ -56,19 +56,8 @@ def bench_openspiel(
     seconds: float, seed: int, clock: Clock = time.perf_counter
 ) -> tuple[float, int] | None:
     """Simulations/s of OpenSpiel's Python ISMCTSBot on oh_hell's first card."""
-    try:
-        import numpy as np
-        import pyspiel  # type: ignore[import-not-found, import-untyped, unused-ignore]
-        from open_spiel.python.algorithms import ismcts, mcts
-    except ImportError:
-        return None
-    game = pyspiel.load_game("oh_hell", {"players": 4, "num_tricks_fixed": 12})
-    rng = random.Random(seed)
-    per_call = 200
-    sims = 0
-    elapsed = 0.0
-    while elapsed < seconds:
-        state = game.new_initial_state()
+
+    def first_card(state: Any, rng: random.Random) -> None:
         # Deal, trump and bids at random: the bot then decides the first card
         # (card actions are 0-51, bids 52 and up).
         while True:
@@ -78,18 +67,11 @@ def bench_openspiel(
                 continue
             legal = state.legal_actions()
             if all(a < 52 for a in legal):
-                break
+                return
             state.apply_action(legal[rng.randrange(len(legal))])
-        np_rng = np.random.RandomState(rng.getrandbits(31))
-        evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=np_rng)
-        bot = ismcts.ISMCTSBot(
-            game, evaluator, uct_c=2.0, max_simulations=per_call, random_state=np_rng
-        )
-        start = clock()
-        bot.step(state)
-        elapsed += clock() - start
-        sims += per_call
-    return sims / elapsed, sims
+
+    params = {"players": 4, "num_tricks_fixed": 12}
+    return ismcts_rate("oh_hell", params, first_card, 200, seconds, seed, clock)
 
 
 def main() -> None:

@@ -48,7 +48,7 @@ from typing import Any
 
 from cardtable.bots.base import Budget
 from cardtable.core.game import Game, Move
-from cardtable.games.myrummy_111.bots.heuristic import hand_quality
+from cardtable.games.myrummy_111.bots.heuristic import placement_qualities
 from cardtable.games.myrummy_111.bots.lookahead import (
     best_after,
     hidden_pool,
@@ -171,9 +171,9 @@ class PIMCBot:
         assert hand is not None and card is not None
         by_key = placement_moves(legal)
         scored = []
-        for p, s in distinct_places(len(hand)):
-            after = hand_after_place(hand, card, p, s)
-            scored.append((hand_quality(after), p, s, after))
+        places = distinct_places(len(hand))
+        for (p, s), q in zip(places, placement_qualities(hand, card), strict=True):
+            scored.append((q, p, s, hand_after_place(hand, card, p, s)))
         scored.sort(key=lambda x: -x[0])
         out: list[Candidate] = []
         for _q, p, s, after in scored[: self.keep]:

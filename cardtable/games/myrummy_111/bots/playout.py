@@ -20,7 +20,12 @@ import random
 from collections.abc import Sequence
 from functools import lru_cache
 
-from cardtable.games.myrummy_111.bots.heuristic import best_placement, hand_quality, lis_length
+from cardtable.games.myrummy_111.bots.heuristic import (
+    best_placement,
+    hand_quality,
+    lis_length,
+    prepared_quality,
+)
 from cardtable.games.myrummy_111.exchange import hand_after_place
 from cardtable.games.myrummy_111.moves import MOVES, SIDES, Move, Place, place
 from cardtable.games.myrummy_111.scoring import best_run, declaration_score, is_sorted
@@ -57,7 +62,7 @@ def policy_move(state: MyRummyState, rng: random.Random) -> Move:
         _, p, s = _best_placement(hand, card)
         done = is_sorted(hand_after_place(hand, card, p, s))
         return place(p, SIDES[s], done)  # MR-4.5: declare when sorted
-    now = _hand_quality(hand)
+    now = prepared_quality(hand)  # the tables the face-up cards' placements use
     middle = state.middle
     up = state.middle_face_up
     best_gain, best_slot = 0.0, -1
@@ -137,7 +142,7 @@ def round_outlook(
     n = len(hands)
     to_move = state.to_move or 0
     need = [
-        TURNS_PER_CARD * (len(hand) - hand_quality(hand) / len(hand)) + ((i - to_move) % n) / n
+        TURNS_PER_CARD * (len(hand) - _hand_quality(hand) / len(hand)) + ((i - to_move) % n) / n
         for i, hand in enumerate(hands)
     ]
     low = min(need)
