@@ -369,3 +369,145 @@ def shown_points(page: Any, where: str) -> list[tuple[int, str]]:
         out.append((int(points.get_attribute("data-points") or -1), why))
     seats = [int(rows.nth(i).get_attribute("data-seat") or -1) for i in range(rows.count())]
     return [out[seats.index(seat)] for seat in range(len(seats))]
+
+
+# Issue 29, item 6: defects seen on a first visit, each measured on the page.
+# The confirm step's explanation, the hand's cards (the chosen one raised) and
+# where the hand lay before the first tap.
+CONFIRM_JS = """() => {
+  const box = (el) => el.getBoundingClientRect();
+  const reason = box(document.querySelector('#mt-reason'));
+  const cards = [...document.querySelectorAll('.mt-hand .card')].map(box);
+  const hits = (a, b) => a.left < b.right - 0.5 && b.left < a.right - 0.5
+    && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5;
+  return { reason: reason.height, handTop: box(document.querySelector('.mt-hand')).top,
+           bottom: Math.max(...cards.map((c) => c.bottom)), height: innerHeight,
+           covered: cards.filter((c) => hits(c, reason)).length };
+}"""
+
+
+@pytest.mark.parametrize("viewport", ["phone-portrait", "1280x800"])
+def test_the_confirm_explanation_leaves_the_hand_where_it_was(
+    browser: Any, server: Server, viewport: str
+) -> None:
+    person = sit(
+        browser, server, create(server, "marshmallow-test", {"target": 40}, 3, 200), viewport
+    )
+    page = person.page
+    if not page.locator("#confirm-toggle").is_checked():
+        page.locator("#confirm-toggle").check()
+    my_turn(person)
+    if page.locator(".mt-trump-choice button").count():
+        play_one(person, "marshmallow-test")
+        my_turn(person)
+    before = page.evaluate(CONFIRM_JS)
+    page.locator(".mt-hand button.is-playable").first.click()
+    page.wait_for_selector(".mt-hand button.is-selected")
+    shown = page.evaluate(CONFIRM_JS)
+    shoot(page, Path("/tmp/visual-shots"), f"test-confirm-{viewport}")
+    assert shown["reason"] > 0, shown  # the explanation is there
+    assert shown["handTop"] == before["handTop"], (before, shown)  # nothing pushed down
+    assert shown["bottom"] <= shown["height"] + 0.5, shown  # the hand on screen
+    assert shown["covered"] == 0, shown  # and no card under the words
+    assert person.errors == []
+    person.close()
+
+
+# The finished trick once its animations ended: whether it is still the taken
+# trick, and each of its cards' opacity and size.
+TAKEN_JS = """() => ({
+  taken: document.querySelector('.mt-trick.is-taken') !== null,
+  cards: [...document.querySelectorAll('.mt-trick .card')].map((c) => {
+    const r = c.getBoundingClientRect();
+    return [Number(getComputedStyle(c).opacity), Math.round(r.width), Math.round(r.height)];
+  }),
+  tag: document.querySelector('.mt-trick .mt-winning-tag')?.innerText ?? null,
+})"""
+SETTLED_JS = (
+    "() => !document.querySelector('.mt-trick.is-taken') || document.getAnimations()"
+    ".every((a) => a.playState !== 'running')"
+)
+
+
+def test_a_finished_trick_keeps_its_cards_after_a_resize(browser: Any, server: Server) -> None:
+    person = sit(
+        browser, server, create(server, "marshmallow-test", {"target": 40}, 3, 2500), "1280x800"
+    )
+    page = person.page
+    seen = None
+    for _ in range(40):
+        my_turn(person)
+        if page.locator(".mt-trick.is-taken").count():
+            page.set_viewport_size({"width": 1100, "height": 800})
+            page.wait_for_function(SETTLED_JS)
+            seen = page.evaluate(TAKEN_JS)
+            if seen["taken"]:
+                shoot(page, Path("/tmp/visual-shots"), "test-taken-after-resize")
+                break
+            page.set_viewport_size(VIEWPORTS["1280x800"])
+        play_one(person, "marshmallow-test")
+    assert seen and seen["taken"], seen
+    # "TOOK IT" is shown, and so is every card of the trick it names.
+    assert seen["tag"] and len(seen["cards"]) == 3, seen
+    assert all(opacity >= 0.5 and w >= 30 and h >= 40 for opacity, w, h in seen["cards"]), seen
+    assert person.errors == []
+    person.close()
+
+
+# Samples every frame: whether a card in the trick (landed or on its way)
+# covers a name written in the trick.
+COVER_SPY = """(() => {
+  window.__covered = [];
+  const hits = (a, b) => a.left < b.right - 0.5 && b.left < a.right - 0.5
+    && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5;
+  const look = () => {
+    const names = [...document.querySelectorAll('.mt-trick figcaption')];
+    for (const card of document.querySelectorAll('.mt-trick .card')) {
+      const r = card.getBoundingClientRect();
+      for (const name of names) if (hits(r, name.getBoundingClientRect()))
+        window.__covered.push([card.getAttribute('aria-label'), name.innerText]);
+    }
+    requestAnimationFrame(look);
+  };
+  requestAnimationFrame(look);
+})();"""
+
+
+def test_no_card_covers_a_name_in_the_trick(browser: Any, server: Server) -> None:
+    person = Person.open(browser, "Ann", viewport=VIEWPORTS["1280x800"])
+    person.page.add_init_script(COVER_SPY)
+    person.page.goto(f"{server.url}/t/{create(server, 'marshmallow-test', {'target': 40}, 3, 300)}")
+    person.join(0)
+    person.wait_connected()
+    page = person.page
+    for _ in range(8):
+        my_turn(person)
+        play_one(person, "marshmallow-test")
+    page.wait_for_function("() => document.getAnimations().every((a) => a.playState !== 'running')")
+    shoot(page, Path("/tmp/visual-shots"), "test-trick-1280x800")
+    assert page.evaluate("() => window.__covered.slice(0, 5)") == []
+    assert person.errors == []
+    person.close()
+
+
+def test_french_on_a_phone_breaks_words_with_a_hyphen(browser: Any, server: Server) -> None:
+    table_id = create(server, "myrummy-111", {"turn_limit": 4}, 3, 200)
+    person = Person.open(
+        browser, "Ann", viewport=VIEWPORTS["phone-portrait"], locale="fr", is_mobile=True,
+        has_touch=True,
+    )  # fmt: skip
+    page = person.page
+    page.goto(f"{server.url}/t/{table_id}")
+    page.locator("#join-name").fill("Ann")
+    page.locator("#join-panel button[data-seat='0']").click()
+    page.wait_for_selector("#join-panel", state="hidden")
+    person.wait_connected()
+    my_turn(person)
+    shoot(page, Path("/tmp/visual-shots"), "test-french-phone")
+    assert page.evaluate("document.documentElement.lang") == "fr"
+    styles = page.evaluate("""() => [...document.querySelectorAll('.mr-slot-label, .mr-pile span')]
+      .map((el) => [getComputedStyle(el).hyphens, getComputedStyle(el).overflowWrap])""")
+    assert styles and all(s == ["auto", "break-word"] for s in styles), styles
+    assert page.evaluate("getComputedStyle(document.querySelector('#board')).hyphens") == "auto"
+    assert person.errors == []
+    person.close()

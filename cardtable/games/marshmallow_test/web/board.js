@@ -304,9 +304,11 @@ export function render(root, msg, ctx) {
   if (!motion || redrawOnly) return;
   for (const [el, seat] of arriving) motion.travel(el, seatBoxes[seat]);
   if (justTaken) {
+    // The finished trick stays drawn, its cards with it, until the next one
+    // starts: the winner's seat pulses (a gather left the names and "took it"
+    // on an empty felt, and flew the cards over the names).
     ctx.cue?.("trick");
-    const winner = seatBoxes[/** @type {number} */ (view.trick_winners.at(-1))]; // a trick was just taken
-    trick.querySelectorAll(".card").forEach((el) => motion.gather(el, winner));
+    motion.pulse(seatBoxes[/** @type {number} */ (view.trick_winners.at(-1))]);
   }
   if (sameRound) {
     view.out.forEach((out, seat) => { if (out && !before.out[seat]) motion.pulse(seatBoxes[seat]); });
