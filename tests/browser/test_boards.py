@@ -237,7 +237,7 @@ def test_myrummy_111_refresh_and_a_sorted_declaration(
     page = show(person, server, message("myrummy-111", state, 1, 6))
     shoot(page, screenshots, "myrummy-111-refresh-desktop")
     page.get_by_role(
-        "button", name="Refresh the middle, then take slot 2 face down (MR-4.1)"
+        "button", name="Refresh the middle, then take slot 3 face down (MR-4.1)"
     ).click()
     assert sent(page)[-1] == {"refresh": True, "take": 2}
     assert person.errors == []

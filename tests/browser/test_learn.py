@@ -6,12 +6,14 @@ shows the answer with every choice's value."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
+from pathlib import Path
 from typing import Any
 
 from cardtable.learn.puzzles import load_puzzles
 from cardtable.learn.tutorial import Step, load_tutorial
-from tests.browser.helpers import Person, Server, run_axe
+from tests.browser.helpers import PHONE, Person, Server, run_axe
 
 
 def click_move(page: Any, move: Mapping[str, Any]) -> None:
@@ -49,6 +51,9 @@ def test_a_learner_finishes_the_lesson_in_german_and_plays_on(
         page.wait_for_selector(f"#board[data-step='{number}'] .mt-hand")
         if number == 1:
             assert run_axe(page, axe_source) == []
+            # The learner's seat is "Du", said once (not "Du (du)").
+            board_text = page.locator("#board").inner_text()
+            assert "Du" in board_text and "(du)" not in board_text, board_text
         assert step.words["title"] in page.locator("#step-title").inner_text()
         for move, rule in step.tries:
             click_move(page, move.to_json())
@@ -57,6 +62,8 @@ def test_a_learner_finishes_the_lesson_in_german_and_plays_on(
                 reason = page.locator(".mt-reason").inner_text()
                 # While trump is due (MT-4.2) the board says so for every card.
                 assert f"({rule})" in reason or step.id == "trump", reason
+                # In German, from the refusal's key and facts, not the engine's English.
+                assert not re.search(r"\b(must|holds|follow|trump is)\b", reason), reason
                 assert page.locator("#step-feedback").get_attribute("data-verdict") is None
             else:
                 told_wrong(page, step)
@@ -132,3 +139,42 @@ def test_a_puzzle_takes_one_try_then_shows_every_choices_value(
     assert "1500" not in page.locator("#puzzle-rating").inner_text()  # the solve raised it
     assert run_axe(page, axe_source) == []
     assert not person.errors, person.errors
+
+
+def in_view(page: Any, selector: str) -> bool:
+    """Whether the element lies wholly inside the window, without scrolling."""
+    return bool(
+        page.evaluate(
+            """(selector) => {
+                const r = document.querySelector(selector).getBoundingClientRect();
+                return r.top >= 0 && r.bottom <= innerHeight;
+            }""",
+            selector,
+        )
+    )
+
+
+def test_a_puzzle_counts_seats_from_1_and_shows_its_verdict_in_view(
+    browser: Any, server: Server
+) -> None:
+    """Issue 29: seats were named from "Platz 0", and at 1280×800 the verdict
+    came below the fold; on a phone too it is in view after the one try."""
+    puzzles = load_puzzles("marshmallow-test")
+    shots = Path("/tmp/words-shots")
+    shots.mkdir(exist_ok=True)
+    for name, size in (("desktop", {"width": 1280, "height": 800}), ("phone", PHONE)):
+        person = Person.open(browser, "Pia", locale="de-DE")
+        page = person.page
+        page.set_viewport_size(size)
+        page.goto(f"{server.url}/puzzles/marshmallow-test")
+        page.wait_for_selector("#board[data-puzzle] .mt-hand")
+        puzzle = puzzles.by_id(page.locator("#board").get_attribute("data-puzzle"))
+        click_move(page, puzzle.legal[puzzle.solution[0]])
+        page.wait_for_selector("#puzzle-verdict")
+        page.wait_for_timeout(300)
+        page.screenshot(path=str(shots / f"puzzle-verdict-{name}.png"))
+        assert in_view(page, "#puzzle-verdict"), name
+        board_text = page.locator("#board").inner_text()
+        assert "Platz 0" not in board_text and "Platz 1" in board_text, board_text
+        assert not person.errors, person.errors
+        person.close()

@@ -12,6 +12,8 @@ import re
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from cardtable.core.replay import load_record
 from tests.browser.helpers import (
     PAGE_JS,
@@ -189,3 +191,56 @@ def test_myrummy_111_round_in_two_browsers_with_a_server_kill(
     check_pages_and_frames(record, {0: ann, 1: bob}, notes["pages"], CARDS)
     ann.close()
     bob.close()
+
+
+NARRATE = """async ([lang, seat]) => {
+  const board = await import("/games/myrummy-111/board.js");
+  const { translator } = await import("/static/i18n.js");
+  const strings = await (await fetch(board.catalog(lang))).json();
+  const t = translator(lang, strings);
+  const view = {
+    seat, round: 1, start_player: 0, finished: false, winners: [], scores: [0, 0],
+    round_scores: [],
+    history: [
+      {seat: 0, take: 0, card: null, refresh: false, reshuffled: false},
+      {seat: 0, place: 3, discard: "far", card: 42, declare: true},
+      {seat: 1, take: 2, card: 17, refresh: false, reshuffled: false},
+    ],
+  };
+  return board.narrate({view}, t, ["Ada", "Ben"]);
+}"""
+
+
+@pytest.mark.parametrize(
+    ("lang", "mine", "theirs"),
+    [
+        (
+            "de",
+            "Du hast Platz 1 verdeckt genommen, sie an Stelle 3 eingesteckt und 42 vom"
+            " anderen Rand abgelegt und die Runde beendet!",
+            "Ben nahm die offene 17 von Platz 3 …",
+        ),
+        (
+            "fr",
+            "Vous avez pris l’emplacement 1 face cachée, l’avez insérée en position 3 et avez"
+            " défaussé 42 à l’autre bout et avez terminé la manche !",
+            "Ben a pris le 17 visible à l’emplacement 3 …",
+        ),
+    ],
+)
+def test_the_log_says_your_own_turns_in_the_second_person_and_slots_from_1(
+    browser: Any, server: Server, lang: str, mine: str, theirs: str
+) -> None:
+    """Issue 29: "Vous a pris l'emplacement 0" / "Du nahm": the viewer's own
+    turns are conjugated for "you", another's for their name; slots count from 1."""
+    person = Person.open(browser, "Ada")
+    person.page.goto(f"{server.url}/")
+    lines = person.page.evaluate(NARRATE, [lang, 0])
+    starts = {"de": "Runde 1: Du bist Startspieler.", "fr": "Manche 1 : vous commencez."}
+    assert lines[0] == starts[lang]
+    assert lines[1:] == [mine, theirs], lines
+    # Seen from Ben's seat, Ada's turn is hers, in the third person.
+    lines = person.page.evaluate(NARRATE, [lang, 1])
+    assert lines[1].startswith("Ada nahm Platz 1" if lang == "de" else "Ada a pris l’emplacement 1")
+    assert not person.errors, person.errors
+    person.close()

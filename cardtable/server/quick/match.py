@@ -216,11 +216,14 @@ class QuickMatch:
         await self.match()
         return await self._found(entry.ticket)
 
-    async def poll(self, ticket: str, wait: float = 0.0) -> Entry:
+    async def poll(self, ticket: str, wait: float = 0.0, shown: int | None = None) -> Entry:
         """The entry after a match, waiting up to ``wait`` real seconds for a
         seat (a long poll, woken when the entry is seated or dropped here or by
         another process; matched again every second, so a wait that runs out
-        meanwhile is seen, and a wake-up lost with Redis costs a second)."""
+        meanwhile is seen, and a wake-up lost with Redis costs a second). It
+        also answers, within a second, when the number waiting in the entry's
+        queue changes (from ``shown``, the count the page shows, if it says),
+        so the page's count is never older than that."""
         if not TICKET.fullmatch(ticket) or await self.store.seen(ticket, self.now(), 1) is None:
             raise NoTicket(ticket)
         try:
@@ -228,12 +231,20 @@ class QuickMatch:
                 await self.match()
                 loop = asyncio.get_running_loop()
                 until = loop.time() + wait
+                version: int | None = None  # the store's version when the count was read
+                count = shown  # the count the page shows (else the one when the poll began)
                 while True:
                     woken.clear()  # before reading: a change while it is read still wakes
                     entry = await self.store.seen(ticket, self.now())
                     left = until - loop.time()
                     if entry is None or entry.seated is not None or left <= 0:
                         break
+                    if (now_version := await self.store.version()) != version:
+                        version = now_version  # someone came or went: is the count another?
+                        now_count = (await self.store.counts()).get(entry.queue, 0)
+                        if count is not None and now_count != count:
+                            break
+                        count = now_count
                     with contextlib.suppress(TimeoutError):
                         await asyncio.wait_for(woken.wait(), min(left, MATCH_EVERY))
                     await self.match()

@@ -206,6 +206,14 @@ def routes(static: Path, accounts: Accounts, ratings: PuzzleRatings) -> list[Bas
             refused = say["illegal"].format(reason=verdict.reason, rule=verdict.rule)
             lead = refused if verdict.kind == "illegal" else say["wrong"]
             answer["text"] = f"{lead} {the_step.words['wrong']}"
+            answer["hint"] = the_step.words["wrong"]
+            if verdict.kind == "illegal":  # for the page to word in its own language
+                answer["refusal"] = {
+                    "reason": verdict.reason,
+                    "rule": verdict.rule,
+                    "key": verdict.key,
+                    "params": dict(verdict.params),
+                }
         return JSONResponse(answer)
 
     async def next_puzzle(request: Request) -> Response:

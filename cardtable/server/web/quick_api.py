@@ -1,9 +1,10 @@
 """The quick-match routes (docs/server.md, "Quick match"): plain JSON over HTTP.
 
 A person joins with ``POST /api/quick`` and gets a secret ticket; the page
-then long-polls ``GET /api/quick/{ticket}?wait=S`` until the answer says
-``seated`` (with the table, the seat and its token), and cancels with
-``POST /api/quick/{ticket}/cancel``. Plain requests rather than a socket:
+then long-polls ``GET /api/quick/{ticket}?wait=S&waiting=N`` (N: the count
+of people waiting it shows, so a poll answers as soon as that count is
+another) until the answer says ``seated`` (with the table, the seat and its
+token), and cancels with ``POST /api/quick/{ticket}/cancel``. Plain requests rather than a socket:
 each answer stands alone, a dropped connection only costs the next poll, and
 a page that stops asking is dropped by the queue itself.
 """
@@ -47,7 +48,12 @@ def routes(quick: QuickMatch, accounts: Accounts) -> list[BaseRoute]:
         raw = request.query_params.get("wait", "0")
         if not (raw.isascii() and raw.isdigit()) or int(raw) > MAX_POLL_SECONDS:
             raise BadInput(f"wait must be a whole number of seconds from 0 to {MAX_POLL_SECONDS}")
-        entry = await quick.poll(request.path_params["ticket"], int(raw))
+        shown = request.query_params.get("waiting")  # the count the page shows, if any
+        if shown is not None and not (shown.isascii() and shown.isdigit() and len(shown) < 7):
+            raise BadInput("waiting must be a whole number of people")
+        entry = await quick.poll(
+            request.path_params["ticket"], int(raw), None if shown is None else int(shown)
+        )
         return JSONResponse(await quick.answer(entry))
 
     async def cancel(request: Request) -> Response:

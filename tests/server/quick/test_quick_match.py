@@ -301,3 +301,40 @@ def test_a_long_poll_answers_when_the_person_is_seated(db_url: str) -> None:
             bea = play_now(server, "Bea")
             answer = asked.result().json()
         assert_seated_together(server, [answer, bea])
+
+
+def test_a_long_poll_answers_when_the_number_waiting_changes(db_url: str) -> None:
+    """Ann waits for a three-player table; Bea's arrival answers Ann's long poll
+    within about a second (not at the end of its 25 s) with the new count."""
+    with running(db_url) as server:
+        ann = play_now(server, "Ann", players=3)
+        assert ann["waiting"] == 1
+        with ThreadPoolExecutor(max_workers=1) as pool:
+            asked = pool.submit(server.client.get, f"/api/quick/{ann['ticket']}?wait=25")
+            for _ in range(2000):  # until Ann's long poll is in flight (a bound, not a timing)
+                if entries(server)[ann["ticket"]].watching:
+                    break
+                time.sleep(0.01)
+            started = time.monotonic()
+            play_now(server, "Bea", players=3)
+            answer = asked.result().json()
+            took = time.monotonic() - started
+        assert answer["status"] == "waiting"
+        assert answer["waiting"] == 2
+        assert took < 10, took  # the count changed: answered at once, not after the 25 s wait
+
+
+def test_a_long_poll_with_a_stale_count_answers_at_once(db_url: str) -> None:
+    """The page says the count it shows (``waiting=N``): one that is already
+    stale (Bea came between two polls) is answered at once, a current one waits."""
+    with running(db_url) as server:
+        ann = play_now(server, "Ann", players=3)
+        play_now(server, "Bea", players=3)
+        started = time.monotonic()
+        stale = server.client.get(f"/api/quick/{ann['ticket']}?wait=25&waiting=1")
+        assert time.monotonic() - started < 10
+        assert stale.json()["waiting"] == 2
+        current = server.client.get(f"/api/quick/{ann['ticket']}?wait=1&waiting=2")
+        assert current.json()["waiting"] == 2
+        bad = server.client.get(f"/api/quick/{ann['ticket']}?wait=1&waiting=two")
+        assert bad.status_code == 400 and "waiting must be" in bad.json()["error"]

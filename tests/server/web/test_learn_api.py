@@ -36,6 +36,11 @@ def test_a_lesson_step_judges_wrong_illegal_and_right_moves(db_url: str) -> None
             )
     assert [a["verdict"] for a in answers] == ["illegal", "right"]
     assert answers[0]["rule"] == "MT-5.3" and step.words["wrong"] in answers[0]["text"]
+    # The refusal's kind and facts, for the page to word in German (not the engine's English).
+    refusal = answers[0]["refusal"]
+    assert refusal["rule"] == "MT-5.3" and refusal["key"] == "MT-5.3.follow"
+    assert set(refusal["params"]) >= {"lead", "cards"} and refusal["reason"]
+    assert answers[0]["hint"] == step.words["wrong"]
     assert answers[1]["text"] == step.words["right"]
     # the learner played last to the trick, which is complete now
     assert answers[1]["message"]["view"]["tricks"][-1][-1] == {

@@ -212,7 +212,7 @@ export function render(root, msg, ctx) {
     if (info.bot_playing) badges.push(h("span", { class: "seat-badge away" }, t("seat.away")));
     else if (info.kind === "human" && info.connected === false && info.name) badges.push(h("span", { class: "seat-badge away" }, t("seat.offline")));
     if (view.winners.includes(seat)) badges.push(h("span", { class: "seat-badge" }, t("seat.winner")));
-    const label = seat === me && !msg.replay ? `${names[seat]} ${t("seat.you")}` : names[seat];
+    const label = [names[seat], seat === me && !msg.replay ? t("seat.you") : null].filter(Boolean).join(" ");
     const open = hands?.[seat] && seat !== me ? hands[seat] : null;
     const row = seat === me && !open ? null : open
       ? h("div", { class: "mr-known", role: "group", "aria-label": t("seat.openHand", { name: names[seat] }) },
@@ -241,7 +241,8 @@ export function render(root, msg, ctx) {
   const slotBoxes = [];
   const slots = view.middle.map((card, slot) => {
     const taken = slot === view.taken_slot && view.phase === "place";
-    const label = taken ? t("middle.taken", { slot }) : card === null ? t("middle.faceDown", { slot }) : t("middle.faceUp", { slot, card: cardLabel(card, sym, t) });
+    const shown = slot + 1; // people count slots from 1; the wire and the record from 0
+    const label = taken ? t("middle.taken", { slot: shown }) : card === null ? t("middle.faceDown", { slot: shown }) : t("middle.faceUp", { slot: shown, card: cardLabel(card, sym, t) });
     const inner = taken ? h("span", { class: "card card-slot-empty", "aria-hidden": "true" }, "—")
       : card === null ? backCard(ctx, label) : faceCard(card, sym, ctx);
     const slotBox = plainTake.has(slot)
@@ -249,8 +250,8 @@ export function render(root, msg, ctx) {
         type: "button", class: "mr-slot mr-take", dataset: { key: `take-${slot}`, autofocus: slot === 0 ? "" : undefined },
         "aria-label": t("middle.take", { what: label }), disabled: ctx.pending,
         onclick: () => ctx.send({ take: slot }),
-      }, inner, h("span", { class: "mr-slot-label", "aria-hidden": "true" }, t("middle.takeShort", { slot })))
-      : h("div", { class: "mr-slot", role: "group", "aria-label": label }, inner, h("span", { class: "mr-slot-label", "aria-hidden": "true" }, t("middle.slot", { slot })));
+      }, inner, h("span", { class: "mr-slot-label", "aria-hidden": "true" }, t("middle.takeShort", { slot: shown })))
+      : h("div", { class: "mr-slot", role: "group", "aria-label": label }, inner, h("span", { class: "mr-slot-label", "aria-hidden": "true" }, t("middle.slot", { slot: shown })));
     slotBoxes[slot] = slotBox;
     return slotBox;
   });
@@ -259,8 +260,8 @@ export function render(root, msg, ctx) {
       h("span", { id: "mr-refresh-label" }, t("middle.refreshLabel")),
       refreshTake.map((m) => h("button", {
         type: "button", dataset: { key: `refresh-${m.take}` }, disabled: ctx.pending,
-        "aria-label": t("middle.refreshTake", { slot: m.take }), onclick: () => ctx.send(m),
-      }, t("middle.refreshShort", { slot: m.take }))))
+        "aria-label": t("middle.refreshTake", { slot: m.take + 1 }), onclick: () => ctx.send(m),
+      }, t("middle.refreshShort", { slot: m.take + 1 }))))
     : null;
   const top = view.discard_pile[0];
   // The draw pile and the discard pile sit either side of the middle.
@@ -381,7 +382,7 @@ function promptText(view, msg, mine, names, sym, t) {
   const faceUp = view.history.at(-1)?.card !== null && view.history.at(-1)?.card !== undefined;
   const taken = /** @type {number} */ (view.taken_card); // the place phase: a card was taken
   const card = t("cardShort", { number: taken, stars: stars(sym(taken)) });
-  return t(faceUp ? "prompt.placeUp" : "prompt.placeDown", { card, slot });
+  return t(faceUp ? "prompt.placeUp" : "prompt.placeDown", { card, slot: slot === null ? slot : slot + 1 });
 }
 
 /**
@@ -531,7 +532,7 @@ function placing(view, msg, state, sym, ctx, redraw) {
   parts.push(h("section", { class: "mr-preview", "aria-labelledby": "mr-preview-heading" },
     h("h3", { id: "mr-preview-heading" }, t("place.previewHeading")),
     choices,
-    h("p", { class: "mr-leaves" }, t("place.leaves", { gone: result.gone, slot: view.taken_slot })),
+    h("p", { class: "mr-leaves" }, t("place.leaves", { gone: result.gone, slot: view.taken_slot === null ? null : view.taken_slot + 1 })),
     handRow(result.hand, sym, ctx, { label: t("hand.labelPreview"), newAt: result.newAt, extra: "is-preview" }),
     h("p", { class: `mr-verdict${sorted ? " is-sorted" : ""}` }, sorted
       ? t("place.afterSorted", { total })
@@ -572,17 +573,27 @@ function gapKeys(event) {
 function turnLines(view, names, t) {
   /** @type {string[]} */
   const lines = [];
+  let you = false; // whether the turn being told is the viewer's own
   for (const event of view.history) {
     if ("take" in event) {
-      const who = event.seat === view.seat ? t("log.you") : names[event.seat];
+      // The viewer's own turns are worded in the second person ("you"), others' in the third.
+      you = event.seat === view.seat;
+      const who = names[event.seat];
+      const slot = event.take + 1; // people count slots from 1; the record from 0
+      const down = event.refresh
+        ? (you ? "log.youRefreshTookDown" : "log.refreshTookDown")
+        : (you ? "log.youTookDown" : "log.tookDown");
       let text = event.card === null || event.card === undefined
-        ? t(event.refresh ? "log.refreshTookDown" : "log.tookDown", { who, slot: event.take })
-        : t("log.tookUp", { who, slot: event.take, card: event.card });
+        ? t(down, { who, slot })
+        : t(you ? "log.youTookUp" : "log.tookUp", { who, slot, card: event.card });
       if (event.reshuffled) text += ` ${t("log.reshuffled")}`;
       lines.push(text);
     } else {
-      let text = `${lines.pop() ?? ""}, ${t(event.discard === "far" ? "log.placedFar" : "log.placed", { position: event.place, card: event.card })}`;
-      if (event.declare) text += ` ${t("log.declared")}`;
+      const placed = event.discard === "far"
+        ? (you ? "log.youPlacedFar" : "log.placedFar")
+        : (you ? "log.youPlaced" : "log.placed");
+      let text = `${lines.pop() ?? ""}, ${t(placed, { position: event.place, card: event.card })}`;
+      if (event.declare) text += ` ${t(you ? "log.youDeclared" : "log.declared")}`;
       lines.push(text);
     }
   }
@@ -604,7 +615,8 @@ export function narrate(msg, t, names) {
   /** @type {(row: number[], r: number) => string} */
   const scored = (row, r) => t("log.roundScores", { round: r + 1, scores: row.map((p, s) => `${names[s]} ${p}`).join(", ") });
   view.round_scores.slice(0, view.round - 1).forEach((row, r) => lines.push(scored(row, r)));
-  lines.push(t("log.roundStart", { round: view.round, name: names[view.start_player] }));
+  const starts = view.start_player === view.seat ? "log.youStart" : "log.roundStart";
+  lines.push(t(starts, { round: view.round, name: names[view.start_player] }));
   lines.push(...turnLines(view, names, t));
   const last = view.round_scores[view.round - 1];
   if (last) lines.push(scored(last, view.round - 1));
@@ -689,6 +701,6 @@ export function summary(end, msg, ctx) {
   });
   return h("section", { class: "mr-summary", "aria-labelledby": ctx.summaryId ?? "summary-heading" },
     h("h2", { id: ctx.summaryId ?? "summary-heading" }, t(end.finished ? "summary.lastRound" : "summary.heading", { round: last?.round ?? end.round })),
-    h("p", {}, declarer === null ? t("summary.noDeclarer") : t("summary.declared", { name: names[declarer] })),
+    h("p", {}, declarer === null ? t("summary.noDeclarer") : t(declarer === end.seat ? "summary.youDeclared" : "summary.declared", { name: names[declarer] })),
     h("ol", { class: "summary-list" }, rows));
 }

@@ -8,6 +8,7 @@ import { api, joinSeat } from "./api.js";
 import { drawBoard, loadBoard } from "./board-host.js";
 import { announce, h } from "./dom.js";
 import { translator } from "./i18n.js";
+import { refusalWords } from "./refusal.js";
 
 /**
  * @param {HTMLElement} main
@@ -21,8 +22,14 @@ export async function showLesson(main, game, env) {
   const lesson = await api(`${base}?lang=${encodeURIComponent(lang)}`);
   document.title = lesson.title;
   const board = await loadBoard(game, languages);
-  const boardT = translator(lang, board.strings, env.strings);
-  const names = lesson.names.map((name) => name ?? t("learn.you")); // as the lesson's words say them
+  // The learner's seat is named "You" (as the lesson's words say it), so the
+  // board's "(you)" marker after it would say it twice: it is left out here.
+  const boardT = translator(lang, { ...board.strings, "seat.you": "" }, env.strings);
+  const names = lesson.names.map((name) => name ?? t("learn.you"));
+  const label = board.module.cardLabel;
+  const cardLabel = label && ((/** @type {string} */ name) => label(name, boardT));
+  /** @type {(refused: import("./refusal.js").Refusal, cards?: (name: string) => string) => string} */
+  const refusal = (refused, cards) => refusalWords(refused, boardT, { names, cardLabel: cards ?? cardLabel });
   const stepTitle = h("h2", { id: "step-title" });
   const idea = h("p", { id: "step-idea", class: "lesson-idea" });
   const feedback = h("p", { id: "step-feedback", class: "lesson-feedback", role: "status" });
@@ -40,7 +47,7 @@ export async function showLesson(main, game, env) {
   const context = (send) => {
     /** @type {import("./board-host.js").BoardContext} */
     const ctx = {
-      t: boardT, h, names, send, reducedMotion: true, pending: false, announce,
+      t: boardT, h, names, send, reducedMotion: true, pending: false, announce, refusal,
       redraw: () => { if (shown) drawBoard(board, boardRoot, shown, ctx); },
     };
     return ctx;
@@ -53,9 +60,13 @@ export async function showLesson(main, game, env) {
     const answer = await api(`${base}/${number}?lang=${encodeURIComponent(lang)}`, {
       method: "POST", body: { move },
     });
-    feedback.textContent = answer.text;
+    // A refused move in this page's words, from the refusal's key and facts (as at a table).
+    const text = answer.refusal
+      ? `${t("learn.illegal", { reason: refusal(answer.refusal), rule: answer.refusal.rule })} ${answer.hint}`
+      : answer.text;
+    feedback.textContent = text;
     feedback.dataset.verdict = answer.verdict;
-    announce(answer.text);
+    announce(text);
     if (answer.verdict !== "right") return;
     draw(answer.message, () => false);
     next.hidden = false;

@@ -10,6 +10,7 @@ import { api } from "./api.js";
 import { drawBoard, loadBoard } from "./board-host.js";
 import { announce, h } from "./dom.js";
 import { translator } from "./i18n.js";
+import { refusalWords } from "./refusal.js";
 
 /** @param {string} game */
 const KEY = (game) => `cardtable.puzzles.${game}`;
@@ -119,7 +120,7 @@ export async function showPuzzles(main, game, env) {
     heading.textContent = t("puzzles.find", { rating: puzzle.rating });
     boardRoot.dataset.puzzle = puzzle.id;
     const names = Array.from({ length: puzzle.message.view.players ?? puzzle.message.view.hand_sizes.length },
-      (_, seat) => t("puzzles.seat", { seat })); // the board marks the solver's own seat "(you)"
+      (_, seat) => t("puzzles.seat", { seat: seat + 1 })); // people count seats from 1; the board marks the solver's own "(you)"
     let tried = false;
     /** @param {unknown} move */
     const send = (move) => {
@@ -131,6 +132,7 @@ export async function showPuzzles(main, game, env) {
     /** @type {import("./board-host.js").BoardContext} */
     const ctx = {
       t: boardT, h, names, send, reducedMotion: true, pending: false, announce,
+      refusal: (refused, cards) => refusalWords(refused, boardT, { names, cardLabel: cards }),
       redraw: () => drawBoard(board, boardRoot, puzzle.message, ctx), // a chosen gap, say
     };
     drawBoard(board, boardRoot, puzzle.message, ctx);
@@ -167,6 +169,8 @@ export async function showPuzzles(main, game, env) {
         h("tbody", {}, rows)),
       ...(result.counted === false ? [h("p", { id: "puzzle-not-counted", class: "hint" }, t("puzzles.notCounted"))] : []));
     announce(verdict);
+    // The verdict in sight without scrolling, below the board on a small screen too.
+    document.getElementById("puzzle-verdict")?.scrollIntoView({ block: "center", behavior: "instant" });
     if (result.signed_in) {
       account = result;
     } else {

@@ -166,7 +166,9 @@ export function quickMatch(game, level, name, t) {
     leaveCurrent = quit;
     while (!stopped && answer.status !== "seated") {
       try {
-        answer = await api(`/api/quick/${encodeURIComponent(first.ticket)}?wait=${POLL_SECONDS}`);
+        // With the count it shows, so the answer comes as soon as that count is stale.
+        const shown = typeof answer.waiting === "number" ? `&waiting=${answer.waiting}` : "";
+        answer = await api(`/api/quick/${encodeURIComponent(first.ticket)}?wait=${POLL_SECONDS}${shown}`);
         if (!stopped) draw();
       } catch (failure) {
         if (/** @type {import("./api.js").ApiError} */ (failure).status === 404) { if (!stopped) end(t("lobby.quickLost")); return; }
