@@ -490,7 +490,9 @@ def test_no_card_covers_a_name_in_the_trick(browser: Any, server: Server) -> Non
     person.close()
 
 
-def test_french_on_a_phone_breaks_words_with_a_hyphen(browser: Any, server: Server) -> None:
+def test_french_on_a_phone_keeps_slot_words_whole_or_hyphenated(
+    browser: Any, server: Server
+) -> None:
     table_id = create(server, "myrummy-111", {"turn_limit": 4}, 3, 200)
     person = Person.open(
         browser, "Ann", viewport=VIEWPORTS["phone-portrait"], locale="fr", is_mobile=True,
@@ -507,7 +509,18 @@ def test_french_on_a_phone_breaks_words_with_a_hyphen(browser: Any, server: Serv
     assert page.evaluate("document.documentElement.lang") == "fr"
     styles = page.evaluate("""() => [...document.querySelectorAll('.mr-slot-label, .mr-pile span')]
       .map((el) => [getComputedStyle(el).hyphens, getComputedStyle(el).overflowWrap])""")
-    assert styles and all(s == ["auto", "break-word"] for s in styles), styles
+    # Hyphenated where the browser knows French; anywhere only as a last resort.
+    assert styles and all(s == ["auto", "anywhere"] for s in styles), styles
+    # "emplacement" fits its slot whole: its text lies on one line box.
+    lines = page.evaluate("""() => [...document.querySelectorAll('.mr-slot-label')].map((el) => {
+      const text = [...el.childNodes].find((n) => n.nodeType === Node.TEXT_NODE);
+      if (!text) return 0;
+      const range = document.createRange();
+      range.setStart(text, 0);
+      range.setEnd(text, text.textContent.split(" ")[0].length);
+      return range.getClientRects().length;
+    })""")
+    assert lines and all(n == 1 for n in lines), lines
     assert page.evaluate("getComputedStyle(document.querySelector('#board')).hyphens") == "auto"
     assert person.errors == []
     person.close()

@@ -1,7 +1,9 @@
 // @ts-check
 // Motion that explains what happened, with the Web Animations API: a card
-// travels from where it was to where it is now, a trick gathers towards its
-// winner, a new hand is dealt. Purely decorative: the page is already in its
+// travels from where it was to where it is now, a new hand is dealt, a seat
+// pulses. (A trick that flew to its winner and stayed faded there left names
+// and "took it" on an empty felt: a taken trick stays drawn instead.) Purely
+// decorative: the page is already in its
 // new state when an animation starts (it only plays the way there), so input
 // and the server never wait; a message that arrives mid-animation finishes
 // the running ones before it is drawn. Nothing moves under
@@ -44,23 +46,6 @@ export function travel(el, from, { duration = 380, delay = 0, scale = 0.7 } = {}
     { transform: `translate(${dx}px, ${dy}px) scale(${scale})`, opacity: 0.6 },
     { transform: "translate(0, 0) scale(1)", opacity: 1 },
   ], { duration, delay, easing: "cubic-bezier(.2,.7,.3,1)", fill: "backwards" });
-}
-
-/**
- * Send `el` away towards `to` (the winner's seat), leaving it faded there.
- * @param {Element | null | undefined} el
- * @param {Element | null | undefined} to
- * @param {{duration?: number, delay?: number}} [options]
- * @returns {Animation | null}
- */
-export function gather(el, to, { duration = 420, delay = 650 } = {}) {
-  if (!motionAllowed() || !el || !to) return null;
-  const start = centre(el.getBoundingClientRect());
-  const end = centre(to.getBoundingClientRect());
-  return el.animate([
-    { transform: "translate(0, 0) scale(1)", opacity: 1 },
-    { transform: `translate(${end.x - start.x}px, ${end.y - start.y}px) scale(0.35)`, opacity: 0 },
-  ], { duration, delay, easing: "ease-in", fill: "forwards" });
 }
 
 /**
