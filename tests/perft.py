@@ -9,6 +9,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol, Self
 
+import pytest
+
 
 class Dealt(Protocol):
     """What perft needs of a state."""
@@ -57,3 +59,22 @@ def print_counts(
     for seed, options, skip, counts in positions:
         state, deal = position(seed, options, skip)
         print(seed, tuple(perft(state, depth, deal) for depth in range(1, len(counts) + 1)))
+
+
+def counts_test(
+    positions: Sequence[Position], position: Callable[[int, dict[str, Any], int], Any]
+) -> Callable[..., None]:
+    """The test of a game's ``test_perft.py``: every position's counts, one case a
+    position (assign it to ``test_perft_counts`` there)."""
+
+    def test_perft_counts(
+        seed: int, options: dict[str, Any], skip: int, counts: tuple[int, ...]
+    ) -> None:
+        state, deal = position(seed, options, skip)
+        assert_counts(state, deal, counts)
+
+    cases = pytest.mark.parametrize(
+        ("seed", "options", "skip", "counts"), positions, ids=[f"seed{p[0]}" for p in positions]
+    )
+    cases(test_perft_counts)
+    return test_perft_counts

@@ -26,10 +26,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
-import pytest
-
 from cardtable.games.marshmallow_test import MarshmallowState, MarshmallowTest
-from tests.perft import Position, assert_counts, print_counts
+from tests.perft import Position, counts_test, print_counts
 
 # (seed, options, skip, counts for depth 1, 2, …): what each position covers.
 POSITIONS: tuple[Position, ...] = (
@@ -63,14 +61,7 @@ def position(seed: int, options: dict[str, Any], skip: int) -> tuple[Marshmallow
     return state, deal
 
 
-@pytest.mark.parametrize(
-    ("seed", "options", "skip", "counts"), POSITIONS, ids=[f"seed{p[0]}" for p in POSITIONS]
-)
-def test_perft_counts(
-    seed: int, options: dict[str, Any], skip: int, counts: tuple[int, ...]
-) -> None:
-    state, deal = position(seed, options, skip)
-    assert_counts(state, deal, counts)
+test_perft_counts = counts_test(POSITIONS, position)
 
 
 if __name__ == "__main__":
