@@ -269,7 +269,8 @@ def analysis_text(
     title = manifest(game).title
     (_, inaccuracy), (_, mistake), (_, blunder) = THRESHOLDS
     out = [
-        f"Analysis of a game of {title} (seed {seed}, {budget:g} s per decision, nominal).",
+        f"Analysis of a game of {title} ({budget:g} s per decision, nominal; analysis seed {seed},",
+        "the seed of its sampled deals and playouts, not of the game's deal).",
         "win = change in the chance of winning the game, points = expected points this",
         "round, both against the best move, from what the seat could see (± one standard",
         "error); hindsight = the same with the real hidden cards.",

@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from cardtable.balance.measure import PHASES
-from cardtable.balance.report import num, p_value, pct, summary_table
+from cardtable.balance.report import num, p_value, pct, summary_rows
 from cardtable.core.game import JSON
 
 CSS = """
@@ -324,10 +324,15 @@ def _config_tables(c: dict[str, Any]) -> str:
 
 def report_html(results: dict[str, JSON], command: str = "") -> str:
     """The whole report as one HTML page."""
-    table = summary_table(results)
-    headings = [str(column.header) for column in table.columns]
-    cells = [list(map(str, column.cells)) for column in table.columns]
-    summary = _rows(headings, [list(row) for row in zip(*cells, strict=True)])
+    columns = [summary_rows(c) for c in results["configs"]]
+    headings = ["", *(c["label"] for c in results["configs"])]
+    summary = _rows(
+        headings,
+        [
+            [figure, *(column[at][1] for column in columns)]
+            for at, (figure, _) in enumerate(columns[0])
+        ],
+    )
     figures = "\n".join(
         f'<h3>{html.escape(caption)}</h3><img alt="{html.escape(caption)}"'
         f' src="data:image/png;base64,{png}">'

@@ -81,19 +81,41 @@ def _share_text(value: float, ci: list[float]) -> str:
     return f"{100 * value:.1f}% [{100 * ci[0]:.1f}–{100 * ci[1]:.1f}]"
 
 
-def summary_table(results: dict[str, JSON]) -> Table:
-    """One column per configuration, one row per figure."""
-    table = _table(
-        f"{results['title']}: {results['games']} games per configuration, seed {results['seed']}"
-        " (value [95% interval])"
-    )
-    table.add_column("", no_wrap=True)
+def summary_tables(results: dict[str, JSON], width: int) -> list[Table]:
+    """One column per configuration, one row per figure; as many tables as it
+    takes for every column to fit ``width`` whole (a truncated heading would
+    leave the configurations impossible to tell apart). A heading shows one
+    option a line."""
     columns = [summary_rows(c) for c in results["configs"]]
-    for config in results["configs"]:
-        table.add_column(config["label"], justify="right", no_wrap=True)
-    for at, (figure, _) in enumerate(columns[0]):
-        table.add_row(figure, *(column[at][1] for column in columns))
-    return table
+    figures = [figure for figure, _ in columns[0]]
+    headings = [config["label"].replace(" ", "\n") for config in results["configs"]]
+
+    def column_width(at: int) -> int:
+        cells = [value for _, value in columns[at]] + headings[at].split("\n")
+        return max(map(len, cells)) + 1  # a column is padded by one space
+
+    groups: list[list[int]] = [[]]
+    used = max(map(len, figures))
+    for at in range(len(columns)):
+        if groups[-1] and used + column_width(at) > width:
+            groups.append([])
+            used = max(map(len, figures))
+        groups[-1].append(at)
+        used += column_width(at)
+    title = (
+        f"{results['title']}: {results['games']} games per configuration,"
+        f" seed {results['seed']} (value [95% interval])"
+    )
+    tables: list[Table] = []
+    for group in groups:
+        table = _table(title if not tables else "")
+        table.add_column("", no_wrap=True)
+        for at in group:
+            table.add_column(headings[at], justify="right", no_wrap=True)
+        for row, figure in enumerate(figures):
+            table.add_row(figure, *(columns[at][row][1] for at in group))
+        tables.append(table)
+    return tables
 
 
 def seat_table(config: dict[str, Any]) -> Table:
@@ -161,7 +183,8 @@ def holes_lines(config: dict[str, Any]) -> list[str]:
 
 
 def print_report(console: Console, results: dict[str, JSON]) -> None:
-    console.print(summary_table(results))
+    for table in summary_tables(results, console.width):
+        console.print(table)
     for config in results["configs"]:
         console.print(seat_table(config))
         skill = skill_table(config)

@@ -25,8 +25,9 @@ from rich.console import Console
 
 from cardtable.bots import Bot
 from cardtable.cli.hint import Hints, offer_analysis
-from cardtable.cli.ui import QUIT_WORDS, QuitGame, ReadLine, make_ui, with_rules
-from cardtable.core.game import Game, State
+from cardtable.cli.ui import QUIT_WORDS, QuitGame, ReadLine, RefusalReader, make_ui, with_rules
+from cardtable.core.engine import refusal
+from cardtable.core.game import Game, Move, State
 from cardtable.core.records import dumps
 from cardtable.core.registry import manifest
 
@@ -56,6 +57,8 @@ def play_game(
     ui = make_ui(game, console, names, human_seat)
     read_line = with_rules(read_line, game, console)
     state = game.new_game(rng)
+    if human_seat is not None and isinstance(ui, RefusalReader):
+        ui.explain_refusals(lambda move: _why_not(state, human_seat, move))
     watcher = human_seat  # None: a spectator watches bots play
     if manifest(game.name).has("rules"):
         console.print(
@@ -97,6 +100,15 @@ def play_game(
             record = {**state.record(list(names)), **hints.record_fields()}
             offer_analysis(record, human_seat, names, console, read_line, game=game)
     return state
+
+
+def _why_not(state: State, seat: int, move: Move) -> str | None:
+    """The engine's words and rule for a move of ``seat`` it refuses now: the
+    same reason the browser's table gives that seat."""
+    error = refusal(state, seat, move)
+    if error is None:
+        return None
+    return f"{error.reason} ({error.rule})" if error.rule else error.reason
 
 
 def _wait_for_enter(read_line: ReadLine, round_number: int) -> None:

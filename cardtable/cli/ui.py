@@ -3,8 +3,8 @@
 A game's terminal UI (``terminal_ui`` in its manifest) implements
 :class:`TerminalUI` and imports this module only: the game loop
 (:mod:`cardtable.cli.play`) pulls in hints and the analysis, which a game's
-drawing has no use for. So this module imports nothing but ``rich`` and
-``core``.
+drawing has no use for. So this module imports nothing but ``rich``,
+``core`` and the view reader :mod:`cardtable.cli.generic_view`.
 
 Every prompt answers the same words, in one place each:
 
@@ -21,12 +21,13 @@ A game without a UI of its own is drawn by :class:`PlainUI`.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 from rich.console import Console
 from rich.markup import escape
 from rich.text import Text
 
+from cardtable.cli.generic_view import name_seats, view_lines
 from cardtable.core.game import Game, Move, View
 from cardtable.core.registry import manifest
 from cardtable.core.rulebook import UnknownRuleError, rulebook
@@ -37,6 +38,7 @@ __all__ = [
     "PlainUI",
     "QuitGame",
     "ReadLine",
+    "RefusalReader",
     "TerminalUI",
     "UIFactory",
     "commands_help",
@@ -162,9 +164,22 @@ def with_rules(read_line: ReadLine, game: Game, console: Console) -> ReadLine:
     return read
 
 
+@runtime_checkable
+class RefusalReader(Protocol):
+    """A UI that words a refused move with the engine's reason: before the
+    first prompt the loop hands it ``why_not``, which answers for the
+    person's seat (the words and rule an engine gives that seat, or ``None``
+    for a legal move). A UI that explains refusals from the view alone (as
+    the built-in games' do) need not have it."""
+
+    def explain_refusals(self, why_not: Callable[[Move], str | None]) -> None: ...
+
+
 class PlainUI:
-    """The terminal for a game without a UI of its own: views as JSON, moves
-    typed in the game's notation (``parse_move``)."""
+    """The terminal for a game without a UI of its own: the view read as a
+    table is seen (:mod:`cardtable.cli.generic_view`), moves typed in the
+    game's notation (``parse_move``), a refused move answered with the
+    engine's reason and rule."""
 
     def __init__(
         self, game: Game, console: Console, names: Sequence[str], seat: int | None
@@ -173,9 +188,14 @@ class PlainUI:
         self.console = console
         self.names = names
         self.seat = seat
+        self.why_not: Callable[[Move], str | None] = lambda move: None
+
+    def explain_refusals(self, why_not: Callable[[Move], str | None]) -> None:
+        self.why_not = why_not
 
     def show(self, view: View) -> None:
-        self.console.print_json(data=view.to_json())
+        lines = view_lines(view.to_json(), self.names, self.seat)
+        self.console.print(Text("\n" + "\n".join(lines)))
 
     def ask(self, view: View, legal: Sequence[Move], read_line: ReadLine) -> Move:
         choices = ", ".join(str(m) for m in legal)
@@ -190,14 +210,17 @@ class PlainUI:
                 continue
             if move in legal:
                 return move
-            self.console.print(Text(f"{text!r} is not legal now; legal: {choices}", style="red"))
+            reason = self.why_not(move)
+            because = f": {name_seats(reason, self.names, self.seat)}" if reason else ""
+            self.console.print(Text(f"{text!r} is not legal now{because}", style="red"))
+            self.console.print(Text(f"legal now: {choices}"))
 
     def _help(self, choices: str) -> None:
         title = manifest(self.game.name).title
         self.console.print(
             Text(
                 f"Type a move in {title}'s notation; legal now: {choices}.\n"
-                f"The table above is your seat's view. Commands: {commands_help(self.game)}."
+                f"The lines above are your seat's view. Commands: {commands_help(self.game)}."
             )
         )
 
@@ -206,4 +229,8 @@ class PlainUI:
 
     def finish(self, view: View) -> None:
         self.console.print("[bold]Game over.[/bold]")
-        self.console.print_json(data=view.to_json())
+        self.console.print(Text("\n".join(view_lines(view.to_json(), self.names, self.seat))))
+        winners = view.to_json().get("winners")
+        if isinstance(winners, list) and winners:
+            won = " and ".join(self.names[w] for w in winners if isinstance(w, int))
+            self.console.print(Text(f"Winner: {won}" if len(winners) == 1 else f"Winners: {won}"))

@@ -155,6 +155,8 @@ def test_in_real_analyses_the_best_tops_its_table_and_only_named_losses_name_a_b
             assert any(f" {c} " in line for c in NAMED), line
         assert "+0.0% ±" not in line or "better" not in line, line
     assert "accuracy" in text_report and "% over" in text_report
+    # The header's seed is the analysis's own, never mistaken for the game's deal (issue 33).
+    assert "analysis seed 3," in text_report.splitlines()[0]
 
 
 def test_costliest_decisions_are_none_when_every_decision_is_best_or_fine() -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import base64
+import itertools
 import json
 import re
 from pathlib import Path
@@ -52,6 +53,23 @@ def test_terminal_report_names_every_question() -> None:
     for words in ("first mover wins", "decisions per game", "winner trailed", "branching, opening"):
         assert words in out
     assert "skill (wins per seat held" in out
+
+
+def test_a_narrow_terminal_shows_every_configuration_heading_whole() -> None:
+    """At 80 columns the summary splits into tables rather than cut a heading
+    to "players=2…": each configuration's options stand whole, one a line."""
+    args = ["balance", "rigged-table", "-p", "2", "-p", "3", "--sweep", "rounds=1,2", "-n", "4"]
+    result = CliRunner().invoke(app, [*args, "-q"], terminal_width=80)
+    assert result.exit_code == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert max(map(len, lines)) <= 80 and "…" not in result.stdout
+    shown = set()
+    for top, below in itertools.pairwise(lines):
+        for players in re.finditer(r"players=\d", top):
+            rounds = re.match(r"\s*(rounds=\d)", below[players.start() :])
+            if rounds:
+                shown.add(f"{players.group()} {rounds.group(1)}")
+    assert shown == {f"players={p} rounds={r}" for p in (2, 3) for r in (1, 2)}
 
 
 def error_line(*args: str) -> str:

@@ -151,3 +151,20 @@ def test_the_end_of_game_offer_in_the_plain_ui() -> None:
     state, out = play(PLAIN.name, read_line, target=3)
     assert state.finished and "Game over." in out
     assert asked[-1] == "Analyze your decisions in this game? [y/N] "
+
+
+@pytest.mark.usefixtures("fixture_game")
+def test_a_refused_move_is_answered_with_the_engines_reason_and_rule() -> None:
+    """Every card typed in turn: each one the seat may not play now is refused
+    with the engine's words and rule (FT-1: not held; FT-2: must follow suit),
+    its seat said as the table says it, never as "seat 0"."""
+    cards = [f"{suit}{rank}" for suit in "ABC" for rank in range(1, 5)]
+    typed = "\n".join(cards * 6) + "\n"
+    result = runner.invoke(app, ["play", FIXTURE, "--bots", "lowest", "--seed", "4"], input=typed)
+    out = result.output
+    assert result.exit_code == 0, out
+    refusals = [line for line in out.splitlines() if "is not legal now" in line]
+    assert refusals and all(re.search(r"now: .+ \(FT-[12]\)$", line) for line in refusals)
+    assert any("your seat does not hold" in line for line in refusals)
+    assert "seat 0" not in out
+    assert "{" not in out  # the view is read as lines, not printed as JSON
