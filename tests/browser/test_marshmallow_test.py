@@ -187,3 +187,48 @@ def test_marshmallow_test_game_in_two_browsers(
         assert me.startswith(person.name)
         assert person.page.locator(".mt-hand button.card").count() == 12
         person.close()
+
+
+NARRATE = """async ([lang, seat]) => {
+  const board = await import("/games/marshmallow-test/board.js");
+  const { translator } = await import("/static/i18n.js");
+  const t = translator(lang, await (await fetch(board.catalog(lang))).json());
+  const view = {
+    seat, players: 2, round_number: 1, dealer: 0, trump: "blue", finished: true,
+    winners: [0], scores: [12, 3], round_scores: [[12, 3]], current_trick: [],
+    tricks: [
+      [{seat: 0, card: "R5"}, {seat: 1, card: "R9"}],
+      [{seat: 1, card: "G2"}, {seat: 0, card: "B1"}],
+    ],
+    trick_winners: [1, 0],
+  };
+  return board.narrate({view}, t, ["Ada", "Ben"]);
+}"""
+
+
+WON = {
+    "de": ("Du", "Du erreichst 12 Punkte und gewinnst."),
+    "fr": ("Vous", "Vous atteignez 12 guimauves et gagnez."),
+    "en": ("You", "You reach 12 points and win."),
+}
+
+
+def test_the_log_says_your_own_turns_in_the_second_person(browser: Any, server: Server) -> None:
+    """Issue 29: the lesson names the learner "Du"/"Vous", and "Vous a choisi" /
+    "Du bekommt" do not parse: the viewer's own deal, trump, plays, tricks and
+    win are said in the second person, another seat's by their name."""
+    person = Person.open(browser, "Ada")
+    person.page.goto(f"{server.url}/")
+    for lang, (you, won) in WON.items():
+        lines = person.page.evaluate(NARRATE, [lang, 0])
+        assert lines[-1] == won, lines
+        assert not any(line.startswith("Ada") for line in lines), lines
+        assert lines[1].startswith(you), lines
+    mine = person.page.evaluate(NARRATE, ["de", 0])
+    assert mine[:2] == ["Runde 1: Du gibst.", "Du hast Blau als Trumpf bestimmt."]
+    theirs = person.page.evaluate(NARRATE, ["de", 1])
+    assert theirs[:2] == ["Runde 1: Ada gibt.", "Ada hat Blau als Trumpf bestimmt."]
+    assert theirs[2].endswith("Du bekommst den Stich.")  # Ben (seat 1) took the first trick
+    assert theirs[-1] == "Ada erreicht 12 Punkte und gewinnt."
+    assert not person.errors, person.errors
+    person.close()

@@ -244,3 +244,52 @@ def test_the_log_says_your_own_turns_in_the_second_person_and_slots_from_1(
     assert lines[1].startswith("Ada nahm Platz 1" if lang == "de" else "Ada a pris l’emplacement 1")
     assert not person.errors, person.errors
     person.close()
+
+
+WON = """async ([lang, seat, winners]) => {
+  const board = await import("/games/myrummy-111/board.js");
+  const { translator } = await import("/static/i18n.js");
+  const t = translator(lang, await (await fetch(board.catalog(lang))).json());
+  const view = {
+    seat, round: 1, start_player: 0, finished: true, winners, scores: [5, 5],
+    round_scores: [[5, 5]], history: [],
+  };
+  return board.narrate({view}, t, ["Ada", "Ben"]).at(-1);
+}"""
+
+
+@pytest.mark.parametrize(
+    ("lang", "yours", "hers", "shared"),
+    [
+        (
+            "de",
+            "Du gewinnst mit 5 Punkten.",
+            "Ada gewinnt mit 5 Punkten.",
+            "Ada, Ben gewinnen mit je 5 Punkten.",
+        ),
+        (
+            "fr",
+            "Vous gagnez avec 5 points.",
+            "Ada gagne avec 5 points.",
+            "Ada, Ben gagnent avec 5 points chacun.",
+        ),
+        (
+            "en",
+            "You won with 5 points.",
+            "Ada won with 5 points.",
+            "Ada, Ben won with 5 points each.",
+        ),
+    ],
+)
+def test_the_last_line_agrees_with_its_winners(
+    browser: Any, server: Server, lang: str, yours: str, hers: str, shared: str
+) -> None:
+    """Issue 29: "Ada, Ben gewinnt" — the verb agrees with one winner or several,
+    and your own win is said to you."""
+    person = Person.open(browser, "Ada")
+    person.page.goto(f"{server.url}/")
+    assert person.page.evaluate(WON, [lang, 0, [0]]) == yours
+    assert person.page.evaluate(WON, [lang, 1, [0]]) == hers
+    assert person.page.evaluate(WON, [lang, 1, [0, 1]]) == shared
+    assert not person.errors, person.errors
+    person.close()

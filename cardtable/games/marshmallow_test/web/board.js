@@ -347,24 +347,29 @@ export function narrate(msg, t, names) {
   view.round_scores.slice(0, done).forEach((row, r) => {
     lines.push(t("log.roundScores", { round: r + 1, scores: row.map((p, s) => `${names[s]} ${p}`).join(", ") }));
   });
-  if (view.dealer !== null) lines.push(t("log.roundStart", { round: view.round_number, name: names[view.dealer] }));
-  if (view.trump) lines.push(t("log.trump", { name: names[view.dealer ?? -1], colour: t(`colour.${view.trump}`) }));
+  // The viewer's own seat is said in the second person ("You led B3"): a name
+  // there would read "Vous a entamé" where the lesson names the learner "Vous".
+  /** @param {number | null | undefined} seat */
+  const mine = (seat) => seat !== null && seat !== undefined && seat === view.seat;
+  /** @type {(key: string, seat: number | null | undefined, params: {[key: string]: string | number}) => string} */
+  const said = (key, seat, params) => (mine(seat) ? t(`log.you${key}`, params) : t(`log.${key.charAt(0).toLowerCase()}${key.slice(1)}`, { ...params, name: names[seat ?? -1] }));
+  if (view.dealer !== null) lines.push(mine(view.dealer) ? t("log.youDeal", { round: view.round_number }) : t("log.roundStart", { round: view.round_number, name: names[view.dealer] }));
+  if (view.trump) lines.push(said("Trump", view.dealer, { colour: t(`colour.${view.trump}`) }));
   const need = tricksToGoOut(view.players);
   const counts = new Array(view.players).fill(0);
   const points = view.round_scores.at(-1) ?? [];
   /** @param {Play[]} trick */
-  const plays = (trick) => trick.map((p, k) =>
-    t(k === 0 ? "log.led" : "log.played", { name: names[p.seat], card: shortName(p.card, t) })).join(", ");
+  const plays = (trick) => trick.map((p, k) => said(k === 0 ? "Led" : "Played", p.seat, { card: shortName(p.card, t) })).join(", ");
   view.tricks.forEach((trick, i) => {
     const winner = view.trick_winners[i];
     counts[winner] += 1;
-    lines.push(t("log.trick", { plays: plays(trick), name: names[winner] }));
-    if (counts[winner] === need) lines.push(t("log.out", { name: names[winner], count: points[winner] ?? 0 }));
+    lines.push(said("Trick", winner, { plays: plays(trick) }));
+    if (counts[winner] === need) lines.push(said("Out", winner, { count: points[winner] ?? 0 }));
   });
   if (view.current_trick.length) lines.push(`${plays(view.current_trick)} …`);
   if (view.finished) {
     const winner = view.winners[0];
-    lines.push(t("log.won", { name: names[winner], count: view.scores[winner] }));
+    lines.push(said("Won", winner, { count: view.scores[winner] }));
   }
   return lines;
 }

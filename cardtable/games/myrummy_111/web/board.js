@@ -621,7 +621,10 @@ export function narrate(msg, t, names) {
   const last = view.round_scores[view.round - 1];
   if (last) lines.push(scored(last, view.round - 1));
   if (view.finished) {
-    lines.push(t("log.won", { names: view.winners.map((s) => names[s]).join(", "), count: Math.max(...view.scores) }));
+    // The verb agrees with the winners: one (you, or another), or several.
+    const [only, ...more] = view.winners;
+    const key = more.length ? "log.wonShared" : only === view.seat ? "log.youWon" : "log.won";
+    lines.push(t(key, { names: view.winners.map((s) => names[s]).join(", "), count: Math.max(...view.scores) }));
   }
   return lines;
 }
