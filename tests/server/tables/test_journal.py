@@ -66,6 +66,56 @@ def test_a_journal_read_back_counts_what_it_holds() -> None:
     assert again.rounds == 2 and again.pending(state) == []
 
 
+def test_a_new_journal_has_written_nothing() -> None:
+    journal = Journal()
+    assert (journal.events, journal.rounds, journal.moves_in_round, journal.moves) == ([], 0, 0, 0)
+
+
+def test_a_journal_behind_by_any_number_of_events_catches_up_from_the_record() -> None:
+    # Whatever was written last (a deal, a move in the middle of a round), the
+    # record's events past it are what is pending: the rest of that round,
+    # then every later round's deal and all of its moves.
+    game = cardtable.load("marshmallow-test", players=3, target=60)
+    state = game.new_game(random.Random(4))
+    rng = random.Random(4)
+    while state.round_number < 4:
+        state.apply(rng.choice(state.legal_moves()))
+    events = [
+        event
+        for r in state.record()["rounds"]
+        for event in [("deal", r["deal"]), *(("move", m) for m in r["moves"])]
+    ]
+    assert sum(kind == "deal" for kind, _ in events) == 4  # three rounds of moves, one just dealt
+    for written in range(len(events) + 1):
+        assert Journal(events[:written]).pending(state) == events[written:], written
+
+
+@pytest.mark.parametrize("name", cardtable.game_names())
+def test_the_events_of_a_move_are_what_apply_returned_not_a_rebuilt_record(
+    name: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A move's events cost the same however long the game is (journal.py):
+    # the record, which grows with the game, is not rebuilt for them.
+    game = cardtable.load(name)
+    state, journal = dealt(game, 3)
+    rebuilt = []
+    record = type(state).record
+
+    def counted(self: State) -> dict[str, object]:
+        rebuilt.append(self)
+        return record(self)
+
+    monkeypatch.setattr(type(state), "record", counted)
+    rng = random.Random(3)
+    while not state.finished and journal.moves < 20:
+        applied = state.apply(rng.choice(state.legal_moves()))
+        assert applied is not None
+        new = journal.applied(applied, state)
+        assert new == applied.events()
+        journal.commit(new)
+    assert rebuilt == []
+
+
 @pytest.mark.parametrize("name", cardtable.game_names())
 def test_the_events_apply_returns_are_what_the_record_gained(name: str) -> None:
     # Whatever a state's apply returns, the journal stores what its record
