@@ -12,7 +12,7 @@ Layers, lowest first::
     core           cardtable/core, and the top-level cardtable/__init__
     games          cardtable/games/<game>/ : everything about one game
     bots           cardtable/bots/ : the bot protocol, budgets, levels (machinery)
-    adapters, arena, balance, server, analysis, learn : generic machinery over the registry
+    adapters, arena, balance, tournament, server, analysis, learn : generic machinery over the registry
     cli            the terminal faces (may use any generic layer)
 
 The rules:
@@ -50,7 +50,17 @@ ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "cardtable"
 DOC = ROOT / "docs" / "architecture.md"
 
-GENERIC = ("bots", "adapters", "arena", "balance", "server", "analysis", "learn", "cli")
+GENERIC = (
+    "bots",
+    "adapters",
+    "arena",
+    "balance",
+    "tournament",
+    "server",
+    "analysis",
+    "learn",
+    "cli",
+)
 _TICKED = re.compile(r"`([^`]+)`")
 _ALLOWED = re.compile(r"`([\w.]+)`(?: through `([\w.]+)`)?")
 

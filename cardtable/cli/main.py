@@ -30,6 +30,7 @@ from cardtable.cli.play import play_game
 from cardtable.cli.puzzle_cmd import puzzle, puzzles_app
 from cardtable.cli.replay_cmd import run_replay
 from cardtable.cli.serve_cmd import serve
+from cardtable.cli.tournament_cmd import tournament
 from cardtable.cli.ui import console_reader
 from cardtable.core.errors import CardtableError
 from cardtable.core.registry import game_names, load
@@ -217,6 +218,7 @@ def show_rules(
 
 app.command(cls=GameCommand)(arena)
 app.command(cls=GameCommand)(balance)
+app.command(cls=GameCommand)(tournament)
 app.command(cls=Command)(serve)
 app.command(cls=Command)(analyze)
 app.command(cls=Command)(learn)
