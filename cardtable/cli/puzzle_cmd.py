@@ -4,6 +4,11 @@ A puzzle is drawn by the game's terminal UI from the seat's view it keeps,
 and read through it: one try, then the answer — the solution, its idea and
 the rule it hinges on, and every alternative's value from that view — and
 the player's and the puzzle's ratings move (:mod:`cardtable.learn.trainer`).
+
+Every game with a search bot has puzzles: a built-in game's set ships in its
+tutorial folder; any other game's (a plugin's) is built into the user's
+folder, ``~/.cardtable/puzzles/GAME.json``, or where ``--out`` says, and
+``cardtable puzzle GAME`` reads it from there (``--from`` for another place).
 """
 
 from __future__ import annotations
@@ -24,7 +29,7 @@ from cardtable.cli.ui import QuitGame, ReadLine, console_reader, make_ui, with_r
 from cardtable.core.errors import CardtableError
 from cardtable.core.registry import load, manifest
 from cardtable.core.rulebook import rulebook
-from cardtable.learn.build import BuildStats, build_puzzles, recheck_set
+from cardtable.learn.build import BuildStats, build_puzzles, recheck_set, require_search
 from cardtable.learn.puzzles import (
     Puzzle,
     PuzzleSet,
@@ -32,6 +37,7 @@ from cardtable.learn.puzzles import (
     load_puzzles,
     parse_puzzles,
     puzzles_path,
+    set_file,
 )
 from cardtable.learn.trainer import Outcome, Profile, daily_puzzle, next_puzzle
 from cardtable.learn.words import words
@@ -51,10 +57,18 @@ def puzzle(
         Path, typer.Option(help="your ratings file (created on first use)")
     ] = DEFAULT_PROFILE,
     lang: Annotated[str, typer.Option(help="language of the answer's words: en, de or fr")] = "en",
+    source: Annotated[
+        Path | None,
+        typer.Option(
+            "--from",
+            metavar="PATH",
+            help="a built set: its .json file, or the folder `puzzles build --out` wrote it to",
+        ),
+    ] = None,
 ) -> None:
     """Solve a puzzle from a real game: one try, then the answer and every choice's value."""
     try:
-        puzzles = load_puzzles(game_name)
+        puzzles = load_puzzles(game_name, source)
         player = Profile(profile)
         if puzzle_id is not None:
             chosen = puzzles.by_id(puzzle_id)
@@ -129,8 +143,12 @@ def solve(
 def _write_set(target: Path, puzzles: PuzzleSet) -> None:
     # Written beside and moved into place: a build stopped half-way leaves the old set whole.
     partial = target.with_name(target.name + ".partial")
-    partial.write_text(json.dumps(puzzles.to_json(), separators=(",", ":")) + "\n", "utf-8")
-    partial.replace(target)
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        partial.write_text(json.dumps(puzzles.to_json(), separators=(",", ":")) + "\n", "utf-8")
+        partial.replace(target)
+    except OSError as exc:  # a read-only package, a full disk
+        raise fail(f"cannot write the set to {target}: {exc.strerror or exc}; give --out") from None
 
 
 @puzzles_app.command("build", cls=Command)
@@ -142,8 +160,17 @@ def build(
         float, typer.Option(min=0.01, help="nominal seconds of analysis per decision (screen)")
     ] = 0.4,
     seed: Annotated[int, typer.Option(help="seed for the games and the analysis")] = 0,
+    count: Annotated[
+        int | None,
+        typer.Option(min=1, help="stop once this many puzzles are found (at most --games games)"),
+    ] = None,
     out: Annotated[
-        Path | None, typer.Option(help="where to write the set (default: the game's shipped one)")
+        Path | None,
+        typer.Option(
+            metavar="PATH",
+            help="a folder (the set goes there as GAME.json) or a .json file (default: the"
+            " game's shipped set; for a game that ships none, ~/.cardtable/puzzles/GAME.json)",
+        ),
     ] = None,
     record: Annotated[
         list[Path] | None,
@@ -158,7 +185,12 @@ def build(
     play, and from people's records (--record)."""
     try:
         game = load(game_name, **parse_options(option or []))
-        target = out if out is not None else Path(str(puzzles_path(manifest(game_name))))
+        require_search(game_name)
+        target = (
+            set_file(out, game_name)
+            if out is not None
+            else Path(str(puzzles_path(manifest(game_name))))
+        )
         before = parse_puzzles(json.loads(target.read_text("utf-8")), str(target)) if add else None
         records = [path.read_text(encoding="utf-8") for path in record or []]
     except (CardtableError, OSError) as exc:
@@ -182,6 +214,7 @@ def build(
             per_game=per_game,
             records=records,
             progress=progress,
+            count=count,
         )
     except CardtableError as exc:
         raise fail(str(exc)) from None
@@ -198,6 +231,8 @@ def build(
         f" {stats.puzzles / minutes if minutes else 0:.1f} per CPU-minute; the set at {target}"
         f" holds {len(puzzles.puzzles)}"
     )
+    if count is not None and stats.puzzles < count:
+        print(f"{stats.puzzles} of the {count} asked for in {games} games: allow more with --games")
 
 
 @puzzles_app.command("recheck", cls=Command)

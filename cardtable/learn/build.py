@@ -21,7 +21,16 @@ what makes a puzzle is the confirming evaluation alone. Last, every puzzle
 found is valued once more on other deals at ``RECHECK`` times the confirming
 budget, and kept only if its solution is found best again
 (:func:`recheck_set`; measured: 210 of 212 Marshmallow Test puzzles were,
-45 of 45 MyRummy 111).
+45 of 45 MyRummy 111). Each puzzle is rechecked as soon as it is found, so a
+build asked for ``count`` puzzles stops once it has that many.
+
+Any game whose decisions a search can value builds puzzles alike: one that
+resamples hidden cards (its manifest's ``determinize``), which seats a search
+bot (its own or the generic ``search``); :func:`require_search` refuses any
+other in one line. The analysis is bounded by counts, not the clock: the
+games played, the decisions per game, and the playout moves each evaluation
+may spend (``budget`` in nominal seconds, turned into moves by the
+evaluator); the bots that play the games think at most ``medium``'s time a move.
 
 A puzzle's first rating says what is known before anyone tries it: a
 solution that the ``easy`` level's rules of thumb find is easier (-250), one
@@ -41,8 +50,8 @@ from cardtable.analysis.decisions import Decision, walk
 from cardtable.analysis.estimate import Evaluation
 from cardtable.analysis.run import Analyzer
 from cardtable.analysis.seeds import derive_seed
-from cardtable.bots import make_bot
-from cardtable.core.errors import RecordError
+from cardtable.bots import level_for, make_bot
+from cardtable.core.errors import CardtableError, RecordError
 from cardtable.core.game import JSON, Game
 from cardtable.core.registry import manifest
 from cardtable.core.replay import load_record, parse_record
@@ -64,9 +73,12 @@ __all__ = [
     "LEVELS",
     "RECHECK",
     "BuildStats",
+    "NoSearchError",
     "build_puzzles",
+    "has_search",
     "puzzle_of",
     "recheck_set",
+    "require_search",
 ]
 
 CONFIRM = 5  # the confirming pass's budget, in screens
@@ -76,6 +88,26 @@ RECHECK = 2  # the recheck's budget, in confirmations
 
 #: The levels that play the games the puzzles come from: their mistakes differ.
 LEVELS = ("random", "easy", "easy", "medium")
+
+
+class NoSearchError(CardtableError):
+    """A game no search can value decisions of: it has no puzzles to build."""
+
+
+def has_search(game_name: str) -> bool:
+    """Whether a search can value the game's decisions: it resamples hidden
+    cards and so seats a search bot (its own, else the generic one)."""
+    return manifest(game_name).has("determinize") and level_for("medium", game_name) is not None
+
+
+def require_search(game_name: str) -> None:
+    """Refuse a game without a search bot, in one line that says why."""
+    if not has_search(game_name):
+        raise NoSearchError(
+            f"{game_name} has no search bot (its manifest names no determinize, which"
+            " resamples the cards a seat cannot see), so no puzzles can be built for it:"
+            " a puzzle is a decision that search finds clearly best"
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,15 +128,24 @@ def build_puzzles(
     levels: Sequence[str] = LEVELS,
     records: Sequence[str] = (),
     progress: Callable[[BuildStats], None] | None = None,
+    count: int | None = None,
 ) -> tuple[PuzzleSet, BuildStats]:
     """Turn the clearest decisions of ``records`` (people's games, record
-    texts of this game and options) and of ``games`` games between bots into puzzles."""
+    texts of this game and options) and of ``games`` games between bots into
+    puzzles; with ``count``, stop as soon as that many are found."""
+    require_search(game.name)
     start = time.process_time()
     analyzer = Analyzer(game)
     theme = theme_for(manifest(game.name))
     found: dict[str, Puzzle] = {}
+    seen: set[str] = set()  # every puzzle id found, kept or rechecked out
     analysed = 0
+
+    def enough() -> bool:
+        return count is not None and len(found) >= count
+
     sources = [*(("record", r) for r in range(len(records))), *(("bots", g) for g in range(games))]
+    done = 0
     for done, (kind, g) in enumerate(sources, start=1):
         if kind == "record":
             decisions = _recorded(game, records[g], g)
@@ -113,29 +154,38 @@ def build_puzzles(
         # Bot games keep the seeds they had before records could be added.
         source: tuple[str | int, ...] = (kind, g) if kind == "record" else (g,)
         for decision in _sampled(decisions, per_game, seed, source):
+            if enough():
+                break
             analysed += 1
             where = derive_seed(seed, *source, decision.index)
             puzzle = puzzle_of(analyzer, theme, decision, budget, where)
-            if puzzle is not None and puzzle.id not in found:
+            if puzzle is None or puzzle.id in seen:
+                continue
+            seen.add(puzzle.id)
+            if _rechecked(analyzer, (puzzle,), budget):
                 found[puzzle.id] = puzzle
         if progress is not None:
             progress(BuildStats(done, analysed, len(found), time.process_time() - start))
-    kept = _rechecked(analyzer, tuple(found.values()), budget)
-    stats = BuildStats(len(sources), analysed, len(kept), time.process_time() - start)
-    built = {
-        "games": games,
-        "records": len(records),
+        if enough():
+            break
+    kept = tuple(found.values())
+    stats = BuildStats(done, analysed, len(kept), time.process_time() - start)
+    built: dict[str, JSON] = {
+        "games": sum(1 for kind, _ in sources[:done] if kind == "bots"),
+        "records": sum(1 for kind, _ in sources[:done] if kind == "record"),
         "budget": budget,
         "confirm": CONFIRM,
         "glance": [GLANCE, GLANCE_LEAD],
         "recheck": RECHECK,
-        "rechecked_out": len(found) - len(kept),
+        "rechecked_out": len(seen) - len(kept),
         "seed": seed,
         "per_game": per_game,
         "levels": list(levels),
         "analysed": analysed,
         "cpu_seconds": round(stats.cpu_seconds, 1),
     }
+    if count is not None:
+        built["count"] = count
     return PuzzleSet(game.name, game.options_json, (built,), kept), stats
 
 
@@ -160,7 +210,7 @@ def _rechecked(analyzer: Analyzer, puzzles: Sequence[Puzzle], budget: float) -> 
     """The puzzles whose solution an evaluation on other deals, at ``RECHECK``
     times the confirming budget, finds best again."""
     game = analyzer.game
-    kept = []
+    kept: list[Puzzle] = []
     for puzzle in puzzles:
         again = analyzer.evaluate_view(
             game.view_from_json(puzzle.view),

@@ -24,6 +24,7 @@ import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from importlib import resources
+from pathlib import Path
 from typing import Any
 
 from cardtable.analysis.classify import THRESHOLDS
@@ -47,7 +48,9 @@ __all__ = [
     "margin_of",
     "parse_puzzles",
     "puzzles_path",
+    "set_file",
     "theme_for",
+    "user_puzzles_dir",
 ]
 
 FORMAT = "cardtable-puzzles/1"
@@ -62,8 +65,7 @@ Theme = Callable[[View, Move], tuple[str, str | None]]
 
 
 class NoPuzzlesError(CardtableError):
-    """No such puzzle: the game has none (no tutorial folder, no ``puzzles.json``)
-    or not the one asked for."""
+    """No such puzzle: the game has none (no set shipped or built) or not the one asked for."""
 
     def __init__(self, game: str, reason: str) -> None:
         self.game = game
@@ -226,21 +228,43 @@ def _puzzle_id(view_json: Mapping[str, Any], seat: int) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:12]
 
 
+def user_puzzles_dir() -> Path:
+    """Where ``cardtable puzzles build`` keeps the sets of games that ship none:
+    the user's own folder, beside the puzzle profile (an installed plugin's
+    package may be read-only, and a set built is the user's, not the plugin's)."""
+    return Path.home() / ".cardtable" / "puzzles"
+
+
+def set_file(where: Path, game_name: str) -> Path:
+    """The set's file that ``where`` names: a ``.json`` file itself, else a
+    folder holding ``GAME.json``."""
+    return where if where.suffix == ".json" else where / f"{game_name}.json"
+
+
 def puzzles_path(game_manifest: GameManifest) -> Any:
-    """The game's shipped ``puzzles.json`` (a ``Traversable``)."""
+    """Where the game's puzzle set lives: a game with a tutorial folder ships
+    ``puzzles.json`` there (a ``Traversable``); any other game's set is the one
+    built into :func:`user_puzzles_dir` (a ``Path``)."""
     if game_manifest.tutorial is None or game_manifest.package is None:
-        raise NoPuzzlesError(
-            game_manifest.name, "no puzzles: its manifest names no tutorial folder"
-        )
+        return set_file(user_puzzles_dir(), game_manifest.name)
     return resources.files(game_manifest.package).joinpath(game_manifest.tutorial, "puzzles.json")
 
 
-def load_puzzles(game_name: str) -> PuzzleSet:
-    """The puzzles shipped with ``game_name``, checked (:func:`parse_puzzles`)."""
-    path = puzzles_path(manifest(game_name))
+def load_puzzles(game_name: str, where: Path | None = None) -> PuzzleSet:
+    """The puzzles of ``game_name`` (:func:`puzzles_path`, or the set in
+    ``where``, a file or folder as :func:`set_file` reads it), checked
+    (:func:`parse_puzzles`)."""
+    path = puzzles_path(manifest(game_name)) if where is None else set_file(where, game_name)
     if not path.is_file():
-        raise NoPuzzlesError(game_name, "no puzzles have been built (cardtable puzzles build)")
-    return parse_puzzles(json.loads(path.read_text(encoding="utf-8")), f"{game_name} puzzles.json")
+        raise NoPuzzlesError(
+            game_name,
+            f"no puzzles have been built into {path}"
+            f" (cardtable puzzles build {game_name} writes them there)",
+        )
+    puzzles = parse_puzzles(json.loads(path.read_text(encoding="utf-8")), str(path))
+    if puzzles.game != game_name:
+        raise NoPuzzlesError(game_name, f"{path} holds puzzles of {puzzles.game}")
+    return puzzles
 
 
 def parse_puzzles(obj: Any, where: str) -> PuzzleSet:
