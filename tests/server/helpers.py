@@ -24,6 +24,7 @@ from cardtable.server.app import create_app
 from cardtable.server.live.hub import Hub
 from cardtable.server.settings import Limits, Settings
 from cardtable.server.tables.chat import ChatLine
+from cardtable.server.tables.facts import SeatFacts, TableFacts
 from cardtable.server.tables.table import Table
 
 # Small games: every test plays whole games.
@@ -248,3 +249,19 @@ def run_coroutine(coroutine: Coroutine[Any, Any, T]) -> T:
     thread, where ``asyncio.run`` refuses to start another."""
     with ThreadPoolExecutor(max_workers=1) as pool:
         return pool.submit(asyncio.run, coroutine).result()
+
+
+def bots_table_facts(table_id: str) -> TableFacts:
+    """A stored table's facts: Marshmallow Test in play between two random bots."""
+    return TableFacts(
+        id=table_id,
+        game="marshmallow-test",
+        options={"players": 2},
+        private=False,
+        turn_seconds=None,
+        bot_delay_ms=0,
+        stand_in="random",
+        status="playing",
+        created_ms=1,
+        seats=[SeatFacts(0, "bot", "random"), SeatFacts(1, "bot", "random")],
+    )

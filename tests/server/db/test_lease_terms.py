@@ -22,8 +22,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from cardtable.server.db.leases import Leases, process_name
 from cardtable.server.db.schema import leases
 from cardtable.server.db.storage import DB_NOW_MS, Storage
-from cardtable.server.tables.facts import SeatFacts, TableFacts
-from tests.server.helpers import run_coroutine
+from tests.server.helpers import bots_table_facts, run_coroutine
 
 pytestmark = pytest.mark.timeout(60, method="thread")
 
@@ -36,27 +35,12 @@ IDLE_SECONDS = 1_000_000.0
 MARGIN_MS = 500_000
 
 
-def _facts(table_id: str) -> TableFacts:
-    return TableFacts(
-        id=table_id,
-        game="marshmallow-test",
-        options={"players": 2},
-        private=False,
-        turn_seconds=None,
-        bot_delay_ms=0,
-        stand_in="random",
-        status="playing",
-        created_ms=1,
-        seats=[SeatFacts(0, "bot", "random"), SeatFacts(1, "bot", "random")],
-    )
-
-
 async def _stored(url: str, *table_ids: str) -> Storage:
     """An open storage without an owner, whose tables ``table_ids`` have free leases."""
     store = Storage(url)
     await store.open()
     for table_id in table_ids:
-        await store.create(_facts(table_id), [("deal", {"n": 0})])
+        await store.create(bots_table_facts(table_id), [("deal", {"n": 0})])
     return store
 
 

@@ -25,8 +25,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 from cardtable.server.db.leases import Leases
 from cardtable.server.db.schema import events, leases, seats, tables
 from cardtable.server.db.storage import DB_NOW_MS, LeaseLost, Storage, _Append, _append_fenced
-from cardtable.server.tables.facts import SeatFacts, TableFacts
-from tests.server.helpers import QUICK, run_coroutine
+from tests.server.helpers import QUICK, bots_table_facts, run_coroutine
 from tests.server.processes import free_port, post, serving
 
 pytestmark = pytest.mark.timeout(60, method="thread")
@@ -35,21 +34,6 @@ TAKEOVER_SECONDS = 20.0  # bounds the polling below
 # A lease as the cluster tests have it (5 s by default): short, yet long
 # enough that a loaded machine does not let it run out between two statements.
 LEASE_SECONDS = 2
-
-
-def _facts(table_id: str) -> TableFacts:
-    return TableFacts(
-        id=table_id,
-        game="marshmallow-test",
-        options={"players": 2},
-        private=False,
-        turn_seconds=None,
-        bot_delay_ms=0,
-        stand_in="random",
-        status="playing",
-        created_ms=1,
-        seats=[SeatFacts(0, "bot", "random"), SeatFacts(1, "bot", "random")],
-    )
 
 
 async def _claim_when_expired(leases_: Leases, table_id: str) -> dict[str, int]:
@@ -68,7 +52,7 @@ async def _takeover(url: str) -> None:
     try:
         first_leases = Leases(first.engine, "first", LEASE_SECONDS)
         second_leases = Leases(second.engine, "second", 30)
-        await first.create(_facts("t1"), [("deal", {"n": 0})])
+        await first.create(bots_table_facts("t1"), [("deal", {"n": 0})])
         assert first.epochs == {"t1": 1}
         assert await second_leases.claim("t1") == {}  # held, not expired: not taken
         assert await first_leases.holder("t1") == "first"
@@ -119,7 +103,7 @@ async def _race(url: str) -> list[dict[str, int]]:
         await store.open()
     try:
         for i in range(20):
-            await stores[0].create(_facts(f"r{i}"), [("deal", {"n": 0})])
+            await stores[0].create(bots_table_facts(f"r{i}"), [("deal", {"n": 0})])
         claimers = [Leases(s.engine, f"p{i}", 30) for i, s in enumerate(stores)]
         return list(await asyncio.gather(*(c.claim(limit=20) for c in claimers)))
     finally:
@@ -139,7 +123,7 @@ def test_one_process_alone_writes_without_leases(db_url: str) -> None:
         store = Storage(db_url)
         await store.open()
         try:
-            await store.create(_facts("s1"), [("deal", {"n": 0})])
+            await store.create(bots_table_facts("s1"), [("deal", {"n": 0})])
             await store.append("s1", 1, [("move", {"n": 1})])
             async with store.engine.connect() as conn:
                 epochs = (await conn.execute(select(events.c.epoch))).scalars().all()
@@ -164,7 +148,7 @@ def test_a_stalled_transaction_does_not_keep_its_rows_from_the_other_processes(
         # loaded machine pausing this test must not end the claimer's session.
         other = create_async_engine(postgres_url)
         await stalled.open()
-        await stalled.create(_facts("t1"), [])
+        await stalled.create(bots_table_facts("t1"), [])
         lock = select(leases.c.table_id).where(leases.c.table_id == "t1").with_for_update()
         conn = await stalled.engine.connect()
         try:
@@ -199,8 +183,8 @@ async def _one_statement_batch(
     await first.open()
     await second.open()
     try:
-        await first.create(_facts("kept"), [("deal", {"n": 0})])
-        await first.create(_facts("moved"), [("deal", {"n": 0})])
+        await first.create(bots_table_facts("kept"), [("deal", {"n": 0})])
+        await first.create(bots_table_facts("moved"), [("deal", {"n": 0})])
         await Leases(first.engine, "first", 30).release(["moved"])
         second.epochs.update(await Leases(second.engine, "second", 30).claim("moved"))
         moves = [
@@ -265,7 +249,7 @@ async def _queued_then_claimed_again(
     setup = Storage(url)  # alone: its tables' leases are free
     await setup.open()
     for table_id in ("t1", "kept"):
-        await setup.create(_facts(table_id), [("deal", {"n": 0})])
+        await setup.create(bots_table_facts(table_id), [("deal", {"n": 0})])
     await setup.close()
     store = Storage(url, owner="p", lease_seconds=30)  # not opened: its writes wait queued
     try:
