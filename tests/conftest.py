@@ -6,16 +6,64 @@ haproxy servers, or several server processes, which this hook marks by where
 they live and what they use, and the tests marked ``slow`` by hand (each
 takes seconds: whole games against bots, puzzle builds). The README's test
 command runs everything.
+
+``CARDTABLE_TEST_PLUGIN=fixture-trick`` (a comma-separated list of the
+fixture games ``tests/fixtures/plugin.py`` names) installs those games for
+the whole run, as a third-party game is installed, so every test that goes
+over ``game_names()`` shows whether it holds for any game that passes
+conformance (docs/testing.md, "The suite with a plugin installed").
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
+from contextlib import ExitStack
 from pathlib import Path
 
 import pytest
 
+from tests.fixtures import plugin
 from tests.server.pg import PostgresServer, binaries, postgres_server
+
+PLUGIN_ENV = "CARDTABLE_TEST_PLUGIN"
+_installed = ExitStack()  # the fixture games installed for the whole run
+
+
+def fixture_games() -> dict[str, tuple[Path, str, str]]:
+    """Every fixture game ``tests/fixtures/plugin.py`` names, as the arguments
+    of its ``registered()``: the default one (``NAME``) and each ``X_NAME``
+    given with its ``X_SOURCE`` and ``X_DIST``."""
+    games = {plugin.NAME: (plugin.SOURCE, plugin.NAME, "fixture_game")}
+    for attr in dir(plugin):
+        prefix = attr.removesuffix("_NAME")
+        source, dist = (getattr(plugin, f"{prefix}_{part}", None) for part in ("SOURCE", "DIST"))
+        if attr.endswith("_NAME") and isinstance(source, Path) and isinstance(dist, str):
+            games[getattr(plugin, attr)] = (source, getattr(plugin, attr), dist)
+    return games
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Install the fixture games ``CARDTABLE_TEST_PLUGIN`` names, before any
+    module is collected (parametrizations read ``game_names()``)."""
+    wanted = [name.strip() for name in os.environ.get(PLUGIN_ENV, "").split(",") if name.strip()]
+    known = fixture_games()
+    unknown = [name for name in wanted if name not in known]
+    if unknown:
+        raise pytest.UsageError(
+            f"{PLUGIN_ENV}: no fixture game {', '.join(unknown)}; known: {', '.join(known)}"
+        )
+    for name in wanted:
+        _installed.enter_context(plugin.registered(*known[name]))
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    _installed.close()
+
+
+def pytest_report_header(config: pytest.Config) -> str | None:
+    wanted = os.environ.get(PLUGIN_ENV)
+    return f"{PLUGIN_ENV}={wanted}: installed for the whole run" if wanted else None
 
 
 @pytest.fixture

@@ -13,7 +13,7 @@ from gymnasium import spaces
 
 import cardtable
 from cardtable.core.game import Game, State
-from cardtable.core.registry import game_names
+from cardtable.core.registry import game_names, manifest
 
 __all__ = [
     "EPISODES",
@@ -81,13 +81,14 @@ def final_rewards(state: State, kind: str, episode: str, points: list[int]) -> l
     winners, -1/(n-k) to each other seat, so they sum to 0 (all 0 if all win).
 
     Winners are ``state.winners`` for a whole game; for one round, the seats
-    that scored most in it (``points``), all of them when nobody scored."""
+    that scored most in it (``points``; least, where the game's totals are
+    penalties), all of them when all scored alike."""
     assert kind == "win"
     n = len(points)
     if episode == "game" and state.finished:
         won = set(state.winners)
     else:
-        best = max(points)
+        best = min(points) if manifest(state.game.name).lowest_wins else max(points)
         won = {s for s in range(n) if points[s] == best}
     if len(won) == n:
         return [0.0] * n

@@ -41,7 +41,7 @@ from cardtable.arena.runner import play_out, seat_bots
 from cardtable.bots import Budget
 from cardtable.bots.ratings import finishing_ranks
 from cardtable.core.game import State
-from cardtable.core.registry import load
+from cardtable.core.registry import load, manifest
 from cardtable.core.seeds import derive_seed
 
 _CONTENDER = re.compile(r"^(?P<name>[^@]+)(?:@(?P<amount>\d+(?:\.\d+)?)(?P<unit>s|ms)?)?$")
@@ -174,16 +174,19 @@ def play_from(spec: DuplicateSpec, task: PairTask, start: State, tested: Contend
         state.game, [c.name for c in lineup], task.bot_seed, [c.budget for c in lineup]
     )
     play_out(state, bots)
-    return seat_outcome(state.scores, state.winners, task.seat)
+    lowest_wins = manifest(spec.game_name).lowest_wins
+    return seat_outcome(state.scores, state.winners, task.seat, lowest_wins)
 
 
-def seat_outcome(scores: Sequence[int], winners: Sequence[int], seat: int) -> Outcome:
+def seat_outcome(
+    scores: Sequence[int], winners: Sequence[int], seat: int, lowest_wins: bool = False
+) -> Outcome:
     """How ``seat`` finished a game, in the arena's finishing order.
 
     >>> seat_outcome([20, 7, 7, 11], [0], 3)
     Outcome(win=0.0, ahead=0.6666666666666666)
     """
-    ranks = finishing_ranks(scores, winners)
+    ranks = finishing_ranks(scores, winners, lowest_wins)
     return Outcome(
         win=1 / len(winners) if seat in winners else 0.0,
         ahead=sum(rank > ranks[seat] for rank in ranks) / (len(scores) - 1),

@@ -22,7 +22,7 @@ from cardtable.bots import Budget, make_bot
 from cardtable.core import records
 from cardtable.core.errors import CardtableError
 from cardtable.core.game import Game
-from cardtable.core.registry import game_names, load
+from cardtable.core.registry import UnknownGameError, game_names, load, manifest
 
 
 class ArenaError(CardtableError):
@@ -44,7 +44,7 @@ def record_path(directory: Path, task: GameTask) -> Path:
 def check_game(game_name: str, options: Mapping[str, Any]) -> Game:
     """The game with these options, or :class:`ArenaError` saying what is wrong."""
     if game_name not in game_names():
-        raise ArenaError(f"unknown game {game_name!r}; choose one of {', '.join(game_names())}")
+        raise ArenaError(str(UnknownGameError(game_name)))  # says why a plugin was left out
     try:
         return load(game_name, **options)
     except CardtableError as exc:
@@ -137,4 +137,5 @@ def run_arena(
         seats=game.num_players,
         budget=budget,
     )
-    return ArenaRun(info, aggregate(list(bots), played), played)
+    lowest_wins = manifest(game_name).lowest_wins
+    return ArenaRun(info, aggregate(list(bots), played, lowest_wins=lowest_wins), played)

@@ -118,9 +118,11 @@ def aggregate(
     played: Sequence[tuple[GameTask, GameResult]],
     *,
     rate: bool = True,
+    lowest_wins: bool = False,
 ) -> ArenaStats:
     """The run's statistics from its games, which must be in game order
-    (the ratings are sequential, so order matters for them)."""
+    (the ratings are sequential, so order matters for them); ``lowest_wins``:
+    the game's totals are penalties (its manifest says)."""
     n = len(bots)
     games = [0] * n
     wins = [0.0] * n
@@ -130,7 +132,7 @@ def aggregate(
     together = [[0] * n for _ in range(n)]
     for task, result in played:
         seats = {entry: seat for seat, entry in enumerate(task.seating)}
-        ranks = finishing_ranks(result.scores, result.winners)
+        ranks = finishing_ranks(result.scores, result.winners, lowest_wins)
         for entry, seat in seats.items():
             games[entry] += 1
             points[entry] += result.scores[seat]
@@ -141,7 +143,7 @@ def aggregate(
                 if other != entry:
                     together[entry][other] += 1
                     ahead[entry][other] += ranks[seat] < ranks[other_seat]
-    ratings = rate_entries(n, played) if rate else [None] * n
+    ratings = rate_entries(n, played, lowest_wins) if rate else [None] * n
     labels = entry_labels(bots)
     entries = [
         EntryStats(i, bots[i], labels[i], games[i], wins[i], points[i], rounds[i], ratings[i])
@@ -151,14 +153,16 @@ def aggregate(
 
 
 def rate_entries(
-    entries: int, played: Sequence[tuple[GameTask, GameResult]]
+    entries: int, played: Sequence[tuple[GameTask, GameResult]], lowest_wins: bool = False
 ) -> list[Rating | None]:
     """OpenSkill ratings (the server's model, :func:`rating_model`), each game
     rated by its finishing ranks."""
     model = rating_model()
     current = [model.rating() for _ in range(entries)]
     for task, result in played:
-        ranks = [float(rank) for rank in finishing_ranks(result.scores, result.winners)]
+        ranks = [
+            float(rank) for rank in finishing_ranks(result.scores, result.winners, lowest_wins)
+        ]
         teams = [[current[entry]] for entry in task.seating]
         rated = model.rate(teams, ranks=ranks)
         for seat, entry in enumerate(task.seating):

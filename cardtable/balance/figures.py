@@ -118,8 +118,10 @@ def chi_square_test_p(statistic: float, df: int) -> float:
     return upper_gamma_q(df / 2, statistic / 2) if df >= 1 else 1.0
 
 
-def decisiveness(games: Sequence[GameMeasure]) -> dict[str, JSON]:
-    """Ties, margin of victory, and how often the eventual winner trailed."""
+def decisiveness(games: Sequence[GameMeasure], lowest_wins: bool = False) -> dict[str, JSON]:
+    """Ties, margin of victory, and how often the eventual winner trailed
+    (``lowest_wins``: totals are penalties, so ahead means fewer points)."""
+    sign = -1 if lowest_wins else 1
     deals = [g.deal for g in games]
     margins, changes, came_back = [], [], []
     longest = max((g.rounds for g in games), default=0)
@@ -127,13 +129,14 @@ def decisiveness(games: Sequence[GameMeasure]) -> dict[str, JSON]:
     trailed: list[tuple[list[float], list[int]]] = [([], []) for _ in range(max(0, longest - 1))]
     for g in games:
         winner = g.winners[0]
-        others = [s for s in range(len(g.scores)) if s not in g.winners]
-        best_other = max((g.scores[s] for s in others), default=g.scores[winner])
-        margins.append(g.scores[winner] - best_other)
+        scores = [sign * score for score in g.scores]  # higher is ahead from here on
+        others = [s for s in range(len(scores)) if s not in g.winners]
+        best_other = max((scores[s] for s in others), default=scores[winner])
+        margins.append(scores[winner] - best_other)
         totals = [0] * len(g.scores)
         leader, count, behind = None, 0, False
         for r, round_scores in enumerate(g.round_scores[:-1]):
-            totals = [t + s for t, s in zip(totals, round_scores, strict=True)]
+            totals = [t + sign * s for t, s in zip(totals, round_scores, strict=True)]
             top = max(totals)
             trailed[r][0].append(float(totals[winner] < top))
             trailed[r][1].append(g.deal)
@@ -210,9 +213,11 @@ def _by_deal(
     return top_sums, bottom_sums
 
 
-def skill(lineup: Sequence[str], games: Sequence[GameMeasure]) -> dict[str, JSON] | None:
-    """Win rate per bot (level) per seat it holds, and level against level;
-    ``None`` when one bot holds every seat."""
+def skill(
+    lineup: Sequence[str], games: Sequence[GameMeasure], lowest_wins: bool = False
+) -> dict[str, JSON] | None:
+    """Win rate per bot (level) per seat it holds, and level against level
+    (``lowest_wins``: totals are penalties); ``None`` when one bot holds every seat."""
     levels = list(dict.fromkeys(lineup))
     if len(levels) < 2:
         return None
@@ -221,7 +226,7 @@ def skill(lineup: Sequence[str], games: Sequence[GameMeasure]) -> dict[str, JSON
     wins: dict[str, list[float]] = {level: [] for level in levels}
     ahead: dict[tuple[str, str], list[float]] = {(a, b): [] for a in levels for b in levels}
     for g in games:
-        ranks = finishing_ranks(g.scores, g.winners)
+        ranks = finishing_ranks(g.scores, g.winners, lowest_wins)
         bots = [lineup[entry] for entry in g.seating]
         for level in levels:
             won = sum(1 / len(g.winners) for seat in g.winners if bots[seat] == level)
@@ -256,6 +261,7 @@ def config_figures(
     lineup: Sequence[str],
     measures: Sequence[GameMeasure],
     hole_records: dict[int, str],
+    lowest_wins: bool = False,
 ) -> dict[str, JSON]:
     """Every figure of one configuration; ``hole_records`` maps a game's index
     to where its record was saved."""
@@ -280,9 +286,9 @@ def config_figures(
             "decisions": spread([m.decisions for m in measures], deals),
             "turn_limit": share([float(m.end == "turn_limit") for m in measures], deals),
         },
-        "decisiveness": decisiveness(done),
+        "decisiveness": decisiveness(done, lowest_wins),
         "scores": round_scores(players, done),
         "choice": choice(measures),
-        "skill": skill(lineup, done),
+        "skill": skill(lineup, done, lowest_wins),
         "holes": holes,
     }

@@ -32,7 +32,7 @@ from cardtable.balance.store import RunStore
 from cardtable.bots import LEVELS, Budget, bot_names
 from cardtable.core.errors import CardtableError
 from cardtable.core.game import JSON
-from cardtable.core.registry import game_names, load, manifest
+from cardtable.core.registry import UnknownGameError, game_names, load, manifest
 
 SCHEMA = "cardtable-balance/1"
 
@@ -70,7 +70,7 @@ def plan_run(
     hole; by default each configuration's game says (``Game.max_decisions()``,
     else a guard: :meth:`BalanceSpec.decision_limit`)."""
     if game_name not in game_names():
-        raise BalanceError(f"unknown game {game_name!r}; choose one of {', '.join(game_names())}")
+        raise BalanceError(str(UnknownGameError(game_name)))  # says why a plugin was left out
     if games < 1:
         raise BalanceError(f"--games {games}: play at least 1 game per configuration")
     if max_decisions is not None and max_decisions < 1:
@@ -206,7 +206,9 @@ def results_json(
                 "options": game.options_json,
                 "bots": list(lineup),
                 "max_decisions": spec.decision_limit(game),
-                **config_figures(game.num_players, lineup, played, records),
+                **config_figures(
+                    game.num_players, lineup, played, records, manifest(game.name).lowest_wins
+                ),
             }
         )
     return {

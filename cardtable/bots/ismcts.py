@@ -112,6 +112,7 @@ class IsmctsBot:
         self.exploration = exploration
         self.determinize = manifest(game.name).part("determinize")
         self.playouts = playouts_for(game)
+        self.lowest_wins = manifest(game.name).lowest_wins
         self.policied = has_policy(self.playouts)
         self.low, self.high = 0.0, 0.0  # the margins seen: their spread scales exploration
 
@@ -172,7 +173,7 @@ class IsmctsBot:
         totals = round_totals(state, self.playouts, random.Random(self.rng.getrandbits(64)),
                               round_number, moves=len(path))  # fmt: skip
         for edge, mover in path:
-            value = margin(totals, mover)
+            value = margin(totals, mover, self.lowest_wins)
             self.low, self.high = min(self.low, value), max(self.high, value)
             edge.visits += 1
             edge.total += value

@@ -143,7 +143,8 @@ def play_out(state: State, seat: int, move: Move, playouts: Playouts, rng: rando
     to the cutoff), and return ``seat``'s score margin there (module doc)."""
     round_number = state.round_number
     state.apply(move)
-    return margin(round_totals(state, playouts, rng, round_number, moves=1), seat)
+    totals = round_totals(state, playouts, rng, round_number, moves=1)
+    return margin(totals, seat, manifest(state.game.name).lowest_wins)
 
 
 def round_totals(
@@ -178,6 +179,14 @@ def round_totals(
     ]
 
 
-def margin(totals: Sequence[float], seat: int) -> float:
-    """``seat``'s total minus the best of the others' (higher totals ahead)."""
-    return float(totals[seat] - max(t for s, t in enumerate(totals) if s != seat))
+def margin(totals: Sequence[float], seat: int, lowest_wins: bool = False) -> float:
+    """How far ``seat`` is ahead of the best of the others: its total minus
+    theirs, or (``lowest_wins``: totals are penalties) theirs minus its own.
+
+    >>> margin([10, 4, 7], 0), margin([10, 4, 7], 0, lowest_wins=True)
+    (3.0, -6.0)
+    """
+    others = [t for s, t in enumerate(totals) if s != seat]
+    if lowest_wins:
+        return float(min(others) - totals[seat])
+    return float(totals[seat] - max(others))

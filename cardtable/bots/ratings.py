@@ -79,8 +79,11 @@ def display_rating(skill: Skill) -> int:
     return round(1000 + 10 * skill.ordinal)
 
 
-def finishing_ranks(scores: Sequence[int], winners: Sequence[int]) -> list[int]:
-    """Rank per seat, 1 best: winners share rank 1, then by total score (ties share).
+def finishing_ranks(
+    scores: Sequence[int], winners: Sequence[int], lowest_wins: bool = False
+) -> list[int]:
+    """Rank per seat, 1 best: winners share rank 1, then by total score (ties
+    share), the highest first, or the lowest where totals are penalties.
 
     A tie the rules break (MR-7.1) is broken here too, since the rules'
     winners come first.
@@ -89,8 +92,12 @@ def finishing_ranks(scores: Sequence[int], winners: Sequence[int]) -> list[int]:
     [1, 3, 3, 2]
     >>> finishing_ranks([60, 60, 10], [1])
     [2, 1, 3]
+    >>> finishing_ranks([31, 34, 40], [0], lowest_wins=True)
+    [1, 2, 3]
     """
-    keys = [(seat in winners, score) for seat, score in enumerate(scores)]
+    keys = [
+        (seat in winners, -score if lowest_wins else score) for seat, score in enumerate(scores)
+    ]
     return [1 + sum(other > key for other in keys) for key in keys]
 
 

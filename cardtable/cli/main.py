@@ -23,9 +23,11 @@ from cardtable.cli.arena_cmd import arena
 from cardtable.cli.balance_cmd import balance
 from cardtable.cli.commands import Command, Group
 from cardtable.cli.common import fail, game_option_flag, parse_options
+from cardtable.cli.conformance_cmd import conformance
 from cardtable.cli.game_options import GameCommand, PlayCommand, read_file_options
 from cardtable.cli.info_cmd import bots_text, default_bots, games_text, rules_text
 from cardtable.cli.learn_cmd import learn
+from cardtable.cli.new_game_cmd import new_game
 from cardtable.cli.play import play_game
 from cardtable.cli.puzzle_cmd import puzzle, puzzles_app
 from cardtable.cli.replay_cmd import run_replay
@@ -33,7 +35,7 @@ from cardtable.cli.serve_cmd import serve
 from cardtable.cli.tournament_cmd import tournament
 from cardtable.cli.ui import console_reader
 from cardtable.core.errors import CardtableError
-from cardtable.core.registry import game_names, load
+from cardtable.core.registry import UnknownGameError, game_names, load
 
 app = typer.Typer(
     cls=Group,
@@ -74,7 +76,7 @@ def _game(game_name: str | None) -> str:
     if game_name is None:
         return game_names()[0]
     if game_name not in game_names():
-        raise fail(f"unknown game {game_name!r}; choose one of {', '.join(game_names())}")
+        raise fail(str(UnknownGameError(game_name)))  # says why where a plugin was left out
     return game_name
 
 
@@ -223,6 +225,8 @@ app.command(cls=Command)(serve)
 app.command(cls=Command)(analyze)
 app.command(cls=Command)(learn)
 app.command(cls=Command)(puzzle)
+app.command(cls=Command)(conformance)
+app.command("new-game", cls=Command)(new_game)
 app.add_typer(puzzles_app, name="puzzles")
 app.add_typer(admin, name="admin")
 

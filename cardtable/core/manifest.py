@@ -187,6 +187,12 @@ class GameManifest:
 
     ``package`` is where ``rules`` and ``web_client`` are read from: a
     manifest that names either of them without it is refused.
+
+    ``lowest_wins``: the game's totals are penalty points, so the lowest total
+    wins (a shedding game's cards left). The generic layers that rank seats
+    by their totals (the search bots' playouts, finishing ranks and ratings,
+    the adapters' rewards, the browser's standings) read them the other way
+    round.
     """
 
     name: str
@@ -207,6 +213,7 @@ class GameManifest:
     tutorial: str | None = None
     puzzle_theme: str | None = None
     package: str | None = None  # where ``rules``, ``web_client`` and ``tutorial`` live
+    lowest_wins: bool = False
 
     def __post_init__(self) -> None:
         if not isinstance(self.name, str) or not _NAME.fullmatch(self.name):

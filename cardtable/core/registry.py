@@ -19,7 +19,10 @@ refused, its name is taken) breaks no other game: it is left out of
 :func:`manifests`, listed by :func:`broken_plugins` with the reason, and
 reported once per process as one warning line naming the distribution, the
 entry point and the error (logger ``cardtable.core.registry``; with no
-logging set up, Python prints it on stderr).
+logging set up, Python prints it on stderr). That is once per command: the
+worker processes a command starts (the arena's, the server's bots) were told
+by it, through :data:`TOLD_ENV`, and stay quiet. Naming a left-out game
+(:class:`UnknownGameError`) says that it was left out, and why.
 
 >>> "marshmallow-test" in game_names()
 True
@@ -30,6 +33,8 @@ True
 from __future__ import annotations
 
 import logging
+import multiprocessing
+import os
 import pkgutil
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -47,6 +52,7 @@ _BUILTIN_PACKAGE = "cardtable.games"
 
 __all__ = [
     "ENTRY_POINT_GROUP",
+    "TOLD_ENV",
     "BrokenPlugin",
     "ManifestError",
     "UnknownGameError",
@@ -85,6 +91,16 @@ class BrokenPlugin:
 
 _reported: set[BrokenPlugin] = set()  # warned about in this process (refresh rescans)
 
+#: Set to the id of a process that warned about the broken plugins, so that
+#: the worker processes it starts (which inherit it) do not warn again.
+TOLD_ENV = "CARDTABLE_BROKEN_PLUGINS_TOLD"
+
+
+def _told_by_parent() -> bool:
+    """Whether this is a worker process whose parent already warned."""
+    parent = multiprocessing.parent_process()
+    return parent is not None and os.environ.get(TOLD_ENV) == str(parent.pid)
+
 
 @dataclass(frozen=True)
 class _Found:
@@ -108,10 +124,14 @@ def _scan() -> _Found:
             games[_checked(games, loaded)] = loaded
         except Exception as exc:  # a broken plugin must not break the other games
             broken.append(_broken(point, exc))
+    if broken and _told_by_parent():
+        _reported.update(broken)
     for plugin in broken:
         if plugin not in _reported:
             _reported.add(plugin)
             log.warning("cardtable: %s", plugin)
+    if broken:
+        os.environ[TOLD_ENV] = str(os.getpid())  # for the workers this process starts
     return _Found(games, tuple(broken))
 
 

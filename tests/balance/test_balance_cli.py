@@ -91,7 +91,7 @@ def test_bad_options_get_the_same_line_as_play(option: list[str]) -> None:
 @pytest.mark.parametrize(
     ("args", "words"),
     [
-        (["nogame"], "unknown game 'nogame'; choose one of"),
+        (["nogame"], "unknown game 'nogame'; known games:"),
         (["--sweep", "target"], "--sweep 'target': write it as KEY=V1,V2,…"),
         (["--sweep", "target=20,,30"], "--sweep target: an empty value"),
         (["--sweep", "target=20,20"], "--sweep target: a value is given twice"),

@@ -7,6 +7,8 @@ from typing import Any
 import pytest
 
 from cardtable.balance import plan_run, run_balance
+from cardtable.balance.figures import decisiveness
+from cardtable.balance.measure import FINISHED, GameMeasure
 from cardtable.balance.plan import tasks_of
 
 GAME = "rigged-table"
@@ -124,3 +126,30 @@ def test_rt_4_to_6_rule_holes_are_counted(mode: str, end: str, words: str) -> No
     assert config["finished"] == 0
     assert all(words in game["detail"] for game in holes["games"])
     assert config["length"]["turn_limit"]["share"] == (1.0 if end == "turn_limit" else 0.0)
+
+
+def test_decisiveness_where_the_lowest_total_wins() -> None:
+    """A game of penalty points (``lowest_wins``): seat 1 wins with 4 against 9,
+    having trailed after round 1 (5 against 3), one lead change."""
+    game = GameMeasure(
+        config=0,
+        index=0,
+        deal=0,
+        seating=(0, 1),
+        end=FINISHED,
+        detail="",
+        first=0,
+        decisions=10,
+        scores=(9, 4),
+        round_scores=((3, 5), (6, -1)),
+        winners=(1,),
+        phase_decisions=(0, 0, 0),
+        phase_legal=(0, 0, 0),
+        phase_forced=(0, 0, 0),
+    )
+    penalties = decisiveness([game], lowest_wins=True)
+    assert penalties["margin"]["mean"] == 5  # ahead by 5 penalty points
+    assert penalties["winner_trailed"]["share"] == 1.0
+    read_the_other_way = decisiveness([game])
+    assert read_the_other_way["margin"]["mean"] == -5
+    assert read_the_other_way["winner_trailed"]["share"] == 0.0

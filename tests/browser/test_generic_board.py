@@ -70,6 +70,20 @@ def read_refusals(page: Any, notes: dict[str, int]) -> None:
         notes["refusals"] += 1
 
 
+def logged_rows(page: Any) -> list[str]:
+    """The log's lines that give a round's points ("Round 1: Ann 2, Bot 1.")."""
+    lines = page.locator(".log-lines:not(.table-events) li").all_text_contents()
+    return [line for line in lines if re.match(r"Round \d+: ", line)]
+
+
+def no_row_for_the_round_in_play(page: Any) -> None:
+    """The view's ``round_scores`` holds finished rounds only (docs/browser.md),
+    so no "Round 2: Ann 0, Bot 0." is said as round 2 starts."""
+    in_play = page.locator(".gb-round").inner_text()  # "Round 2"
+    said = [*logged_rows(page), page.locator("#last-event").text_content() or ""]
+    assert not [line for line in said if line.startswith(f"{in_play}:")], said
+
+
 def tap_a_refused_card(page: Any) -> None:
     """A card of the hand that may not be played says why when tapped (FT-2: follow suit)."""
     refused = page.locator(".gb-hand-cards button[aria-disabled='true']")
@@ -91,6 +105,7 @@ def test_a_game_without_a_board_is_played_by_keys_alone_through_the_generic_boar
     def act(person: Person, made: int) -> None:
         pages.append((0, *page.evaluate(PAGE_JS)))
         read_refusals(page, notes)
+        no_row_for_the_round_in_play(page)
         if made == 1:
             shoot(page, screenshots, "generic-board-desktop")
             assert run_axe(page, axe_source) == []
@@ -114,6 +129,13 @@ def test_a_game_without_a_board_is_played_by_keys_alone_through_the_generic_boar
     assert page.locator("#end-panel .standings li").count() == 2
     assert page.locator(".gb-final").count() == 1
     assert page.locator(".gb-last").inner_text() == "The game is over"
+    # Each finished round in the log once, with the engine's points (FT-3).
+    names = page.locator(".gb-sheet thead th").all_inner_texts()
+    rows = record_of(plugin_server, page)["result"]["round_scores"]
+    assert len(rows) == 2 and logged_rows(page) == [
+        f"Round {n}: " + ", ".join(f"{name} {v}" for name, v in zip(names, row, strict=True)) + "."
+        for n, row in enumerate(rows, start=1)
+    ]
     assert ann.errors == []
     shoot(page, screenshots, "generic-board-final-desktop")
     helpers.check_pages_and_frames(record_of(plugin_server, page), {0: ann}, pages, CARDS)

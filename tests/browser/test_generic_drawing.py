@@ -29,7 +29,7 @@ def show(person: Person, server: Server, msg: dict[str, Any]) -> Any:
     page = person.page
     if not page.url.startswith(server.url):
         page.goto(server.url + "/")
-        page.wait_for_selector("#create-table")
+        page.wait_for_selector("#create-table", state="attached")
     page.evaluate(PRELOAD_JS, [msg["game"], GENERIC])
     return boards.show(person, server, msg)
 
@@ -56,7 +56,13 @@ def test_each_card_says_whether_it_plays_and_why_not_and_keys_play_it(
     person = Person.open(browser, "Bob")
     page = show(person, server, msg)
     playable = {m["play"] for m in msg["legal"]}
-    reasons = {r["move"]["play"]: f"{r['reason']} ({r['rule']})" for r in msg["refused"]}
+    # The engine says "seat 1 must follow suit"; the page says the seat its way (docs/browser.md).
+    engine = f"seat {msg['seat']}"
+    assert all(engine in r["reason"] for r in msg["refused"])
+    reasons = {
+        r["move"]["play"]: f"{r['reason'].replace(engine, 'your seat')} ({r['rule']})"
+        for r in msg["refused"]
+    }
     for card in msg["view"]["hand"]:
         button = page.locator(f".gb-hand-cards button[data-card='{card}']")
         label = button.get_attribute("aria-label") or ""

@@ -48,7 +48,8 @@ def english_fragments(lang: str) -> set[str]:
     or one of six letters or more) that ``lang``'s own catalogs do not use too
     ("Options", "Total" and "Phase" are French as well)."""
     english, other = [], []
-    for game in (None, *registry.game_names()):
+    boards = [g for g in registry.game_names() if registry.manifest(g).has("web_client")]
+    for game in (None, *boards):  # a game without a browser board has no catalog
         english += texts(catalog("en", game))
         other += texts(catalog(lang, game))
     theirs = " ".join(other)
@@ -130,7 +131,7 @@ def test_lobby_rules_and_replay_in_each_language(
         person = open_in(browser, lang, viewport)
         page = person.page
         page.goto(server.url + "/")
-        page.wait_for_selector("#create-table")
+        page.wait_for_selector("#create-table", state="attached")
         assert page.evaluate("document.documentElement.lang") == lang
         assert page.locator("#language").input_value() == lang
         assert page.evaluate("document.documentElement.scrollWidth <= innerWidth")
@@ -246,7 +247,7 @@ def test_a_refusal_is_a_key_and_parameters_worded_in_each_language_chosen_in_the
         assert link.inner_text() == refusal["rule"]
     # Remembered: a new page of this browser opens in French.
     page.goto(server.url + "/")
-    page.wait_for_selector("#create-table")
+    page.wait_for_selector("#create-table", state="attached")
     assert page.evaluate("document.documentElement.lang") == "fr"
     assert ann.errors == []
 

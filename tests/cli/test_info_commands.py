@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from cardtable.bots import EASY_SEARCH, LEVELS, bot_entries
+from cardtable.bots import EASY_SEARCH, LEVELS, bot_entries, level_for
 from cardtable.cli import info_cmd
 from cardtable.cli.main import app
 from cardtable.core.registry import manifest, manifests
@@ -50,7 +50,8 @@ def test_games_shows_each_options_default_from_the_manifest() -> None:
 @pytest.mark.parametrize("name", GAMES)
 def test_a_search_bot_shows_the_levels_budgets_as_its_time(name: str) -> None:
     search = manifest(name).search_bot
-    assert search is not None
+    if search is None:
+        pytest.skip(f"{name} has no search bot of its own")
     (line,) = [x for x in info_cmd.bots_text(name).splitlines() if x.split()[:1] == [search]]
     assert line.endswith("time per move: as budgeted: 0.1 s (medium), 0.5 s (hard)")
 
@@ -66,8 +67,9 @@ def test_bots_gives_one_line_per_bot_with_strength_time_and_extra(name: str) -> 
         time = entry.time_per_move or ("as budgeted" if entry.search else "instant")
         assert entry.strength in line and f"time per move: {time}" in line
         assert (f"needs the {entry.extra} extra" in line) == (entry.extra is not None)
-    for level in LEVELS:
-        assert any(x.split()[:1] == [level] for x in lines)
+    for level in LEVELS:  # each level the game has (a game without a search bot may have none)
+        offered = level_for(level, name) is not None
+        assert any(x.split()[:1] == [level] for x in lines) == offered, level
 
 
 def test_a_plugin_games_levels_name_the_bot_they_really_seat() -> None:
@@ -112,6 +114,8 @@ def test_bots_says_whether_an_extra_is_installed(
 # --------------------------------------------------------------------- rules
 @pytest.mark.parametrize("name", GAMES)
 def test_rules_prints_the_whole_text_or_one_rule(name: str) -> None:
+    if not manifest(name).has("rules"):
+        pytest.skip(f"{name} has no rules text")
     book = rulebook(manifest(name))
     whole = runner.invoke(app, ["rules", name])
     assert whole.exit_code == 0 and whole.stdout == book.text.rstrip("\n") + "\n"
@@ -131,6 +135,8 @@ def test_an_unknown_rule_is_an_error_listing_close_ones() -> None:
 
 @pytest.mark.parametrize("name", GAMES)
 def test_rules_are_numbered_section_by_section_without_gaps(name: str) -> None:
+    if not manifest(name).has("rules"):
+        pytest.skip(f"{name} has no rules text")
     parts = list(rulebook(manifest(name)).parts)
     sections = [n for n in parts if "." not in n]
     prefix = sections[0].split("-")[0]
@@ -141,7 +147,7 @@ def test_rules_are_numbered_section_by_section_without_gaps(name: str) -> None:
 
 
 def test_every_rule_number_cited_anywhere_resolves() -> None:
-    books = {rulebook(m).prefix: rulebook(m) for m in manifests().values()}
+    books = {rulebook(m).prefix: rulebook(m) for m in manifests().values() if m.has("rules")}
     files = [*(ROOT / "cardtable").rglob("*.py"), *(ROOT / "tests").rglob("*.py")]
     files += [ROOT / "README.md", *(ROOT / "docs").rglob("*.md")]
     cited = 0
@@ -160,7 +166,9 @@ def test_docs_link_every_games_rules_and_the_package_ships_them() -> None:
     links = set(re.findall(r"\]\((\.\./[^)]+)\)", index))
     data = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
     patterns = data["package-data"]
-    for game in manifests().values():
+    built_in = [m for m in manifests().values() if m.game.startswith("cardtable.games.")]
+    assert len(built_in) >= 2  # a plugin's rules are its own package's business
+    for game in built_in:
         assert game.package is not None and game.rules is not None
         inside = Path(*game.package.split(".")) / game.rules
         assert f"../{inside.as_posix()}" in links, game.name

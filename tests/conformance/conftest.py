@@ -7,21 +7,14 @@ from collections.abc import Iterator
 
 import pytest
 
-from cardtable.core.registry import game_names, manifest
+from cardtable.core.registry import game_names
 from tests.fixtures.plugin import registered
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
-    with registered():
-        names = game_names()
-        resamplers = [name for name in names if manifest(name).has("determinize")]
-        laid_out = [name for name in names if manifest(name).has("openspiel")]
     if "name" in metafunc.fixturenames:
-        metafunc.parametrize("name", names)
-    if "resampled" in metafunc.fixturenames:
-        metafunc.parametrize("resampled", resamplers)
-    if "laid_out" in metafunc.fixturenames:
-        metafunc.parametrize("laid_out", laid_out)
+        with registered():
+            metafunc.parametrize("name", game_names())
 
 
 @pytest.fixture(autouse=True)

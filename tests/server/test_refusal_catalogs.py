@@ -1,4 +1,4 @@
-"""Every refusal a built-in game can give is worded in English, German and French.
+"""Every refusal a game with a browser board can give is worded in English, German and French.
 
 The keys are not listed by hand: seeded games of every game are walked, and at
 every position each seat's ``explain`` names the refusal of every action of
@@ -58,8 +58,9 @@ def seen_refusals(name: str) -> dict[str, set[str]]:
                 if refused is not None:
                     seen.setdefault(refused.key, set()).update(refused.params)
 
-    for options in VARIANTS[name]:
-        game = cardtable.load(name, players=3, **options)
+    sizes = registry.manifest(name).players
+    for options in VARIANTS.get(name, [{}]):
+        game = cardtable.load(name, players=3 if 3 in sizes else min(sizes), **options)
         note(game.new_state())  # awaiting the first deal
         for seed in range(3):
             rng = random.Random(seed)
@@ -71,9 +72,10 @@ def seen_refusals(name: str) -> dict[str, set[str]]:
     return seen
 
 
-@pytest.mark.parametrize("name", sorted(VARIANTS))
+@pytest.mark.parametrize("name", cardtable.game_names())
 def test_every_refusal_a_game_gives_is_worded_in_every_language(name: str) -> None:
-    assert sorted(VARIANTS) == sorted(cardtable.game_names())  # a new game joins this test
+    if not registry.manifest(name).has("web_client"):
+        pytest.skip(f"{name} has no browser board: no catalog words its refusals")
     seen = seen_refusals(name)
     assert len(seen) >= 10  # out of turn, every rule of a move, a deal due, the game over
     for lang in LANGUAGES:

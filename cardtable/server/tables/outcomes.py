@@ -50,6 +50,7 @@ from typing import Any
 
 from cardtable.bots.ratings import Skill, display_rating, finishing_ranks
 from cardtable.core.game import State
+from cardtable.core.registry import manifest
 from cardtable.server.tables.facts import RatingChange
 from cardtable.server.tables.table import Table
 
@@ -105,13 +106,14 @@ def final_ranks(outcome: Outcome) -> list[int]:
     every seat a stand-in finished, tied last.
 
     >>> seats = (SeatOutcome("human", None, True),) + (SeatOutcome("human", None, False),) * 2
-    >>> final_ranks(Outcome("t", "g", (30, 10, 20), (0,), seats, 0))
+    >>> final_ranks(Outcome("t", "marshmallow-test", (30, 10, 20), (0,), seats, 0))
     [3, 2, 1]
     """
     stayed = [i for i, seat in enumerate(outcome.seats) if not seat.left]
     order = finishing_ranks(
         [outcome.scores[i] for i in stayed],
         [stayed.index(w) for w in outcome.winners if w in stayed],
+        manifest(outcome.game).lowest_wins,
     )
     ranks = [len(stayed) + 1] * outcome.players
     for i, rank in zip(stayed, order, strict=True):

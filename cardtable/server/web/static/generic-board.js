@@ -7,7 +7,8 @@
 // (the engine's reason and rule). How a view's fields are read:
 // generic-view.js. Same interface as a game's board.js (docs/browser.md).
 
-import { cardOfMove, notation, readView, stringsIn, wordsOf } from "./generic-view.js";
+import { cardFields, cardOfMove, cardsOnTable, notation, readView, stringsIn, wordsOf } from "./generic-view.js";
+import { refusalWords } from "./refusal.js";
 
 export const css = new URL("./generic-board.css", import.meta.url);
 
@@ -25,10 +26,13 @@ const SEAT_FACTS = new Set(["dealer", "leader", "start_player", "first_player", 
 /** @typedef {import("./i18n.js").Translate} Translate */
 /** @typedef {ReturnType<typeof readView>} Read */
 /** @typedef {(key: string) => string} Label a field's words */
+/** @typedef {import("./refusal.js").Refusal} Refusal */
 /** @typedef {{element: HTMLElement, cardMoves: Set<unknown>, playable: number}} Hand */
 
 /** @type {WeakMap<HTMLElement, {seq: number, read: Read, toMove: number | null}>} */
 const memory = new WeakMap(); // root -> what the last drawing showed, for the last-event line
+/** @type {WeakMap<HTMLElement, {seq: number, card: string | number}>} */
+const opened = new WeakMap(); // root -> the card whose choices are open, kept across a redraw of the same state
 
 /**
  * @param {HTMLElement} root
@@ -51,13 +55,15 @@ export function render(root, msg, ctx) {
   /** @type {Label} */
   const label = (key) => fieldLabel(key, t);
   const top = read.fields.filter((f) => f.kind !== "section");
-  const hand = read.hand?.length && me !== null ? handPart(read.hand, msg, mine, ctx) : null;
+  const cards = read.hand ?? [];
+  const fields = mine ? cardFields(msg.legal ?? [], (msg.refused ?? []).map((r) => r.move), cards) : new Set();
+  const hand = cards.length && me !== null ? handPart(root, cards, fields, msg, mine, ctx) : null;
   const parts = [
     tablePart(msg, read, top, players, hand?.element, ctx, label),
     msg.replay ? null : h("p", { class: "gb-prompt" }, promptText(msg, mine, hand, ctx)),
     mine ? movesPart(msg, hand?.cardMoves ?? new Set(), ctx) : null,
     h("p", { class: "gb-reason", role: "status" }),
-    mine ? refusedPart(msg, read.hand ?? [], view, ctx) : null,
+    mine ? refusedPart(msg, cards, fields, read, view, ctx) : null,
     scoreSheet(top, players, ctx, label),
     ...read.fields.filter((f) => f.kind === "section" || f.kind === "records").map((f) => section(f, players, ctx, label)),
   ];
@@ -361,39 +367,48 @@ function playRow(plays, ctx, name, small = false) {
 
 /**
  * The seat's hand; on its turn, each card a legal move puts down is a button.
+ * A card whose moves ask a further choice ({"play": 30, "direction": "up"} and
+ * "down") offers them beside it when chosen.
+ * @param {HTMLElement} root
  * @param {(string | number)[]} cards
+ * @param {Set<string>} fields the moves' fields that name a card (cardFields)
  * @param {StateMessage} msg
  * @param {boolean} mine
  * @param {BoardContext} ctx
  * @returns {Hand}
  */
-function handPart(cards, msg, mine, ctx) {
+function handPart(root, cards, fields, msg, mine, ctx) {
   const { h, t } = ctx;
-  /** @type {Map<string | number, unknown>} */
+  /** @type {Map<string | number, unknown[]>} */
   const legal = new Map();
-  /** @type {Map<string | number, import("./refusal.js").Refusal>} */
+  /** @type {Map<string | number, Refusal>} */
   const refused = new Map();
-  if (mine) {
-    for (const move of msg.legal ?? []) {
-      const c = cardOfMove(move, cards);
-      if (c !== null) legal.set(c, move);
-    }
-    for (const r of msg.refused ?? []) {
-      const c = cardOfMove(r.move, cards);
-      if (c !== null) refused.set(c, r);
-    }
+  for (const move of msg.legal ?? []) {
+    const named = cardOfMove(move, cards, fields);
+    if (named?.held) legal.set(named.card, [...(legal.get(named.card) ?? []), move]);
   }
-  const asButtons = legal.size > 0;
+  for (const r of msg.refused ?? []) {
+    const named = cardOfMove(r.move, cards, fields);
+    if (named?.held && !refused.has(named.card)) refused.set(named.card, r);
+  }
+  const asButtons = fields.size > 0;
   const firstPlayable = cards.find((c) => legal.has(c));
+  const open = opened.get(root);
+  const openCard = open?.seq === msg.seq && legal.has(open.card) ? open.card : null;
   /** @type {HTMLUListElement} */
   const list = h("ul", {
     class: "gb-cards gb-hand-cards", "aria-label": t("generic.hand", { count: cards.length }),
     onkeydown: asButtons ? (event) => moveFocus(event, list) : undefined,
   }, cards.map((name) => {
     if (!asButtons) return h("li", {}, card(name, ctx, false));
-    const move = legal.get(name);
+    const moves = legal.get(name) ?? [];
+    const single = moves.length === 1 && !Object.keys(cardOfMove(moves[0], cards, fields)?.rest ?? {}).length;
+    if (moves.length && !single) {
+      return choiceCard(root, name, moves, cards, fields, msg, { isOpen: name === openCard, first: name === firstPlayable }, ctx);
+    }
+    const move = moves[0];
     const why = move ? null : refused.get(name);
-    const words = why ? t("generic.reason", { reason: ctx.refusal ? ctx.refusal(why) : why.reason, rule: why.rule ?? "" }) : t("generic.noMoveHere");
+    const words = why ? t("generic.reason", { reason: refusalText(why, msg, ctx), rule: why.rule ?? "" }) : t("generic.noMoveHere");
     return h("li", {}, h("button", {
       type: "button",
       class: `card gb-card${move ? " is-playable" : " is-refused"}`,
@@ -410,7 +425,85 @@ function handPart(cards, msg, mine, ctx) {
   }));
   const element = h("section", { class: "gb-hand", "aria-label": t("generic.handHeading") },
     h("h2", { class: "gb-pile-label" }, t("generic.handHeading")), list);
-  return { element, cardMoves: new Set(legal.values()), playable: legal.size };
+  return { element, cardMoves: new Set([...legal.values()].flat()), playable: legal.size };
+}
+
+/**
+ * A card with more than one way to play it (or one asking a further field):
+ * choosing the card opens its choices beside it, each the rest of a move in
+ * the game's notation ("direction down"); focus goes to the first, Escape
+ * closes them and goes back to the card, choosing one sends its move.
+ * @param {HTMLElement} root
+ * @param {string | number} name
+ * @param {unknown[]} moves
+ * @param {(string | number)[]} cards
+ * @param {Set<string>} fields
+ * @param {StateMessage} msg
+ * @param {{isOpen: boolean, first: boolean}} how open now (a redraw of the same state); the hand's first playable card
+ * @param {BoardContext} ctx
+ */
+function choiceCard(root, name, moves, cards, fields, msg, { isOpen, first }, ctx) {
+  const { h, t } = ctx;
+  const id = `gb-choices-${String(name).replace(/[^\w-]/g, "_")}`;
+  const words = moves.map((m) => notation(cardOfMove(m, cards, fields)?.rest) || notation(m));
+  /** @type {HTMLButtonElement} */
+  const button = h("button", {
+    type: "button",
+    class: "card gb-card is-playable has-choices",
+    "aria-label": t("generic.choosable", { card: name, count: moves.length }),
+    "aria-expanded": String(isOpen),
+    "aria-controls": id,
+    title: words.join(" · "),
+    style: tint(name),
+    dataset: { key: `card-${name}`, card: name, autofocus: first ? "" : undefined },
+    onclick: () => (choices.hidden ? show() : hide()),
+  }, h("span", { class: "gb-face" }, name));
+  /** @type {HTMLElement} */
+  const choices = h("div", {
+    class: "gb-choices", id, role: "group", hidden: !isOpen,
+    "aria-label": t("generic.choicesFor", { card: name }),
+    onkeydown: (/** @type {KeyboardEvent} */ event) => {
+      if (event.key === "Escape") { hide(); button.focus(); }
+      else if (event.key in STEPS) moveFocus(event, choices);
+      else return;
+      event.preventDefault();
+      event.stopPropagation(); // the hand's own arrow keys walk the cards, not these
+    },
+  }, moves.map((move, i) => h("button", {
+    type: "button", class: "gb-choice primary",
+    "aria-label": notation(move), // the whole move ("play 30, direction down"), its rest shown
+    disabled: ctx.pending,
+    dataset: { key: `choice-${name}-${i}` },
+    onclick: () => { opened.delete(root); ctx.send(move); },
+  }, words[i])));
+  const show = () => {
+    for (const other of root.querySelectorAll(/** @type {"div"} */ (".gb-choices:not([hidden])"))) {
+      other.hidden = true;
+      other.previousElementSibling?.setAttribute("aria-expanded", "false");
+    }
+    choices.hidden = false;
+    button.setAttribute("aria-expanded", "true");
+    opened.set(root, { seq: msg.seq, card: name });
+    /** @type {HTMLElement | null} */ (choices.querySelector("button"))?.focus();
+  };
+  const hide = () => {
+    choices.hidden = true;
+    button.setAttribute("aria-expanded", "false");
+    opened.delete(root);
+  };
+  return h("li", { class: "gb-choosing" }, button, choices);
+}
+
+/**
+ * A refusal in the page's words: the game's catalog where it words the
+ * refusal's key, else the engine's reason with each "seat N" named as the
+ * page names that seat ("your seat" for this one).
+ * @param {Refusal} refusal
+ * @param {StateMessage} msg
+ * @param {BoardContext} ctx
+ */
+function refusalText(refusal, msg, ctx) {
+  return refusalWords(refusal, ctx.t, { names: ctx.names, me: msg.seat ?? null });
 }
 
 /**
@@ -436,25 +529,31 @@ function movesPart(msg, cardMoves, ctx) {
     })));
 }
 
-/** The moves refused now, with the engine's reason and rule; a move naming
- * something this seat cannot see (a card held by another) is left out: its
- * refusal tells nothing, and would name the card.
+/** The moves refused now, with the engine's reason and rule, other than those
+ * drawn at a card of the hand; a move naming something this seat cannot see (a
+ * card held by another) is left out: its refusal tells nothing, and would name the card.
  * @param {StateMessage} msg
  * @param {(string | number)[]} hand
+ * @param {Set<string>} fields the moves' fields that name a card (cardFields)
+ * @param {Read} read
  * @param {unknown} view
  * @param {BoardContext} ctx
  */
-function refusedPart(msg, hand, view, ctx) {
+function refusedPart(msg, hand, fields, read, view, ctx) {
   const { h, t } = ctx;
   const seen = stringsIn(view);
-  const shown = (msg.refused ?? []).filter((r) => cardOfMove(r.move, hand) === null)
-    .filter((r) => [...stringsIn(r.move)].every((s) => seen.has(s)));
+  const onTable = cardsOnTable(read.fields);
+  const shown = (msg.refused ?? []).filter((r) => {
+    const named = cardOfMove(r.move, hand, fields);
+    if (named && (named.held || !onTable.has(named.card))) return false; // at its card; or unseen
+    return [...stringsIn(r.move)].every((s) => seen.has(s));
+  });
   if (!shown.length) return null;
   return h("details", { class: "gb-refused" },
     h("summary", {}, t("generic.refusedHeading", { count: shown.length })),
     h("ul", {}, shown.map((r) => h("li", {},
       h("strong", {}, notation(r.move) || t("generic.emptyMove")), " ",
-      t("generic.reason", { reason: ctx.refusal ? ctx.refusal(r) : r.reason, rule: r.rule ?? "" })))));
+      t("generic.reason", { reason: refusalText(r, msg, ctx), rule: r.rule ?? "" })))));
 }
 
 /**
@@ -470,12 +569,12 @@ function explain(button, text) {
 const STEPS = { ArrowLeft: -1, ArrowUp: -1, ArrowRight: 1, ArrowDown: 1 };
 
 /**
- * Arrow keys walk the hand's buttons (round the end); Home and End go to its ends.
+ * Arrow keys walk the hand's cards (or a card's choices), round the end; Home and End go to the ends.
  * @param {KeyboardEvent} event
  * @param {HTMLElement} list
  */
 function moveFocus(event, list) {
-  const buttons = [...list.querySelectorAll("button")];
+  const buttons = [...list.querySelectorAll(/** @type {"button"} */ (":scope > li > button, :scope > button"))];
   const at = buttons.indexOf(/** @type {HTMLButtonElement} */ (document.activeElement));
   /** @type {Record<string, number>} */
   const ends = { Home: 0, End: buttons.length - 1 };

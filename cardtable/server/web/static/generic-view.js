@@ -158,14 +158,74 @@ export function notation(value) {
 }
 
 /**
- * The card a move puts down, when it names one card of `hand` and nothing else ({"play": "B2"}).
+ * The fields of the moves that name a card of `hand` ("play" in {"play": 30,
+ * "direction": "up"}): a field whose every legal value is a card of the hand,
+ * or one whose values, legal and refused, name every card of the hand (a turn
+ * where no card plays). Cards are compared strictly (5 is not "5"), so a field
+ * counting slots ({"place": 3}) is not taken for one naming cards: its values
+ * leave the hand's other cards out.
+ * @param {unknown[]} legal the legal moves
+ * @param {unknown[]} refused the refused moves
+ * @param {(string | number)[]} hand
+ * @returns {Set<string>}
+ */
+export function cardFields(legal, refused, hand) {
+  const held = new Set(hand);
+  /** @type {(moves: unknown[], key: string) => unknown[]} */
+  const valuesOf = (moves, key) => moves.flatMap((m) => (isMove(m) && key in m ? [m[key]] : []));
+  const keys = new Set([...legal, ...refused].flatMap((m) => (isMove(m) ? Object.keys(m) : [])));
+  return new Set([...keys].filter((key) => {
+    const played = valuesOf(legal, key);
+    if (played.length) return played.every((v) => isCard(v) && held.has(v));
+    const named = new Set(valuesOf(refused, key));
+    return hand.length > 0 && hand.every((c) => named.has(c));
+  }));
+}
+
+/**
+ * A move is a JSON object ({"play": 30, "direction": "up"}).
+ * @param {unknown} value
+ * @returns {value is {[key: string]: unknown}}
+ */
+function isMove(value) {
+  return value !== null && typeof value === "object" && !Array.isArray(value);
+}
+
+/**
+ * The card a move names by one of `fields` (cardFields), whether `hand` holds
+ * it (not: another seat's, or one played), and the rest of the move, its
+ * further choice ({"direction": "up"}; empty for {"play": "B2"}); null when
+ * the move names no card.
  * @param {unknown} move
  * @param {(string | number)[]} hand
- * @returns {string | null}
+ * @param {Set<string>} fields
+ * @returns {{card: string | number, held: boolean, rest: {[key: string]: unknown}} | null}
  */
-export function cardOfMove(move, hand) {
-  const values = Object.values(move ?? {});
-  return values.length === 1 && typeof values[0] === "string" && hand.includes(values[0]) ? values[0] : null;
+export function cardOfMove(move, hand, fields) {
+  if (!isMove(move)) return null;
+  const key = Object.keys(move).find((k) => fields.has(k) && isCard(move[k]));
+  if (key === undefined) return null;
+  const card = /** @type {string | number} */ (move[key]);
+  const rest = Object.fromEntries(Object.entries(move).filter(([k]) => k !== key));
+  return { card, held: hand.includes(card), rest };
+}
+
+/**
+ * The cards a read view lays face up on the table (piles, plays, cards by seat).
+ * @param {Field[]} fields
+ * @returns {Set<string | number>}
+ */
+export function cardsOnTable(fields) {
+  /** @type {Set<string | number>} */
+  const cards = new Set();
+  for (const f of fields) {
+    if (f.kind === "pile") f.value.forEach((c) => c !== null && cards.add(c));
+    if (f.kind === "piles" || f.kind === "seatPiles") f.value.flat().forEach((c) => c !== null && cards.add(c));
+    if (f.kind === "plays") f.value.forEach((p) => cards.add(p.card));
+    if (f.kind === "playGroups") f.value.flat().forEach((p) => cards.add(p.card));
+    if (f.kind === "section") cardsOnTable(f.value).forEach((c) => cards.add(c));
+  }
+  return cards;
 }
 
 /**

@@ -7,7 +7,8 @@
 // reader's terms: a seat as its player's name, a card by the board's label, a
 // colour by the catalog's `colour.<name>`, a list of cards joined the way the
 // language joins alternatives ("R4, R9 or B3": any one of them may be played). A refusal with no key, or a key the catalog does not
-// word (a plugin game), shows the engine's reason.
+// word (a plugin game), shows the engine's reason, its seats ("seat 0": the
+// engines count from 0) named as the page names them ("your seat" for the reader's).
 
 /**
  * A refused move (a state message's `refused` entry, with its `move`) or an
@@ -25,6 +26,7 @@
  * @typedef {object} RefusalContext
  * @property {string[]} [names]
  * @property {(name: string) => string} [cardLabel]
+ * @property {number | null} [me] the reader's seat, for "your seat"
  */
 
 // The parameters that name a seat (the engines count seats from 0).
@@ -72,5 +74,23 @@ export function refusalParams(params, t, { names = [], cardLabel = (name) => nam
 export function refusalWords(refusal, t, context = {}) {
   const key = `refusal.${refusal.key}`;
   if (refusal.key && t.has(key)) return t(key, refusalParams(refusal.params, t, context));
-  return refusal.reason ?? refusal.message ?? "";
+  return namedSeats(refusal.reason ?? refusal.message ?? "", t, context);
+}
+
+/**
+ * An engine's English sentence with each "seat N" (counted from 0) named as
+ * the page names that seat: its player's name, or the catalog's
+ * `generic.yourSeat` for the reader's own ("seat 0 does not hold A1" reads
+ * "your seat does not hold A1" for seat 0, "Bob does not hold A1" for another).
+ * @param {string} reason
+ * @param {import("./i18n.js").Translate} t
+ * @param {RefusalContext} [context]
+ * @returns {string}
+ */
+export function namedSeats(reason, t, { names = [], me = null } = {}) {
+  return reason.replace(/\b[Ss]eat (\d+)\b/g, (words, number) => {
+    const seat = Number(number);
+    if (seat === me && t.has("generic.yourSeat")) return t("generic.yourSeat");
+    return names[seat] ?? words;
+  });
 }
