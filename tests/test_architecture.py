@@ -12,7 +12,8 @@ Layers, lowest first::
     core           cardtable/core, and the top-level cardtable/__init__
     games          cardtable/games/<game>/ : everything about one game
     bots           cardtable/bots/ : the bot protocol, budgets, levels (machinery)
-    adapters, arena, balance, tournament, server, analysis, learn : generic machinery over the registry
+    adapters, arena, balance, tournament, conformance, server, analysis, learn : generic
+                   machinery over the registry
     cli            the terminal faces (may use any generic layer)
 
 The rules:
@@ -56,6 +57,7 @@ GENERIC = (
     "arena",
     "balance",
     "tournament",
+    "conformance",
     "server",
     "analysis",
     "learn",

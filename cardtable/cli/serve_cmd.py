@@ -142,6 +142,9 @@ def serve(
     chat_per_address_per_minute: Annotated[int, flag(Limits, "chat_per_address_per_minute")] = (
         default(Limits, "chat_per_address_per_minute")
     ),
+    friends_per_account: Annotated[int, flag(Limits, "friends_per_account")] = default(
+        Limits, "friends_per_account"
+    ),
     public_url: Annotated[str | None, typer.Option(help=PUBLIC_URL_HELP)] = None,
     trusted_proxy: Annotated[list[str] | None, typer.Option(help=PROXY_HELP)] = None,
     redis: Annotated[str | None, typer.Option(metavar="URL", help=REDIS_HELP)] = None,
@@ -178,6 +181,7 @@ def serve(
         quick_per_client=quick_per_client,
         chat_per_minute=chat_per_minute,
         chat_per_address_per_minute=chat_per_address_per_minute,
+        friends_per_account=friends_per_account,
         waiting_seconds=in_field_units(Limits, "waiting_seconds", waiting_minutes),
         abandoned_seconds=in_field_units(Limits, "abandoned_seconds", abandoned_hours),
         public_url=_public_url(public_url) if public_url else None,

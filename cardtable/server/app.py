@@ -34,6 +34,7 @@ from cardtable.server.quick.match import QuickMatch
 from cardtable.server.settings import Settings
 from cardtable.server.web import (
     account_api,
+    friends_api,
     leaderboard_api,
     learn_api,
     pages,
@@ -109,6 +110,7 @@ def create_app(settings: Settings) -> Starlette:
             *tables_api.routes(hub, play, analyses, STATIC),
             *learn_api.routes(STATIC, accounts, puzzle_ratings),
             *account_api.routes(hub, accounts, ratings, STATIC),
+            *friends_api.routes(hub, accounts, STATIC),
             *quick_api.routes(quick, accounts),
             *leaderboard_api.routes(ratings, STATIC),
             WebSocketRoute("/ws/{table_id}", ws.endpoint(hub, play)),

@@ -129,7 +129,25 @@ class ReportMessage(Closed, tag_field="type", tag="report"):
     n: Annotated[int, Meta(ge=0, le=2**31 - 1, description="must be a chat line's number")]
 
 
-ClientMessage = MoveMessage | BackMessage | PingMessage | ChatMessage | ReportMessage
+class TakebackMessage(Closed, tag_field="type", tag="takeback"):
+    """Ask the others to let me take my last move back (a friendly table)."""
+
+
+class TakebackAnswerMessage(Closed, tag_field="type", tag="takeback-answer"):
+    """Accept or decline the take-back another player asked for."""
+
+    accept: Annotated[bool, Meta(description="must be true (accept) or false (decline)")]
+
+
+ClientMessage = (
+    MoveMessage
+    | BackMessage
+    | PingMessage
+    | ChatMessage
+    | ReportMessage
+    | TakebackMessage
+    | TakebackAnswerMessage
+)
 
 
 # The account routes (:mod:`cardtable.server.web.account_api`).

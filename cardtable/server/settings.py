@@ -105,6 +105,10 @@ class Limits:
     chat_per_address_per_minute: int = setting(
         60, "chat lines from one address at all tables together per minute", at_least=1
     )
+    # Each list is read whole for the friends page: a bound keeps that page small.
+    friends_per_account: int = setting(
+        200, "people one account may follow, and people it may block", at_least=1
+    )
     waiting_seconds: float = setting(
         30 * 60,
         "a waiting table nobody joins expires after this",

@@ -98,7 +98,7 @@ def test_the_replay_shows_the_analysis_beside_each_decision(
     ann.wait_connected()
     play_until_finished([ann], play)
 
-    page.locator("#open-replay").click()
+    page.locator("#open-analysis").click()
     page.wait_for_selector("#analysis[data-status='none']")
     analyze = page.locator("#analyze")
     analyze.focus()
@@ -176,7 +176,7 @@ def test_the_replay_shows_the_analysis_beside_each_decision(
         browser, "Pia", viewport=PHONE, is_mobile=True, has_touch=True, color_scheme="dark"
     )
     phone.page.goto(f"{server.url}/t/{table}")
-    phone.page.locator("#open-replay").click()
+    phone.page.locator("#open-analysis").click()
     phone.page.wait_for_selector("#analysis[data-status='done']")
     assert phone.page.locator("#analyze").is_hidden()
     tap = phone.page.locator(f".an-player[data-seat='{seat}'] .an-jump").first
@@ -210,7 +210,7 @@ def finished_and_analyzed(browser: Any, server: Server) -> tuple[str, dict[str, 
     post(server, f"/api/tables/{table}/analysis", {"seat": None})
     ann = Person.open(browser, "Ann")
     ann.page.goto(f"{server.url}/t/{table}")
-    ann.page.locator("#open-replay").click()
+    ann.page.locator("#open-analysis").click()
     ann.page.wait_for_selector("#analysis[data-status='done']", timeout=DONE_TIMEOUT_MS)
     ann.close()
     served: dict[str, Any] = get(server, f"/api/tables/{table}/analysis")
@@ -264,7 +264,7 @@ def test_the_analysis_reads_plainly_in_each_language(
             )
             page = person.page
             page.goto(f"{server.url}/t/{table}")
-            page.locator("#open-replay").click()
+            page.locator("#open-analysis").click()
             page.wait_for_selector("#analysis[data-status='done']")
             assert page.evaluate("document.documentElement.lang") == lang
             label = f"{lang}-{viewport}"

@@ -94,7 +94,8 @@ def show(person: Person, server: Server, msg: dict[str, Any]) -> Any:
     page = person.page
     if not page.url.startswith(server.url):
         page.goto(server.url + "/")
-        page.wait_for_selector("#create-table")  # the lobby is drawn; now borrow its page
+        # The lobby is drawn; now borrow its page.
+        page.wait_for_selector("#create-table", state="attached")
     page.evaluate(RENDER_JS, msg)
     return page
 

@@ -95,6 +95,7 @@ def test_marshmallow_test_game_in_two_browsers(
 
     # Ann sets the table up in the lobby: 3 players, target 5, Bob invited, one bot.
     page.goto(server.url + "/")
+    page.locator("#set-up > summary").click()  # the set-up form is folded (issue 29)
     page.get_by_label("Game", exact=True).select_option(label="Marshmallow Test")
     page.get_by_label("Players", exact=True).select_option("3")
     page.get_by_label("Points to win").fill("5")
@@ -175,6 +176,7 @@ def test_marshmallow_test_game_in_two_browsers(
     check_pages_and_frames(record, {0: ann, 1: bob}, notes["pages"], CARDS)
 
     # Rematch: same seats, same people (their tokens carry over), a new deal.
+    page.go_back()  # the replay is a screen of its own (#replay): Back shows the standings
     page.locator("#rematch").click()
     page.wait_for_url(lambda url: not url.endswith(table_id))
     ann.wait_connected()

@@ -113,6 +113,7 @@ def test_myrummy_111_round_in_two_browsers_with_a_server_kill(
     page = ann.page
 
     page.goto(server.url + "/")
+    page.locator("#set-up > summary").click()  # the set-up form is folded (issue 29)
     page.get_by_label("Game", exact=True).select_option(label="MyRummy 111")
     page.get_by_label("Players", exact=True).select_option("3")
     page.get_by_label("Rounds", exact=True).fill("1")

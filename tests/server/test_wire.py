@@ -109,12 +109,14 @@ def test_twelve_digits_are_fine_and_bools_are_not_numbers() -> None:
         (
             {"type": "dance"},
             ClientMessage,
-            "request.type must be 'move', 'back', 'ping', 'chat' or 'report'",
+            "request.type must be 'move', 'back', 'ping', 'chat', 'report', 'takeback' or"
+            " 'takeback-answer'",
         ),
         (
             {"seq": 0},
             ClientMessage,
-            "request.type must be 'move', 'back', 'ping', 'chat' or 'report'",
+            "request.type must be 'move', 'back', 'ping', 'chat', 'report', 'takeback' or"
+            " 'takeback-answer'",
         ),
         (
             {"type": "move", "seq": True, "move": {}},

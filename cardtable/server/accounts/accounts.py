@@ -34,8 +34,11 @@ from cardtable.server.clock import now_ms
 from cardtable.server.db.schema import (
     account_seats,
     accounts,
+    blocks,
     chat,
     chat_reports,
+    follows,
+    invites,
     puzzle_attempts,
     puzzle_players,
     rating_changes,
@@ -337,9 +340,9 @@ class Accounts:
             )
 
     async def delete(self, account: Account, password: str) -> list[tuple[str, int]]:
-        """Delete the account and its ratings: its games stay, its seats (and what
-        they said in the chat, and what it said as a spectator) are renamed
-        :data:`DELETED_NAME`. The ``(table, seat)`` pairs it held."""
+        """Delete the account, its ratings, follows, blocks and invitations: its
+        games stay, its seats (and what they said in the chat, and what it said
+        as a spectator) are renamed :data:`DELETED_NAME`. The ``(table, seat)`` pairs it held."""
         async with self.engine.begin() as conn:
             await self._check_password(conn, account, password)
             held = [
@@ -391,6 +394,13 @@ class Accounts:
                 await conn.execute(
                     delete(puzzle_table).where(puzzle_table.c.account_id == account.id)
                 )
+            # Its follows, blocks and invitations, either way (accounts/friends.py).
+            for pairs, one, other in (
+                (follows, follows.c.follower_id, follows.c.followed_id),
+                (blocks, blocks.c.blocker_id, blocks.c.blocked_id),
+                (invites, invites.c.inviter_id, invites.c.invitee_id),
+            ):
+                await conn.execute(delete(pairs).where((one == account.id) | (other == account.id)))
             await conn.execute(delete(accounts).where(accounts.c.id == account.id))
         return held
 

@@ -46,7 +46,7 @@ from cardtable.server.live.hub import Hub, ServedElsewhere, TableMoving
 from cardtable.server.live.play import Play
 from cardtable.server.quick.redis_store import SharedQueue
 from cardtable.server.redis_channel import listen
-from cardtable.server.tables.table import Table
+from cardtable.server.tables.table import Reader, Table
 
 if TYPE_CHECKING:
     from starlette.websockets import WebSocket
@@ -79,7 +79,7 @@ class Cluster:
         self._taking: set[str] = set()  # claimed, being rebuilt: not in the hub yet
         self._kept: dict[str, str] = {}  # table -> the process that answered "keep"
         self.relays = Relays(hub, play, self.redis, self.name, self.leases)
-        self.lobby = SharedLobby(hub, self.redis, self.lease_seconds)
+        self.lobby = SharedLobby(hub, self.redis, self.lease_seconds, self.name)
         self.quick = SharedQueue(self.redis)
         hub.owners = self
 
@@ -183,6 +183,12 @@ class Cluster:
     async def tables_page(self, query: Mapping[str, str]) -> dict[str, Any]:
         return await self.lobby.tables_page(query)
 
+    async def online(self) -> int:
+        return await self.lobby.online()
+
+    async def live_lines(self, ids: list[str]) -> list[dict[str, Any]]:
+        return await self.lobby.live_lines(ids)
+
     # --- heartbeat ------------------------------------------------------------
     async def _beat(self) -> None:
         # A task of its own: taking tables over (a failover's burst of
@@ -248,9 +254,15 @@ class Cluster:
             await self.relays.on_message(message)
 
     async def relay(
-        self, ws: WebSocket, table_id: str, token: str | None, address: str, holder: str
+        self,
+        ws: WebSocket,
+        table_id: str,
+        token: str | None,
+        address: str,
+        holder: str,
+        reader: Reader,
     ) -> None:
-        await self.relays.relay(ws, table_id, token, address, holder)
+        await self.relays.relay(ws, table_id, token, address, holder, reader)
 
     async def _hand_over(self, table_id: str, asker: str) -> None:
         """Let ``asker`` have ``table_id``: between two moves, so that every

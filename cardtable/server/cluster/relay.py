@@ -36,7 +36,7 @@ from cardtable.server.guard.limits import TooMany
 from cardtable.server.live.hub import Hub
 from cardtable.server.live.play import Play
 from cardtable.server.tables.messages import error
-from cardtable.server.tables.table import Client, Table
+from cardtable.server.tables.table import Client, Reader, Table
 
 log = logging.getLogger(__name__)
 
@@ -142,7 +142,16 @@ class Relays:
             self._frame(link, {"close": code})
             asyncio.get_running_loop().call_soon(self._drop, link)
 
-        client = Client(seat, send, close)
+        account, viewer = message.get("account"), message.get("viewer")
+        client = Client(
+            seat,
+            send,
+            close,
+            address=address,
+            account=str(account) if account and seat is None else None,
+            viewer=str(viewer) if viewer else None,
+            muted=frozenset(map(str, message.get("muted") or ())),
+        )
         self.links[link] = _Link(link, table, client, asyncio.get_running_loop().time())
         self.play.connect(table, client)
 
@@ -183,7 +192,13 @@ class Relays:
 
     # --- the relay's side --------------------------------------------------------
     async def relay(
-        self, ws: WebSocket, table_id: str, token: str | None, address: str, holder: str
+        self,
+        ws: WebSocket,
+        table_id: str,
+        token: str | None,
+        address: str,
+        holder: str,
+        reader: Reader,
     ) -> None:
         """Serve ``ws`` (accepted) through ``holder``, which serves its table."""
         link = secrets.token_urlsafe(12)
@@ -191,7 +206,14 @@ class Relays:
         tasks: list[asyncio.Task[None]] = []
         try:
             await pubsub.subscribe(link_channel(link))
-            opening = {"table": table_id, "token": token, "address": address}
+            opening = {
+                "table": table_id,
+                "token": token,
+                "address": address,
+                "account": reader.name,
+                "viewer": reader.viewer,
+                "muted": sorted(reader.muted),
+            }
             await self.send(holder, {"op": "open", "link": link, **opening})
             tasks = [
                 asyncio.create_task(self._downstream(ws, pubsub)),

@@ -18,6 +18,10 @@ table changed. ``ct_rating_changes`` has one row per account of each rated
 table, written in the transaction that stores the table's last move: a table is
 rated exactly once, and a restart neither rates it again nor skips it.
 
+Friends: ``ct_follows`` (who follows whom), ``ct_blocks`` (who blocked whom)
+and ``ct_invites`` (an invitation to a table, from one account to another),
+each row going with either account (``accounts.py``, ``delete``).
+
 Puzzle training: ``ct_puzzle_players`` holds one Glicko-2 state per account
 and game; ``ct_puzzle_attempts`` one row per puzzle an account tried, its first
 try (the only one that is rated: a puzzle counts once, so its answer, once
@@ -86,7 +90,7 @@ events = Table(
     metadata,
     Column("table_id", String(32), ForeignKey("ct_tables.id"), primary_key=True),
     Column("n", Integer, primary_key=True),  # 0, 1, 2… in game order
-    Column("kind", String(8), nullable=False),  # "deal" or "move"
+    Column("kind", String(8), nullable=False),  # "deal", "move" or "takeback" (journal.py)
     Column("data", Text, nullable=False),
     # The lease epoch of the process that wrote it (null: one process alone).
     Column("epoch", Integer, nullable=True),
@@ -263,4 +267,35 @@ puzzle_attempts = Table(
     Column("rating_after", Float, nullable=False),
     Column("puzzle_rating", Float, nullable=False),  # the puzzle's rating it was rated against
     Column("created_ms", BigInteger, nullable=False),
+)
+
+# Friends (accounts/friends.py).
+
+follows = Table(
+    "ct_follows",
+    metadata,
+    Column("follower_id", String(32), ForeignKey("ct_accounts.id"), primary_key=True),
+    Column("followed_id", String(32), ForeignKey("ct_accounts.id"), primary_key=True),
+    Column("created_ms", BigInteger, nullable=False),
+    Index("ix_ct_follows_followed_id", "followed_id"),
+)
+
+blocks = Table(
+    "ct_blocks",
+    metadata,
+    Column("blocker_id", String(32), ForeignKey("ct_accounts.id"), primary_key=True),
+    Column("blocked_id", String(32), ForeignKey("ct_accounts.id"), primary_key=True),
+    Column("created_ms", BigInteger, nullable=False),
+    Index("ix_ct_blocks_blocked_id", "blocked_id"),
+)
+
+invites = Table(
+    "ct_invites",
+    metadata,
+    # One invitation per invited person, inviter and table: asking again changes nothing.
+    Column("invitee_id", String(32), ForeignKey("ct_accounts.id"), primary_key=True),
+    Column("inviter_id", String(32), ForeignKey("ct_accounts.id"), primary_key=True),
+    Column("table_id", String(32), ForeignKey("ct_tables.id"), primary_key=True),
+    Column("created_ms", BigInteger, nullable=False),
+    Index("ix_ct_invites_inviter_id", "inviter_id"),
 )

@@ -31,7 +31,14 @@ from cardtable.server.settings import Settings
 from cardtable.server.tables.facts import TableFacts
 from cardtable.server.tables.journal import Journal
 from cardtable.server.tables.lobby import NewTable
-from cardtable.server.tables.table import Refused, Table, build_table, new_token, unique_name
+from cardtable.server.tables.table import (
+    Reader,
+    Refused,
+    Table,
+    build_table,
+    new_token,
+    unique_name,
+)
 from cardtable.server.wire import BadInput
 
 if TYPE_CHECKING:
@@ -75,13 +82,28 @@ class Owners(Protocol):
         ...
 
     async def relay(
-        self, ws: WebSocket, table_id: str, token: str | None, address: str, holder: str
+        self,
+        ws: WebSocket,
+        table_id: str,
+        token: str | None,
+        address: str,
+        holder: str,
+        reader: Reader,
     ) -> None:
-        """Serve the accepted socket ``ws`` through ``holder``, which keeps the table."""
+        """Serve the accepted socket ``ws`` through ``holder``, which keeps the
+        table, for ``reader`` (who is signed in on it, and whom they blocked)."""
         ...
 
     async def tables_page(self, query: Mapping[str, str]) -> dict[str, Any]:
         """``GET /api/tables`` over the tables of every process."""
+        ...
+
+    async def online(self) -> int:
+        """Sockets open at the tables of every process (``GET /api/online``)."""
+        ...
+
+    async def live_lines(self, ids: list[str]) -> list[dict[str, Any]]:
+        """The lobby lines of the live ones of ``ids``, on any process."""
         ...
 
 
@@ -133,7 +155,7 @@ class Hub:
         table = self._revive(stored)
         pending = table.journal.pending(table.state)
         if pending:  # the record stopped at the end of a round: store the new deal
-            await self.storage.append(table.id, len(table.journal.events), pending)
+            await self.storage.append(table.id, table.journal.stored, pending)
             table.journal.commit(pending)
         return table
 

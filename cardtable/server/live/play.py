@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import random
 import secrets
 from collections.abc import Coroutine
 from typing import Any
@@ -29,6 +30,8 @@ from cardtable.server.requests import (
     ClientMessage,
     MoveMessage,
     ReportMessage,
+    TakebackAnswerMessage,
+    TakebackMessage,
 )
 from cardtable.server.tables.chat import (
     ChatLine,
@@ -38,6 +41,7 @@ from cardtable.server.tables.chat import (
     may_read,
     reporter_key,
 )
+from cardtable.server.tables.journal import Event
 from cardtable.server.tables.messages import (
     chat_message,
     dumps,
@@ -45,8 +49,14 @@ from cardtable.server.tables.messages import (
     reported_message,
     state_message,
 )
-from cardtable.server.tables.outcomes import outcome_of
-from cardtable.server.tables.table import Client, Refused, Table, Timer
+from cardtable.server.tables.outcomes import Outcome, outcome_of
+from cardtable.server.tables.table import Client, Refused, Table, TakebackRequest, Timer
+from cardtable.server.tables.takeback import (
+    adopt_takeback,
+    answer_seconds,
+    takeback_event,
+    undone_state,
+)
 from cardtable.server.wire import BadInput, convert, parse_json
 
 log = logging.getLogger(__name__)
@@ -90,7 +100,8 @@ class Play:
         self.changed(table)
         # After the state (a client counts an error before its first state as a
         # refused token): the chat so far, of the channels this client reads.
-        history = [line for line in table.chat if may_read(client.seat, line.channel)]
+        # (A line said under a name the client's account blocked is not sent.)
+        history = [line for line in table.chat if client.hears(line)]
         if history:
             client.send(chat_message(history, history=True))
 
@@ -126,6 +137,10 @@ class Play:
                     await self._uncancelled(self._report(table, client, msg.n))
                 except BadInput as exc:
                     client.send(error(str(exc), about="chat"))
+            elif isinstance(msg, TakebackMessage):
+                await self._uncancelled(self._ask_takeback(table, client))
+            elif isinstance(msg, TakebackAnswerMessage):
+                await self._uncancelled(self._answer_takeback(table, client, msg.accept))
             else:
                 client.send(PONG)
         except Refused as exc:
@@ -162,7 +177,7 @@ class Play:
         table.chat.append(line)
         text_out = chat_message([line])
         for other in list(table.clients):
-            if may_read(other.seat, line.channel):
+            if other.hears(line):  # its channel, and the speaker not blocked by the reader
                 other.send(text_out)
 
     async def _report(self, table: Table, client: Client, n: int) -> None:
@@ -216,8 +231,18 @@ class Play:
         status = "finished" if after.finished else None
         # The game's end is rated with its last move, in one transaction (ratings.py).
         outcome = outcome_of(table, after, now_ms()) if after.finished else None
+        await self._store(table, new, status, outcome)
+        table.adopt(after, new)
+        if outcome is not None:
+            table.facts.ratings = outcome.changes
+            table.facts.rated = outcome.rated  # a table may end friendly (rating_rules.py)
+
+    async def _store(
+        self, table: Table, new: list[Event], status: str | None, outcome: Outcome | None
+    ) -> None:
+        """Store ``new`` events of ``table``, or :class:`Refused` saying why not."""
         try:
-            await self.hub.storage.append(table.id, len(table.journal.events), new, status, outcome)
+            await self.hub.storage.append(table.id, table.journal.stored, new, status, outcome)
         except LeaseLost:
             self.let_go(table)
             raise Refused("this table moved to another server process; reconnecting") from None
@@ -233,10 +258,71 @@ class Play:
                 "the server cannot reach its database just now; your move will be sent again",
                 retry_ms=STORE_RETRY_MS,
             ) from None
-        table.adopt(after, new)
-        if outcome is not None:
-            table.facts.ratings = outcome.changes
-            table.facts.rated = outcome.rated  # a table may end friendly (rating_rules.py)
+
+    # --- take-backs (tables/takeback.py) -------------------------------------------
+    async def _ask_takeback(self, table: Table, client: Client) -> None:
+        async with table.lock:
+            seat = client.seat
+            undone_state(table, seat, random.Random(secrets.randbits(64)))  # or Refused: why not
+            assert seat is not None
+            # Bots and stand-ins accept at once; the people must answer.
+            waiting = {
+                i
+                for i, s in enumerate(table.seats)
+                if i != seat and table.controller(i) is None and s.human
+            }
+            seconds = answer_seconds(table)
+            asked = TakebackRequest(seat, table.seq, waiting, now_ms() + seconds * 1000)
+            table.note("takeback.asked", seat)
+            if waiting:
+                table.takeback = asked
+                asked.task = self._spawn(self._lapse(table, asked, seconds))
+            else:
+                await self._take_move_back(table, asked)
+        self.changed(table)
+
+    async def _answer_takeback(self, table: Table, client: Client, accept: bool) -> None:
+        async with table.lock:
+            asked = table.takeback
+            if asked is None:
+                raise Refused("no take-back is waiting for an answer", key="takeback.none")
+            if client.seat is None or client.seat not in asked.waiting:
+                raise Refused("this take-back is not yours to answer", key="takeback.notYours")
+            if accept:
+                asked.waiting.discard(client.seat)
+                if not asked.waiting:
+                    await self._take_move_back(table, asked)
+            else:
+                self._end_takeback(table, asked)
+                table.note("takeback.declined", client.seat)
+        self.changed(table)
+
+    async def _take_move_back(self, table: Table, asked: TakebackRequest) -> None:
+        """Every other person accepted: store the take-back, then return to
+        the state before the move (call under the lock)."""
+        self._end_takeback(table, asked)
+        before = undone_state(table, asked.seat, random.Random(secrets.randbits(64)))
+        new = [takeback_event(asked.seat)]
+        await self._store(table, new, None, None)
+        adopt_takeback(table, before, new)
+        self._stop_timer(table)  # the asker's turn again, with a fresh timer
+        table.note("takeback.done", asked.seat)
+
+    def _end_takeback(self, table: Table, asked: TakebackRequest) -> None:
+        if table.takeback is asked:
+            table.takeback = None
+        if asked.task is not None and asked.task is not asyncio.current_task():
+            asked.task.cancel()
+
+    async def _lapse(self, table: Table, asked: TakebackRequest, seconds: float) -> None:
+        """Nobody declined in time: the take-back lapses (counts as declined)."""
+        await asyncio.sleep(seconds)
+        async with table.lock:
+            if table.takeback is not asked:
+                return
+            self._end_takeback(table, asked)
+            table.note("takeback.lapsed", asked.seat)
+        self.changed(table)
 
     # --- what happens next -------------------------------------------------------
     def changed(self, table: Table) -> None:
@@ -277,6 +363,10 @@ class Play:
             self._stop_timer(table)
             return
         self._stand_in_for_absent(table)
+        asked = table.takeback
+        if asked is not None and asked.seq != table.seq:  # someone moved: the request is void
+            self._end_takeback(table, asked)
+            table.note("takeback.lapsed", asked.seat)
         seat = table.state.to_move
         if seat is None:
             return
@@ -286,6 +376,9 @@ class Play:
             self._start_timer(table, seat)
             return
         self._stop_timer(table)
+        if table.takeback is not None:  # a bot waits for the people's answers
+            self._cancel_auto(table)
+            return
         key = (table.seq, seat, bot)
         if table.auto is not None and table.auto[0] == key and not table.auto[1].done():
             return

@@ -11,6 +11,8 @@ matched (:meth:`QuickMatch.match`):
   their ratings differ by at most the wider of their two ranges, each range
   :data:`RANGE_START` points and :data:`RANGE_GROWTH` more every second that
   person has waited (so a far-apart pair meets after a while);
+- two accounts where either blocked the other (accounts/friends.py) are
+  never compatible, whatever their ratings or waits;
 - once a person's own wait has run out and they allowed bots, they are seated
   with whoever else is compatible now and allows bots too, and the empty
   seats get bots of the level the first of them chose.
@@ -56,6 +58,7 @@ from typing import Any
 from cardtable.bots import LEVELS, level_for
 from cardtable.core.registry import game_names, manifest
 from cardtable.server.accounts.accounts import Account, Accounts
+from cardtable.server.accounts.friends import avoided
 from cardtable.server.guard.limits import TooMany
 from cardtable.server.live.hub import Hub
 from cardtable.server.live.play import Play
@@ -90,8 +93,16 @@ def reach(entry: Entry, now: float) -> float:
 
 
 def compatible(a: Entry, b: Entry, now: float) -> bool:
-    """Whether ``a`` and ``b`` may sit together now (see the module)."""
+    """Whether ``a`` and ``b`` may sit together now (see the module): never
+    when either blocked the other."""
+    if blocked(a, b) or blocked(b, a):
+        return False
     return abs(a.rating - b.rating) <= max(reach(a, now), reach(b, now))
+
+
+def blocked(a: Entry, b: Entry) -> bool:
+    """Whether ``b``'s account is one ``a`` must not sit with (a block, either way)."""
+    return b.account is not None and b.account.id in a.avoid
 
 
 def next_group(waiting: list[Entry], now: float) -> tuple[list[Entry], str | None] | None:
@@ -186,6 +197,7 @@ class QuickMatch:
         """Put a person in the queue (refused past the limits) and match it."""
         check_request(request.game, request.players, request.bots)
         rating = await self.rating(account.id if account else None, request.game, request.players)
+        avoid = await avoided(self.accounts.engine, account.id) if account else frozenset()
         await self.prune()
         now = self.now()
         entry = Entry(
@@ -200,6 +212,7 @@ class QuickMatch:
             wait=request.wait,
             bots=request.bots,
             seen=now,
+            avoid=avoid,
         )
         limit = self.hub.settings.limits.quick_per_client
         refused = await self.store.add(entry, limit, MAX_ENTRIES)

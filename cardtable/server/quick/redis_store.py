@@ -321,14 +321,15 @@ def _data(entry: Entry) -> dict[str, Any]:
         "ticket": entry.ticket, "game": entry.game, "players": entry.players,
         "name": entry.name, "account": [account.id, account.name] if account else None,
         "client": entry.client, "rating": entry.rating, "joined": entry.joined,
-        "wait": entry.wait, "bots": entry.bots,
+        "wait": entry.wait, "bots": entry.bots, "avoid": sorted(entry.avoid),
     }  # fmt: skip
 
 
 def _entry(raw: bytes, seen: float) -> Entry:
     data = json.loads(raw)
     account = data.pop("account")
-    return Entry(**data, account=Account(*account) if account else None, seen=seen)
+    avoid = frozenset(data.pop("avoid", ()))  # an entry stored before blocks avoids nobody
+    return Entry(**data, account=Account(*account) if account else None, seen=seen, avoid=avoid)
 
 
 @asynccontextmanager

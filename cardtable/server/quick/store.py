@@ -50,6 +50,8 @@ class Entry:
     bots: str | None  # the bot level for empty seats; None: people only
     seen: float
     seated: Seated | None = None
+    # The accounts this one blocked or is blocked by: never seated with it.
+    avoid: frozenset[str] = frozenset()
     watching: int = 0  # long polls in flight in this process (the memory store's)
 
     @property

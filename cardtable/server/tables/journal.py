@@ -31,31 +31,56 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from cardtable.core.errors import RecordError
 from cardtable.core.game import JSON, Applied, State
 from cardtable.core.records import make_record
 
-Event = tuple[str, dict[str, Any]]  # ("deal" | "move", its record JSON)
+Event = tuple[str, dict[str, Any]]  # ("deal" | "move" | "takeback", its JSON)
+TAKEBACK = "takeback"
 
 
 class Journal:
     """The events written so far, and where they end in the record."""
 
     def __init__(self, events: Iterable[Event] = ()) -> None:
-        self.events: list[Event] = []
+        self.events: list[Event] = []  # the record's deals and the moves that stand
         self.rounds = 0  # rounds with a deal written
-        self.moves_in_round = 0  # moves written in the last of them
-        self.moves = 0  # moves written in all
+        self.moves_in_round = 0  # moves standing in the last of them
+        self.moves = 0  # moves standing in all
+        self.takebacks = 0  # moves taken back
+        self.stored = 0  # events written, take-backs and the moves they undid included
         self._add(list(events))
 
+    @property
+    def seq(self) -> int:
+        """Moves and take-backs stored so far: it only grows (a take-back is
+        a new number, never the undone move's again)."""
+        return self.moves + 2 * self.takebacks
+
     def _add(self, new: Sequence[Event]) -> None:
-        for kind, _ in new:
+        self.stored += len(new)
+        for kind, data in new:
+            if kind == TAKEBACK:
+                self._undo(data)
+                continue
             if kind == "deal":
                 self.rounds += 1
                 self.moves_in_round = 0
             else:
                 self.moves_in_round += 1
                 self.moves += 1
-        self.events.extend(new)
+            self.events.append((kind, data))
+
+    def _undo(self, data: dict[str, Any]) -> None:
+        """Drop the last move, which a take-back event follows."""
+        if not self.events or self.events[-1][0] != "move" or not self.moves_in_round:
+            raise RecordError("takeback", "it follows no move of this round")
+        if self.events[-1][1].get("seat") != data.get("seat"):
+            raise RecordError("takeback.seat", "the move before it is another seat's")
+        self.events.pop()
+        self.moves -= 1
+        self.moves_in_round -= 1
+        self.takebacks += 1
 
     def applied(self, applied: Applied | None, after: State) -> list[Event]:
         """The events of one move, without writing them: those ``apply``

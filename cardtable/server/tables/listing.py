@@ -1,5 +1,8 @@
 """``GET /api/tables``: the open tables one can join or watch moving, newest
-first, filtered by game, player count and rated or friendly, a page at a time.
+first, filtered by game, player count, rated or friendly and status (waiting
+for people, or in play), a page at a time. A table in play says its round,
+scores and whose turn it is: what every viewer's ``state`` message carries
+(messages.py), never a view.
 
 A table is listed while it waits for players, or while it plays and moves:
 its people (some of them) are connected, it has none (bots only), or
@@ -23,6 +26,7 @@ from cardtable.server.wire import BadInput
 
 PAGE = 50  # tables per page, at most
 CURSOR = re.compile(r"(\d{1,15})\.([A-Za-z0-9_-]{1,32})")
+TABLE_IDS = re.compile(r"[A-Za-z0-9_-]{1,32}(,[A-Za-z0-9_-]{1,32}){0,49}")
 
 
 def listed(table: Table) -> bool:
@@ -47,6 +51,7 @@ class Filters:
     game: str | None
     players: int | None
     rated: bool | None  # None: rated and friendly tables alike
+    status: str | None  # "waiting" or "playing"; None: both
     limit: int
     after: Key | None  # the cursor: only tables older than this
 
@@ -56,15 +61,32 @@ def key_of(table: Table) -> Key:
 
 
 def entry(table: Table) -> dict[str, Any]:
-    """The lobby's line for ``table``."""
-    return {**table_info(table), "title": title(table.facts.game)}
+    """The lobby's line for ``table``: its public facts, and while it plays
+    the round, the scores and the seat to move (public: every viewer's
+    ``state`` message carries them)."""
+    line = {**table_info(table), "title": title(table.facts.game)}
+    if table.status == "playing":
+        state = table.state
+        line["play"] = {
+            "round": state.round_number,
+            "scores": list(state.scores),
+            "to_move": state.to_move,
+        }
+    return line
+
+
+def online(tables: Iterable[Table]) -> int:
+    """Sockets open at ``tables``: people at a table page, seated or watching."""
+    return sum(len(t.clients) for t in tables)
 
 
 def filters(query: Mapping[str, str]) -> Filters:
     """The query's filters, or :class:`BadInput` saying which one is wrong."""
     for name in query:
-        if name not in ("game", "players", "rated", "cursor", "limit"):
-            raise BadInput(f"there is no filter {name[:40]!r}; filters are game, players and rated")
+        if name not in ("game", "players", "rated", "status", "cursor", "limit"):
+            raise BadInput(
+                f"there is no filter {name[:40]!r}; filters are game, players, rated and status"
+            )
     game = query.get("game")
     if game is not None and game not in game_names():
         raise BadInput(f"game must be one of {', '.join(game_names())}")
@@ -72,6 +94,9 @@ def filters(query: Mapping[str, str]) -> Filters:
     rated = query.get("rated")
     if rated not in (None, "true", "false"):
         raise BadInput(f"rated must be true or false, got {rated[:20]!r}")
+    status = query.get("status")
+    if status not in (None, "waiting", "playing"):
+        raise BadInput(f"status must be waiting or playing, got {status[:20]!r}")
     limit = whole_number(query.get("limit"), "limit", 1, PAGE) or PAGE
     after: Key | None = None
     cursor = query.get("cursor")
@@ -80,7 +105,7 @@ def filters(query: Mapping[str, str]) -> Filters:
         if found is None:
             raise BadInput("cursor must be the 'next' value of an earlier page")
         after = int(found[1]), found[2]
-    return Filters(game, players, None if rated is None else rated == "true", limit, after)
+    return Filters(game, players, None if rated is None else rated == "true", status, limit, after)
 
 
 def entries(tables: Iterable[Table], wanted: Filters) -> list[Entry]:
@@ -92,6 +117,7 @@ def entries(tables: Iterable[Table], wanted: Filters) -> list[Entry]:
         and (wanted.game is None or t.facts.game == wanted.game)
         and (wanted.players is None or len(t.seats) == wanted.players)
         and (wanted.rated is None or t.facts.rated == wanted.rated)
+        and (wanted.status is None or t.status == wanted.status)
         and (wanted.after is None or key_of(t) < wanted.after)
     ]
 
@@ -114,6 +140,14 @@ def tables_page(tables: Iterable[Table], query: Mapping[str, str]) -> dict[str, 
     """One page of listed tables and the cursor of the next (``None``: the last page)."""
     wanted = filters(query)
     return page(entries(tables, wanted), wanted.limit)
+
+
+def live_ids(text: str) -> list[str]:
+    """``GET /api/live-tables?ids=a,b,c``: up to a page of table ids, or
+    :class:`BadInput` saying what is wrong."""
+    if not TABLE_IDS.fullmatch(text):
+        raise BadInput(f"ids must be up to {PAGE} table ids separated by commas")
+    return list(dict.fromkeys(text.split(",")))
 
 
 def whole_number(text: str | None, name: str, low: int, high: int) -> int | None:

@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from importlib import resources
 from typing import Any
 
 from cardtable.bots import LEVELS, bot_entries, bot_names, level_for, make_bot
 from cardtable.core.errors import CardtableError
 from cardtable.core.game import Game
+from cardtable.core.manifest import GameManifest
 from cardtable.core.registry import game_names, load, manifest, manifests
 from cardtable.server.requests import STAND_INS, UNSET, CreateTable, SeatRequest
 from cardtable.server.tables.facts import SeatFacts
@@ -31,6 +33,24 @@ class NewTable:
     bot_delay_ms: int
     stand_in: str
     rated: bool = True  # False: friendly, never rated (rating_rules.py)
+
+
+#: Where a game drawn by the generic board keeps its words for the lobby (its
+#: options' labels and help, its summary: docs/plugins.md#option-labels), as
+#: a board keeps its catalogs beside board.js: ``i18n.<lang>.json`` files in
+#: this folder of its package, served at ``/games/{game}/i18n.<lang>.json``.
+WORDS_FOLDER = "web"
+WORDS_FILE = r"i18n\.[a-z]{2,3}\.json"
+
+
+def words_url(m: GameManifest) -> str | None:
+    """The address the lobby reads a boardless game's ``i18n.<lang>.json``
+    from (``None``: it has a board, whose catalogs serve, or no words)."""
+    if m.web_client is not None or m.package is None:
+        return None
+    if not resources.files(m.package).joinpath(WORDS_FOLDER, "i18n.en.json").is_file():
+        return None
+    return f"/games/{m.name}/"
 
 
 def games_json() -> list[dict[str, Any]]:
@@ -51,6 +71,7 @@ def games_json() -> list[dict[str, Any]]:
                 "bots": [{"name": n, "summary": b.summary} for n, b in bots.items()],
                 "levels": [{"name": n, "summary": level.summary} for n, level in levels],
                 "board": f"/games/{name}/board.js" if m.has("web_client") else None,
+                "words": words_url(m),
                 "tutorial": m.has("tutorial"),
             }
         )

@@ -21,9 +21,11 @@ from typing import Any
 from cardtable.core.engine import explain
 from cardtable.core.errors import RefusalParam
 from cardtable.core.game import Game, State
+from cardtable.core.registry import manifest
 from cardtable.server.tables.chat import ChatLine
 from cardtable.server.tables.outcomes import change_json
 from cardtable.server.tables.table import Table
+from cardtable.server.tables.takeback import may_ask, takeback_json
 
 
 def dumps(message: dict[str, Any]) -> str:
@@ -103,6 +105,7 @@ def game_part(game: Game, state: State, seat: int | None) -> dict[str, Any]:
         "finished": state.finished,
         "scores": list(state.scores),
         "winners": list(state.winners),
+        "lowest_wins": manifest(game.name).lowest_wins,
     }
 
 
@@ -131,6 +134,7 @@ class RoundEnds:
         self.game = game
         self.state = game.new_state()
         self.walked = 0  # events applied so far
+        self.takebacks = 0  # the journal's take-backs when this walk began
         self.moved = False  # a move since the last deal
         self.ended: list[State] = []
         self.views: dict[int | None, dict[str, Any]] = {}  # of ended[-1], by seat
@@ -174,8 +178,10 @@ def round_end(table: Table, seat: int | None) -> dict[str, Any] | None:
     the message: it holds only what the seat saw when the round ended."""
     events = table.journal.events
     walk = _ROUND_ENDS.get(table)
-    if walk is None or walk.walked > len(events):
+    # A take-back removed a walked move: walk again from the start.
+    if walk is None or walk.walked > len(events) or walk.takebacks != table.journal.takebacks:
         walk = _ROUND_ENDS[table] = RoundEnds(table.game)
+        walk.takebacks = table.journal.takebacks
     walk.advance(events)
     if not walk.ended:
         return None
@@ -222,6 +228,9 @@ def state_message(table: Table, seat: int | None) -> str:
         },
         "log": list(table.log),
         "rematch": table.facts.rematch_id,
+        # A take-back asked for and still waiting (takeback.py), and whether this seat may ask.
+        "takeback": takeback_json(table),
+        "may_take_back": may_ask(table, seat),
         # Once a rated game is over: each rated seat's change (rating_rules.change_json).
         "ratings": [change_json(c) for c in table.facts.ratings],
     }

@@ -21,7 +21,7 @@ def replay_step(table: Table, step: int, seat: Seat) -> dict[str, Any]:
     """``{step, steps, seat, move, view | views}`` after ``step`` moves."""
     if table.status != "finished":
         raise Refused("a replay is shown once the game is over")
-    steps = table.seq
+    steps = table.journal.moves  # the moves that stand (a take-back removed its move)
     if not 0 <= step <= steps:
         raise Refused(f"step {step} is outside this game: 0 to {steps}")
     n = table.game.num_players

@@ -22,7 +22,7 @@ from typing import Any
 from cardtable.core.engine import refusal
 from cardtable.core.errors import RecordError, RefusalParam
 from cardtable.core.game import Game, Move, State
-from cardtable.server.tables.chat import HISTORY, ChatLine
+from cardtable.server.tables.chat import HISTORY, ChatLine, may_read
 from cardtable.server.tables.facts import SeatFacts, TableFacts
 from cardtable.server.tables.journal import Event, Journal
 from cardtable.server.wire import BadInput
@@ -75,6 +75,25 @@ class Client:
     close: Callable[[int], None] = _stays_open
     address: str = ""  # the client's address, as the limits count it
     account: str | None = None  # a signed-in spectator's account name (its chat's name)
+    viewer: str | None = None  # the id of the account signed in on this connection, if any
+    # The names of the accounts that account blocked: their chat lines are not sent here.
+    muted: frozenset[str] = frozenset()
+
+    def hears(self, line: ChatLine) -> bool:
+        """Whether this connection is sent ``line``: a channel it reads, said
+        under no name it blocked."""
+        return may_read(self.seat, line.channel) and line.name not in self.muted
+
+
+@dataclass(frozen=True)
+class Reader:
+    """Who is signed in on a connection (nobody, for a guest): the account's
+    name and id, and the names of the accounts it blocked. A relayed socket
+    carries it to the table's owner, which filters the chat as it would here."""
+
+    name: str | None = None
+    viewer: str | None = None
+    muted: frozenset[str] = frozenset()
 
 
 @dataclass
@@ -105,6 +124,18 @@ class Timer:
 
 
 @dataclass(eq=False)
+class TakebackRequest:
+    """``seat`` asked at move ``seq`` to take its last move back; ``waiting``
+    are the people still to answer, until ``deadline_ms`` (then it lapses)."""
+
+    seat: int
+    seq: int
+    waiting: set[int]
+    deadline_ms: int
+    task: asyncio.Task[None] | None = None
+
+
+@dataclass(eq=False)
 class Table:
     """A table: settings, seats, the game and who is connected."""
 
@@ -124,6 +155,7 @@ class Table:
     # The latest chat lines (what a client is sent on connecting), and the next line's number.
     chat: deque[ChatLine] = field(default_factory=lambda: deque(maxlen=HISTORY))
     chat_next: int = 0
+    takeback: TakebackRequest | None = None  # a take-back asked for and not yet answered
 
     @property
     def id(self) -> str:
@@ -135,8 +167,8 @@ class Table:
 
     @property
     def seq(self) -> int:
-        """Moves applied (and stored) so far."""
-        return self.journal.moves
+        """Moves applied (and stored) so far, take-backs counted as moves too."""
+        return self.journal.seq
 
     @property
     def spectators(self) -> int:

@@ -24,15 +24,15 @@ from starlette.staticfiles import StaticFiles
 from cardtable.core.errors import CardtableError
 from cardtable.core.registry import game_names, manifest
 from cardtable.server.accounts.accounts import Accounts
-from cardtable.server.db.storage import unreachable
+from cardtable.server.accounts.friends import seating_refusal
+from cardtable.server.db.storage import LIVE, unreachable
 from cardtable.server.guard.limits import TooMany, client_address
 from cardtable.server.live.analyses import Analyses
 from cardtable.server.live.hub import Hub
 from cardtable.server.live.play import Play
 from cardtable.server.requests import Analyze, Join, Rematch
-from cardtable.server.tables.listing import tables_page
-from cardtable.server.tables.lobby import games_json, parse_create, title
-from cardtable.server.tables.messages import table_info
+from cardtable.server.tables.listing import entry, live_ids, online, tables_page
+from cardtable.server.tables.lobby import WORDS_FILE, WORDS_FOLDER, games_json, parse_create
 from cardtable.server.tables.replay import Seat, replay_step
 from cardtable.server.web.session_cookie import signed_in
 from cardtable.server.wire import BadInput, convert, display_name, read_json
@@ -88,6 +88,22 @@ def routes(hub: Hub, play: Play, analyses: Analyses, static: Path) -> list[BaseR
             return JSONResponse(await hub.owners.tables_page(request.query_params))
         return JSONResponse(tables_page(hub.tables.values(), request.query_params))
 
+    async def count_online(request: Request) -> Response:
+        # People with a table open, seated or watching: one per socket (a
+        # lobby page alone opens none; quick match counts its own waiters).
+        if hub.owners is not None:  # several processes: all of theirs
+            return JSONResponse({"online": await hub.owners.online()})
+        return JSONResponse({"online": online(hub.tables.values())})
+
+    async def live_tables(request: Request) -> Response:
+        # "Your tables" in the lobby: the live ones of the tables a browser
+        # holds seats at (their ids are their links: anyone with one may look).
+        ids = live_ids(request.query_params.get("ids", ""))
+        if hub.owners is not None:
+            return JSONResponse({"tables": await hub.owners.live_lines(ids)})
+        found = [hub.tables.get(i) for i in ids]
+        return JSONResponse({"tables": [entry(t) for t in found if t and t.status in LIVE]})
+
     async def create_table(request: Request) -> Response:
         client = client_address(request.scope, hub.settings.limits)
         await hub.gate.may_create(client)  # before any work
@@ -100,7 +116,7 @@ def routes(hub: Hub, play: Play, analyses: Analyses, static: Path) -> list[BaseR
 
     async def get_table(request: Request) -> Response:
         table = await hub.get(request.path_params["table_id"])
-        return JSONResponse({**table_info(table), "title": title(table.facts.game)})
+        return JSONResponse(entry(table))  # the lobby's line: a person's own table shows the same
 
     async def join(request: Request) -> Response:
         client = client_address(request.scope, hub.settings.limits)
@@ -110,6 +126,9 @@ def routes(hub: Hub, play: Play, analyses: Analyses, static: Path) -> list[BaseR
         # A signed-in person sits under their account's name, and the seat becomes theirs.
         accounts: Accounts = request.app.state.accounts
         account = await signed_in(accounts, request)
+        # A block between this account and one seated here keeps it away (either way).
+        if account and (refused := await seating_refusal(accounts.engine, account.id, table.id)):
+            return JSONResponse(refused.body(), refused.status)
         name = account.name if account else display_name(body.name, "request.name")
         token = await hub.join(table, body.seat, name, account=account is not None)
         if account:
@@ -173,14 +192,16 @@ def routes(hub: Hub, play: Play, analyses: Analyses, static: Path) -> list[BaseR
         if name not in game_names():
             raise BadInput(f"there is no game {name[:40]!r}", 404)
         m = manifest(name)
-        if m.web_client is None or m.package is None:
+        # A game drawn by the generic board serves its words only (WORDS_FOLDER).
+        words = m.web_client is None and re.fullmatch(WORDS_FILE, file) is not None
+        if m.package is None or (m.web_client is None and not words):
             raise BadInput(
                 f"{name} offers no browser drawing of its own: the generic board"
                 f" {GENERIC_BOARD} draws it",
                 404,
             )
         # board.js is the manifest's web_client; other files sit beside it.
-        folder, _, module = m.web_client.rpartition("/")
+        folder, _, module = (m.web_client or f"{WORDS_FOLDER}/").rpartition("/")
         where = resources.files(m.package).joinpath(folder or ".")
         where = where.joinpath(module if file == "board.js" else file)
         try:
@@ -205,6 +226,8 @@ def routes(hub: Hub, play: Play, analyses: Analyses, static: Path) -> list[BaseR
         Route("/t/{table_id}", page("table.html")),
         Route("/api/games", list_games),
         Route("/api/tables", list_tables, methods=["GET"]),
+        Route("/api/online", count_online),
+        Route("/api/live-tables", live_tables),
         Route("/api/tables", create_table, methods=["POST"]),
         Route(t, get_table),
         Route(t + "/join", join, methods=["POST"]),

@@ -14,11 +14,12 @@ from collections.abc import Awaitable, Callable
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from cardtable.server.accounts.accounts import Accounts
+from cardtable.server.accounts.friends import muted_names
 from cardtable.server.guard.limits import TooMany, client_address
 from cardtable.server.live.hub import Hub, ServedElsewhere, TableMoving
 from cardtable.server.live.play import Play
 from cardtable.server.tables.messages import error
-from cardtable.server.tables.table import Client
+from cardtable.server.tables.table import Client, Reader
 from cardtable.server.web.session_cookie import COOKIE
 from cardtable.server.wire import BadInput
 
@@ -38,6 +39,18 @@ async def _refuse(ws: WebSocket, message: str, code: int) -> None:
     await ws.close(code)
 
 
+async def _reader(ws: WebSocket, hub: Hub) -> Reader:
+    """Who is signed in on this socket: a signed-in spectator chats under the
+    account's name (a guest as "spectator"), and whoever is signed in is not
+    sent the lines of the accounts they blocked."""
+    cookie = ws.cookies.get(COOKIE)
+    accounts: Accounts = ws.app.state.accounts
+    found = await accounts.session(cookie) if cookie else None
+    if found is None:
+        return Reader()
+    return Reader(found.name, found.id, await muted_names(hub.storage.engine, found.id))
+
+
 def endpoint(hub: Hub, play: Play) -> Callable[[WebSocket], Awaitable[None]]:
     async def table_socket(ws: WebSocket) -> None:
         await ws.accept()
@@ -47,7 +60,8 @@ def endpoint(hub: Hub, play: Play) -> Callable[[WebSocket], Awaitable[None]]:
             assert hub.owners is not None
             address = client_address(ws.scope, hub.settings.limits)
             token = ws.query_params.get("token") or None
-            await hub.owners.relay(ws, there.table_id, token, address, there.holder)
+            reader = await _reader(ws, hub)  # the owner filters its chat as it would here
+            await hub.owners.relay(ws, there.table_id, token, address, there.holder, reader)
             return
         except TableMoving:  # no error message: the browser would take it for a bad token
             await ws.close(CLOSE_TRY_AGAIN)
@@ -83,14 +97,16 @@ def endpoint(hub: Hub, play: Play) -> Callable[[WebSocket], Awaitable[None]]:
                 await ws.send_text(text)
             await ws.close(text)
 
-        # A signed-in spectator chats under the account's name; a guest as "spectator".
-        account = None
-        cookie = ws.cookies.get(COOKIE)
-        if seat is None and cookie:
-            accounts: Accounts = ws.app.state.accounts
-            found = await accounts.session(cookie)
-            account = found.name if found else None
-        client = Client(seat, send, queue.put_nowait, address=address, account=account)
+        reader = await _reader(ws, hub)
+        client = Client(
+            seat,
+            send,
+            queue.put_nowait,
+            address=address,
+            account=reader.name if reader.name and seat is None else None,
+            viewer=reader.viewer,
+            muted=reader.muted,
+        )
         sender = asyncio.create_task(pump())
         play.connect(table, client)
         try:

@@ -150,7 +150,8 @@ def test_open_tables_page_newest_first_with_filters(any_db: str) -> None:
             ("?game=chess", "game must be one of"),
             ("?cursor=zz", "cursor must be the 'next' value"),
             ("?rated=1", "rated must be true or false"),
-            ("?colour=red", "filters are game, players and rated"),
+            ("?status=over", "status must be waiting or playing"),
+            ("?colour=red", "filters are game, players, rated and status"),
         ]:
             response = server.client.get(f"/api/tables{bad}")
             assert response.status_code == 400 and words in response.json()["error"], bad

@@ -119,7 +119,7 @@ def test_a_table_where_one_account_holds_two_seats_is_not_rated(any_db: str) -> 
     [
         ("?rated=1", "rated must be true or false, got '1'"),
         ("?rated=", "rated must be true or false"),
-        ("?colour=red", "filters are game, players and rated"),
+        ("?colour=red", "filters are game, players, rated and status"),
     ],
 )
 def test_a_bad_rated_filter_is_one_sentence(db_url: str, query: str, words: str) -> None:

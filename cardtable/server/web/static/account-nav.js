@@ -1,6 +1,6 @@
 // @ts-check
-// The header's account links on every page ("Sign in", or "My games" and the
-// account's name), and the "your turn" notice: while a signed-in person is
+// The header's account links on every page ("Sign in", or "My games", "Friends"
+// and the account's name), and the "your turn" notice: while a signed-in person is
 // elsewhere on the site and a game of theirs waits for them, the tab's title
 // and icon say so.
 
@@ -17,13 +17,36 @@ const TURN_ICON = "data:image/svg+xml," + encodeURIComponent(
  * @param {import("./i18n.js").Translate} t
  * @returns {Promise<{name: string} | null>}
  */
-export async function accountNav(box, t) {
+export function accountNav(box, t) {
+  known = drawNav(box, t);
+  return known;
+}
+
+/** @type {Promise<{name: string} | null> | null} */
+let known = null;
+
+/**
+ * Who is signed in, as the header found out (null: a guest), without asking
+ * the server again.
+ * @returns {Promise<{name: string} | null>}
+ */
+export function signedIn() {
+  return known ?? Promise.resolve(null);
+}
+
+/**
+ * @param {HTMLElement} box
+ * @param {import("./i18n.js").Translate} t
+ * @returns {Promise<{name: string} | null>}
+ */
+async function drawNav(box, t) {
   /** @type {{name: string} | null} */
   let account;
   try { ({ account } = await api("/api/account")); } catch { return null; }
   box.replaceChildren(account
     ? h("span", { class: "account-links" },
       h("a", { href: "/me", id: "nav-my-games" }, t("nav.myGames")),
+      h("a", { href: "/friends", id: "nav-friends" }, t("friends.nav")),
       h("a", { href: "/account", id: "nav-account" }, account.name))
     : h("a", { href: "/account", id: "nav-sign-in" }, t("nav.signIn")));
   if (account) watchTurns(t);

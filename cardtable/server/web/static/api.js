@@ -5,8 +5,11 @@
 /**
  * What api() throws for a 4xx/5xx answer: the server's sentence as the
  * message, the HTTP status, and its Retry-After in seconds (null without one).
- * @typedef {Error & {status?: number, retryAfter?: number | null}} ApiError
+ * @typedef {Error & {status?: number, retryAfter?: number | null, key?: string, params?: Record<string, unknown>}} ApiError
  */
+/** The board of every game without its own (GET /api/games names it as a game's board). */
+export const GENERIC_BOARD = "/static/generic-board.js";
+
 /**
  * A game as GET /api/games lists it (the fields the pages read); the lobby
  * adds `t`, the game's own words.
@@ -14,6 +17,7 @@
  * @property {string} name
  * @property {string} title
  * @property {string | null} [board] its board module's URL
+ * @property {string | null} [words] where a game without a board keeps its i18n.<lang>.json
  * @property {string} [summary]
  * @property {number[]} players
  * @property {number} default_players
@@ -70,14 +74,17 @@ export async function api(path, { method = "GET", body } = {}) {
     const error = /** @type {ApiError} */ (new Error(data?.error ?? `${response.status} ${response.statusText}`));
     error.status = response.status;
     error.retryAfter = Number(response.headers.get("Retry-After")) || null;
+    error.key = data?.key; // a catalog key where the server words the refusal (friends_api.py)
+    error.params = data?.params;
     throw error;
   }
   return data;
 }
 
 /** A refused request in the reader's language where its kind is known (one
- * of the server's limits, HTTP 429; its database away, 503), else the
- * server's own sentence.
+ * of the server's limits, HTTP 429; its database away, 503; a refusal the
+ * server gives a catalog key, such as a block at a table), else the server's
+ * own sentence.
  * @param {unknown} refused what api() threw (an ApiError)
  * @param {import("./i18n.js").Translate} t
  * @returns {string}
@@ -86,6 +93,7 @@ export function refusedWords(refused, t) {
   const error = /** @type {ApiError} */ (refused);
   if (error.status === 429) return t("error.tooMany", { seconds: error.retryAfter ?? 60 });
   if (error.status === 503) return t("error.storeDown", { seconds: error.retryAfter ?? 5 });
+  if (error.key && t.has(error.key)) return t(error.key, error.params ?? {});
   return error.message;
 }
 

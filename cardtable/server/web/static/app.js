@@ -1,8 +1,8 @@
 // @ts-check
 // The page's entry: load the interface text, put the language switch in the
 // header, then draw the lobby (/), a game's rules (/rules/{game}), a table (/t/{id}),
-// the account (/account), My games (/me), a profile (/players/{name}) or a
-// game's leaderboard (/leaderboard/{game}).
+// the account (/account), My games (/me), a profile (/players/{name}), the
+// friends page (/friends) or a game's leaderboard (/leaderboard/{game}).
 
 import { accountNav } from "./account-nav.js";
 import { api } from "./api.js";
@@ -24,9 +24,16 @@ const part = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
 part("skip-link").textContent = t("app.skip");
 part("brand").setAttribute("aria-label", t("app.home"));
 languageSwitch(part("language-switch"));
-accountNav(part("account-nav"), t);
+const signedIn = accountNav(part("account-nav"), t);
 
 const main = part("main");
+// Invitations to a table, above every page (invites.js; a page may show them elsewhere).
+const invites = h("div", { class: "invites-banner", id: "invites-banner", hidden: true });
+main.before(invites);
+// Only an account can be invited: a guest's page loads none of it.
+signedIn.then(async (account) => {
+  if (account) (await import("./invites.js")).mountInvites(invites, t, { banner: true });
+});
 const table = location.pathname.match(/^\/t\/([^/]+)\/?$/);
 const rules = location.pathname.match(/^\/rules\/([^/]+)\/?$/);
 const player = location.pathname.match(/^\/players\/([^/]+)\/?$/);
@@ -51,6 +58,9 @@ if (learning) {
 } else if (board) {
   const { showLeaderboard } = await import("./leaderboard.js");
   await showLeaderboard(main, decodeURIComponent(board[1]), env);
+} else if (location.pathname === "/friends") {
+  const { showFriends } = await import("./friends.js");
+  await showFriends(main, env);
 } else if (player) {
   const { showProfile } = await import("./profile.js");
   await showProfile(main, decodeURIComponent(player[1]), env);

@@ -41,12 +41,15 @@ import { loadCatalog } from "./i18n.js";
  * @property {boolean} finished
  * @property {number[]} scores
  * @property {number[]} winners
+ * @property {boolean} [lowest_wins] the totals are penalties: the lowest total wins
  * @property {SeatInfo[]} [seats]
  * @property {string} [status]
  * @property {V | null} [round_end]
  * @property {{seat: number, deadline_ms: number, server_ms?: number} | null} [timer]
  * @property {{event: string, seat?: number | null, name?: string | null}[]} [log]
  * @property {string | null} [rematch]
+ * @property {{seat: number, waiting: number[], deadline_ms: number, server_ms?: number} | null} [takeback] a take-back waiting for answers
+ * @property {boolean} [may_take_back] whether this seat may ask to take its last move back
  * @property {import("./ratings.js").RatingChange[]} [ratings]
  * @property {boolean} [replay]
  */
@@ -94,7 +97,6 @@ import { loadCatalog } from "./i18n.js";
 /** @type {Map<string, Promise<Board>>} */
 const loaded = new Map();
 
-export const GENERIC_BOARD = "/static/generic-board.js";
 
 /**
  * {module, strings} of the game's board, loaded once per page, from `url` (the

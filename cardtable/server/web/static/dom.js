@@ -76,3 +76,21 @@ export function announce(text) {
   // A fresh text node after clearing makes repeated identical messages heard again.
   requestAnimationFrame(() => { region.textContent = text; });
 }
+
+/**
+ * A page's own stylesheet, linked once when the page is first drawn rather
+ * than on every page (index.html links only what every page uses); resolves
+ * when it has loaded, so the page is never drawn unstyled.
+ * @param {string} href
+ * @returns {Promise<void>}
+ */
+export function useStylesheet(href) {
+  const linked = document.querySelector(`link[rel="stylesheet"][href="${href}"]`);
+  if (linked) return Promise.resolve();
+  return new Promise((resolve) => {
+    const link = h("link", { rel: "stylesheet", href });
+    link.addEventListener("load", () => resolve(), { once: true });
+    link.addEventListener("error", () => resolve(), { once: true }); // the page still works unstyled
+    document.head.append(link);
+  });
+}

@@ -6,21 +6,29 @@
 // options are worded by the game's own catalog ("option.<name>…" keys of its
 // board's i18n files), falling back to the manifest's English help.
 
-import { api, joinSeat, refusedWords, saveName, savedName } from "./api.js";
-import { GENERIC_BOARD } from "./board-host.js";
-import { h } from "./dom.js";
+import { signedIn } from "./account-nav.js";
+import { GENERIC_BOARD, api, joinSeat, refusedWords, saveName, savedName, savedSeat } from "./api.js";
+import { h, useStylesheet } from "./dom.js";
 import { loadCatalog, translator } from "./i18n.js";
 import { quickMatch, waitingCounts } from "./quickmatch.js";
 import { ratedBadge, ratedChoice, ratedFilter } from "./rated.js";
 import { ruleHref, withRuleLinks } from "./rules.js";
 
 const REFRESH_MS = 5000;
+const IN_PLAY_SHOWN = 8; // games in play listed at once
+const HELD_ASKED = 50; // seats of this browser looked up at most (the server's page)
+const SEAT_KEY = "cardtable.seat."; // api.js keeps each seat's token under this and the table's id
 const DEFAULT_BOT_DELAY_MS = 700;
 
 /** @typedef {import("./api.js").GameInfo} GameInfo */
 /** @typedef {import("./api.js").OptionInfo} OptionInfo */
 /** @typedef {import("./api.js").TableInfo} TableInfo */
 /** @typedef {import("./board-host.js").SeatInfo} SeatInfo */
+/**
+ * A table as the lobby lists it (listing.py, entry): a game in play also says
+ * its round, scores and the seat to move.
+ * @typedef {TableInfo & {url?: string, play?: {round: number, scores: number[], to_move: number | null}}} LobbyLine
+ */
 /** @typedef {import("./i18n.js").Translate} Translate */
 /**
  * The open tables' filters (tableFilters).
@@ -34,6 +42,7 @@ const DEFAULT_BOT_DELAY_MS = 700;
 export async function showLobby(main, env) {
   const { t } = env;
   document.title = t("lobby.pageTitle");
+  const styled = useStylesheet("/static/lobby.css");
   /** @type {GameInfo[]} */
   let games;
   try {
@@ -53,9 +62,14 @@ export async function showLobby(main, env) {
   const matches = Object.fromEntries(games.map((game) =>
     [game.name, quickMatch(game, quickBot(game), () => playerName(nameInput.value, t), t)]));
   const tablesList = h("div", { class: "table-list", "aria-live": "polite" });
+  const inPlayList = h("div", { class: "table-list", id: "in-play", "aria-live": "polite" });
+  const yours = h("section", { class: "panel yours", id: "your-tables", "aria-labelledby": "yours-heading", hidden: true });
+  const online = h("p", { class: "lobby-online", id: "lobby-online", title: t("lobby.onlineExplained") });
   const filters = tableFilters(games, t);
+  const byName = Object.fromEntries(games.map((g) => [g.name, g]));
+  await styled;
   main.replaceChildren(
-    h("h1", { class: "lobby-title" }, t("lobby.heading")),
+    h("div", { class: "lobby-head" }, h("h1", { class: "lobby-title" }, t("lobby.heading")), online),
     h("div", { class: "lobby" },
       h("section", { class: "panel quick", "aria-labelledby": "quick-heading" },
         h("h2", { id: "quick-heading" }, t("lobby.quickHeading")),
@@ -65,8 +79,8 @@ export async function showLobby(main, env) {
           games.map((game) => h("div", { class: "quick-game" },
             h("div", { class: "quick-game-text" },
               h("strong", { class: "quick-game-title" }, game.title),
-              h("span", { class: "hint" }, summaryWords(game)),
-              h("span", { class: "hint" }, t("lobby.playerRange", { min: Math.min(...game.players), max: Math.max(...game.players) }))),
+              h("span", { class: "hint" }, summaryWords(game), " ",
+                t("lobby.playerRange", { min: Math.min(...game.players), max: Math.max(...game.players) }))),
             matches[game.name].element,
             h("div", { class: "quick-game-actions" },
               h("button", {
@@ -81,35 +95,173 @@ export async function showLobby(main, env) {
               ] : []),
               h("a", { class: "learn-link", href: `/leaderboard/${encodeURIComponent(game.name)}`, dataset: { leaderboard: game.name } },
                 t("lobby.leaderboard"), h("span", { class: "visually-hidden" }, ` ${game.title}`)))))),
-        h("p", { class: "hint" }, t("lobby.playNowHint")),
-        h("p", { class: "hint" }, t("lobby.quickHint"))),
-      h("section", { class: "panel", "aria-labelledby": "open-heading" },
-        h("h2", { id: "open-heading" }, t("lobby.openHeading")), filters.element, tablesList),
-      h("section", { class: "panel create", "aria-labelledby": "create-heading" },
-        h("h2", { id: "create-heading" }, t("lobby.createHeading")),
+        h("details", { class: "quick-help" }, h("summary", {}, t("lobby.quickHelp")),
+          h("p", { class: "hint" }, t("lobby.playNowHint")),
+          h("p", { class: "hint" }, t("lobby.quickHint")))),
+      h("div", { class: "lobby-side" },
+        yours,
+        h("section", { class: "panel", "aria-labelledby": "in-play-heading" },
+          h("h2", { id: "in-play-heading" }, t("lobby.inPlayHeading")), inPlayList),
+        h("section", { class: "panel", "aria-labelledby": "open-heading" },
+          h("h2", { id: "open-heading" }, t("lobby.openHeading")), filters.element, tablesList)),
+      h("details", { class: "panel create", id: "set-up" },
+        h("summary", { id: "create-heading" }, h("h2", {}, t("lobby.createHeading")),
+          h("span", { class: "hint" }, t("lobby.setupHint"))),
         createForm(games, nameInput, t))));
-  const byName = Object.fromEntries(games.map((g) => [g.name, g]));
   const lister = tableLister(tablesList, byName, filters, t);
+  const inPlay = gamesInPlay(inPlayList, byName, t);
+  const mine = yourTables(yours, byName, t);
+  /** @type {import("./quickmatch.js").Waiting} */
+  let waiting = {};
   const counted = () => waitingCounts().then((counts) => {
+    waiting = counts;
     for (const game of games) matches[game.name].counts(counts[game.name] ?? {});
   });
-  const refresh = () => Promise.all([lister(false), counted()]).catch(() => {});
+  // Online: people with a table open (GET /api/online, one per socket) and those waiting for Play now.
+  const countOnline = async () => {
+    /** @type {{online: number}} */
+    const { online: atTables } = await api("/api/online");
+    const queued = Object.values(waiting).flatMap((byPlayers) => Object.values(byPlayers)).reduce((a, b) => a + b, 0);
+    online.textContent = t("lobby.onlineCount", { count: atTables + queued });
+  };
+  const refresh = () => Promise.all([lister(false), inPlay(), mine(), counted().then(countOnline)]).catch(() => {});
   filters.onchange(() => lister(true).catch(() => {}));
   await refresh();
   setInterval(refresh, REFRESH_MS);
 }
 
 /**
+ * Games being played now (GET /api/tables?status=playing): each with its
+ * players, scores and round, and "Watch" (the table page, as a spectator).
+ * @param {HTMLElement} list
+ * @param {Record<string, GameInfo>} games
+ * @param {Translate} t
+ * @returns {() => Promise<void>}
+ */
+function gamesInPlay(list, games, t) {
+  return async () => {
+    /** @type {{tables: LobbyLine[]}} */
+    const page = await api(`/api/tables?status=playing&limit=${IN_PLAY_SHOWN}`);
+    list.replaceChildren(page.tables.length
+      ? h("ul", { class: "tables in-play" }, page.tables.map((table) => playItem(table, games, t)))
+      : h("p", { class: "hint" }, t("lobby.noGamesInPlay")));
+  };
+}
+
+/**
+ * One game in play: the players with their scores, the round, who is to play, Watch.
+ * @param {LobbyLine} table
+ * @param {Record<string, GameInfo>} games
+ * @param {Translate} t
+ */
+function playItem(table, games, t) {
+  const title = table.title ?? games[table.game]?.title ?? table.game;
+  const play = table.play;
+  const scores = table.seats.map((seat, i) => h("li", { class: `chip${play?.to_move === i ? " chip-to-move" : ""}` },
+    t("lobby.seatScore", { name: seatName(seat, t), score: play?.scores[i] ?? 0 })));
+  return h("li", { class: "table-item play-item", dataset: { table: table.id } },
+    h("div", { class: "table-item-head" },
+      h("strong", {}, title),
+      h("span", { class: "table-badges" }, ratedBadge(table, t),
+        play ? h("span", { class: "badge" }, t("lobby.round", { round: play.round })) : null)),
+    h("ul", { class: "seat-chips", "aria-label": t("lobby.seats") }, scores),
+    h("a", { class: "button", href: table.url ?? `/t/${encodeURIComponent(table.id)}` },
+      t("lobby.watchTable"), h("span", { class: "visually-hidden" }, ` ${title}`)));
+}
+
+/**
+ * A seat's name in a list: the person's, or the bot's level in words.
+ * @param {SeatInfo} seat
+ * @param {Translate} t
+ */
+function seatName(seat, t) {
+  if (seat.kind === "bot") return botChoiceWords(seat.bot ?? "", t);
+  return seat.name ?? t("lobby.seatFree", { seat: seat.seat + 1 });
+}
+
+/**
+ * Your unfinished tables, those where it is your turn first: an account's
+ * (GET /api/me/games, as My games lists them) and the seats this browser
+ * holds tokens for (GET /api/live-tables), each once. The panel shows only
+ * when there is one.
+ * @param {HTMLElement} panel
+ * @param {Record<string, GameInfo>} games
+ * @param {Translate} t
+ * @returns {() => Promise<void>}
+ */
+function yourTables(panel, games, t) {
+  const heading = h("h2", { id: "yours-heading" }, t("lobby.yourTablesHeading"));
+  /** @type {Set<string>} */
+  const over = new Set(); // held seats at tables no longer live (finished, expired): not asked again
+  return async () => {
+    // An account's games (a guest has none: the header knows who is signed in).
+    /** @type {{in_progress: import("./mygames.js").LiveGame[]} | null} */
+    const account = (await signedIn()) ? await api("/api/me/games").catch(() => null) : null;
+    const held = heldSeats();
+    const ids = Object.keys(held)
+      .filter((id) => !over.has(id) && !account?.in_progress.some((g) => g.id === id)).slice(0, HELD_ASKED);
+    /** @type {{tables: (LobbyLine & {url: string})[]}} */
+    const live = ids.length ? await api(`/api/live-tables?ids=${ids.map(encodeURIComponent).join(",")}`) : { tables: [] };
+    for (const id of ids) if (!live.tables.some((table) => table.id === id)) over.add(id);
+    const found = [
+      ...(account?.in_progress ?? []).map((g) => ({ id: g.id, title: g.title, url: g.url, status: g.status, yourTurn: g.your_turn, others: g.names.filter((_, i) => i !== g.seat) })),
+      ...live.tables.map((table) => {
+        const seat = held[table.id];
+        return {
+          id: table.id, title: table.title ?? games[table.game]?.title ?? table.game, url: table.url, status: table.status,
+          yourTurn: table.status === "playing" && table.play?.to_move === seat,
+          others: table.seats.filter((s) => s.seat !== seat).map((s) => (s.kind === "bot" ? `bot:${s.bot}` : s.name ?? "")),
+        };
+      }),
+    ].sort((a, b) => Number(b.yourTurn) - Number(a.yourTurn)); // stable: in their order within each
+    panel.hidden = !found.length;
+    panel.replaceChildren(heading,
+      h("ul", { class: "game-list" }, found.map((g) => {
+        const state = g.yourTurn ? "yourTurn" : g.status === "waiting" ? "waiting" : "theirTurn";
+        const names = g.others.filter(Boolean).map((name) => (name.startsWith("bot:") ? botChoiceWords(name.slice(4), t) : name));
+        return h("li", { class: `game-item${g.yourTurn ? " is-your-turn" : ""}`, dataset: { table: g.id } },
+          h("div", { class: "game-item-text" },
+            h("strong", {}, g.title),
+            h("span", { class: `badge state-${state}` }, t(`games.${state}`)),
+            h("span", { class: "hint" }, t("games.with", { names: names.join(", ") }))),
+          h("a", { class: `button${g.yourTurn ? " primary" : ""}`, href: g.url },
+            t("games.open"), h("span", { class: "visually-hidden" }, ` ${g.title}`)));
+      })),
+      ...(account ? [h("a", { href: "/me", class: "all-games" }, t("lobby.allMyGames"))] : []));
+  };
+}
+
+/**
+ * The seats this browser holds a token for (what joinSeat keeps): table id -> seat.
+ * @returns {Record<string, number>}
+ */
+function heldSeats() {
+  /** @type {Record<string, number>} */
+  const held = {};
+  try {
+    for (let i = 0; i < localStorage.length; i++) {
+      const key = localStorage.key(i) ?? "";
+      if (!key.startsWith(SEAT_KEY)) continue;
+      const saved = savedSeat(key.slice(SEAT_KEY.length));
+      if (saved) held[key.slice(SEAT_KEY.length)] = saved.seat;
+    }
+  } catch { /* private mode: no seats kept */ }
+  return held;
+}
+
+/**
  * A game's own catalog, without loading its board: the i18n.<lang>.json files
- * beside its board module (where every board keeps them, docs/browser.md). A
- * game drawn by the generic board has none; the shell's words serve it.
+ * beside its board module (where every board keeps them, docs/browser.md), or
+ * for a game drawn by the generic board the ones at its `words` address
+ * (docs/plugins.md#option-labels). Without either, the shell's words serve it.
  * @param {GameInfo} game
  * @param {string[]} languages
  * @returns {Promise<import("./i18n.js").Catalog>}
  */
 async function gameWords(game, languages) {
-  if (!game.board || game.board === GENERIC_BOARD) return {};
-  const board = new URL(game.board, location.href);
+  const home = game.board && game.board !== GENERIC_BOARD ? game.board : game.words;
+  if (!home) return {};
+  const board = new URL(home, location.href);
   const { strings } = await loadCatalog((code) => new URL(`i18n.${code}.json`, board), languages).catch(() => ({ strings: {} }));
   return strings;
 }
@@ -217,6 +369,7 @@ function tableLister(list, games, filters, t) {
     if (fresh) paged = false;
     if (paged) return;
     const query = filters.query();
+    query.set("status", "waiting"); // the games in play are listed apart
     /** @type {{tables: TableInfo[], next: string | null}} */
     const page = await api(`/api/tables?${query}`);
     if (!page.tables.length) {
@@ -272,6 +425,16 @@ function seatWords(seat, t) {
   if (seat.kind === "bot") return t("lobby.seatBot", { seat: number, bot: botWords(seat.bot ?? "", t) });
   if (seat.taken) return t("lobby.seatTaken", { seat: number, name: seat.name ?? "" });
   return t("lobby.seatFree", { seat: number });
+}
+
+/**
+ * A bot in words: "Medium bot" for a level, a research bot by its name.
+ * @param {string} bot
+ * @param {Translate} t
+ */
+function botChoiceWords(bot, t) {
+  if (t.has(`lobby.bot.${bot}`)) return t(`lobby.bot.${bot}`);
+  return t.has(`level.${bot}`) ? t("lobby.botLevel", { level: t(`level.${bot}`) }) : t("lobby.botNamed", { bot });
 }
 
 /**
@@ -388,6 +551,7 @@ function createForm(games, nameInput, t) {
   const seatsBox = h("div", { class: "seats-grid" });
   const mySeat = h("select", { id: "new-my-seat", name: "my_seat" });
   const privateBox = h("input", { type: "checkbox", id: "new-private", name: "private" });
+  const researchBots = h("input", { type: "checkbox", id: "new-research-bots", onchange: () => drawSeats() });
   const ratedBox = ratedChoice(t);
   const timer = h("input", { type: "number", id: "new-timer", name: "turn_seconds", min: 5, max: 3600, inputmode: "numeric", placeholder: t("lobby.timerNone") });
   const pace = h("input", { type: "number", id: "new-pace", name: "bot_delay_ms", min: 0, max: 10000, step: 100, value: DEFAULT_BOT_DELAY_MS, inputmode: "numeric" });
@@ -402,21 +566,26 @@ function createForm(games, nameInput, t) {
     const previous = [...seatsBox.querySelectorAll("select")].map((s) => s.value);
     const levels = (game.levels ?? []).map((l) => l.name);
     // Each [value, words].
+    // A person, the levels in words; the research bots by their names only under Advanced.
     /** @type {string[][]} */
     const choices = [
       ["human", t("lobby.seatHuman")],
-      ...levels.map((level) => [`bot:${level}`, t("lobby.botLevel", { level: t(`level.${level}`) })]),
-      ...(game.bots ?? []).filter((bot) => !levels.includes(bot.name))
-        .map((bot) => [`bot:${bot.name}`, t("lobby.botNamed", { bot: bot.name })]),
+      ...levels.map((level) => [`bot:${level}`, botChoiceWords(level, t)]),
     ];
-    const fallback = levels.includes("medium") ? "bot:medium" : choices[1]?.[0] ?? "human";
+    const research = researchBots.checked ? (game.bots ?? []).filter((bot) => !levels.includes(bot.name))
+      .map((bot) => [`bot:${bot.name}`, t("lobby.botNamed", { bot: bot.name })]) : [];
+    const offered = new Set([...choices, ...research].map(([v]) => v));
+    const fallback = levels.includes("medium") ? "bot:medium" : choices[1]?.[0] ?? research[0]?.[0] ?? "human";
+    /** @param {string[][]} list @param {string} value */
+    const entries = (list, value) => list.map(([v, label]) => h("option", { value: v, selected: v === value }, label));
     seatsBox.replaceChildren(...Array.from({ length: count }, (_, seat) => {
       const id = `seat-${seat}`;
-      const value = previous[seat] ?? (seat === 0 || seat === 1 ? "human" : fallback);
+      const before = previous[seat] ?? (seat === 0 || seat === 1 ? "human" : fallback);
+      const value = offered.has(before) ? before : fallback;
       return h("div", { class: "field" },
         h("label", { for: id }, t("lobby.seatLabel", { seat: seat + 1 })),
-        h("select", { id, name: id, onchange: drawMySeat }, choices.map(([v, label]) =>
-          h("option", { value: v, selected: v === value }, label))));
+        h("select", { id, name: id, onchange: drawMySeat }, entries(choices, value),
+          research.length ? h("optgroup", { label: t("lobby.researchGroup") }, entries(research, value)) : null));
     }));
     drawMySeat();
     drawSeatOptions();
@@ -507,6 +676,8 @@ function createForm(games, nameInput, t) {
       ratedBox.element,
       h("div", { class: "field" }, h("label", { for: "new-timer" }, t("lobby.timer")), timer),
       h("div", { class: "field" }, h("label", { for: "new-pace" }, t("lobby.pace")), pace)),
+    h("details", { class: "advanced" }, h("summary", {}, t("lobby.advanced")),
+      h("div", { class: "field check" }, researchBots, h("label", { for: "new-research-bots" }, t("lobby.researchBots")))),
     errorBox, submit);
 
   form.addEventListener("submit", async (event) => {

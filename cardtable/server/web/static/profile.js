@@ -5,6 +5,7 @@
 
 import { api } from "./api.js";
 import { h } from "./dom.js";
+import { relationButtons } from "./profile-card.js";
 import { ratingChange, ratingText } from "./ratings.js";
 
 /**
@@ -38,6 +39,7 @@ export async function showProfile(main, name, env) {
   main.replaceChildren(
     h("h1", {}, player.name),
     h("p", { class: "hint" }, t("profile.since", { date: since })),
+    relationButtons(player.name, t), // Follow / Block (profile-card.js)
     h("div", { class: "my-games" },
       h("section", { class: "panel", "aria-labelledby": "played-heading" },
         h("h2", { id: "played-heading" }, t("profile.played")),

@@ -1,8 +1,10 @@
 // @ts-check
 // Step-by-step replay of a finished game, as one seat saw it or with all hands
-// open, drawn by the game's own board from GET /api/tables/{id}/replay, with
-// the game's analysis and the chat said up to the step shown beside it
-// (analysis.js, chat.js).
+// open, drawn by the game's own board from GET /api/tables/{id}/replay. Two
+// screens share it (end.js names them): the replay, with the chat said up to
+// the step shown beside it (chat.js), and the analysis, the same board beside
+// the game's analysis (analysis.js). On either, ← → step, Home and End jump,
+// without first clicking into it.
 
 import { analysisPanel } from "./analysis.js";
 import { api } from "./api.js";
@@ -20,13 +22,20 @@ import { h } from "./dom.js";
  * @property {string[]} names
  * @property {import("./board-host.js").SeatInfo[]} seats
  * @property {number | null} mySeat
+ * @property {() => void} onClose back to the final standings
  */
 
+/** The replay's keys: a step back or on, the first or the last step. */
+/** @type {Record<string, number | "first" | "last">} */
+const KEYS = { ArrowLeft: -1, ArrowRight: 1, Home: "first", End: "last" };
+
 /**
+ * Draw the replay into `box`; `show(screen)` shows it as the replay or the analysis.
  * @param {HTMLElement} box
  * @param {ReplayOptions} options
+ * @returns {{show: (screen: "replay" | "analysis") => void}}
  */
-export function showReplay(box, { tableId, t, draw, summary, names, seats, mySeat }) {
+export function showReplay(box, { tableId, t, draw, summary, names, seats, mySeat, onClose }) {
   let step = 0;
   /** @type {number | null} */
   let steps = null;
@@ -77,10 +86,12 @@ export function showReplay(box, { tableId, t, draw, summary, names, seats, mySea
     },
   });
 
-  /** @type {(id: string, label: string, delta: number | "first" | "last") => HTMLElement} */
-  const button = (id, label, delta) => h("button", {
-    type: "button", id, "aria-label": label, title: label,
-    onclick: () => go(delta === "first" ? 0 : delta === "last" ? steps ?? 0 : step + delta),
+  /** @param {number | "first" | "last"} delta */
+  const stepFor = (delta) => (delta === "first" ? 0 : delta === "last" ? steps ?? 0 : step + delta);
+  /** @type {(id: string, label: string, delta: number | "first" | "last", key: string) => HTMLElement} */
+  const button = (id, label, delta, key) => h("button", {
+    type: "button", id, "aria-label": label, title: label, "aria-keyshortcuts": key,
+    onclick: () => go(stepFor(delta)),
   }, delta === "first" ? "«" : delta === "last" ? "»" : delta < 0 ? "‹" : "›");
 
   let asked = 0; // only the latest request draws (answers may come out of order)
@@ -125,23 +136,51 @@ export function showReplay(box, { tableId, t, draw, summary, names, seats, mySea
 
   who.addEventListener("change", () => go(step));
   range.addEventListener("input", () => go(Number(range.value)));
-  box.addEventListener("keydown", (event) => {
-    // Controls with arrow keys of their own (a slider, a menu, a scrolling table) keep them.
-    const target = /** @type {HTMLElement} */ (event.target);
-    if (target === range || target.tagName === "SELECT" || target.closest("[data-own-arrows]")) return;
-    if (event.key === "ArrowRight") { go(step + 1); event.preventDefault(); }
-    if (event.key === "ArrowLeft") { go(step - 1); event.preventDefault(); }
+  // Heard on the whole page while a replay screen is shown, so the keys work
+  // without a click into it first; an Alt or Ctrl key (the browser's Back) is left alone.
+  document.addEventListener("keydown", (event) => {
+    if (box.hidden || !box.isConnected || event.altKey || event.ctrlKey || event.metaKey || event.defaultPrevented) return;
+    if (!(event.key in KEYS)) return;
+    // Controls with keys of their own (a slider, a menu, a text field, a scrolling list) keep them.
+    const on = /** @type {HTMLElement} */ (event.target);
+    if (on === range || on.closest?.("select, input, textarea, [contenteditable], [data-own-arrows], [role='log']")) return;
+    event.preventDefault();
+    go(stepFor(KEYS[event.key]));
   });
+  const heading = h("h2", { id: "replay-heading", tabindex: "-1" }, t("replay.heading"));
+  /** @type {(screen: "replay" | "analysis") => HTMLAnchorElement} */
+  const screenLink = (screen) => h("a", {
+    href: `#${screen}`, class: "button screen-link", id: `screen-${screen}`,
+    // A switch between the two, not a page further: Back still returns to the standings.
+    onclick: (event) => { event.preventDefault(); location.replace(`#${screen}`); },
+  }, t(screen === "replay" ? "replay.heading" : "analysis.heading"));
+  const links = [screenLink("replay"), screenLink("analysis")];
   box.replaceChildren(
-    h("h2", { id: "replay-heading" }, t("replay.heading")),
+    h("div", { class: "replay-head" },
+      h("button", { type: "button", id: "replay-close", class: "replay-close", onclick: onClose }, t("end.backToStandings")),
+      heading,
+      links),
     h("div", { class: "replay-controls" },
       h("label", { for: "replay-seat" }, t("replay.whose")), who,
-      button("replay-first", t("replay.first"), "first"),
-      button("replay-back", t("replay.back"), -1),
-      button("replay-next", t("replay.next"), 1),
-      button("replay-last", t("replay.last"), "last"),
+      h("span", { class: "replay-steps" },
+        button("replay-first", t("replay.first"), "first", "Home"),
+        button("replay-back", t("replay.back"), -1, "ArrowLeft"),
+        button("replay-next", t("replay.next"), 1, "ArrowRight"),
+        button("replay-last", t("replay.last"), "last", "End")),
       range, position),
     error,
-    h("div", { class: "replay-body" }, h("div", {}, root, ended), h("div", { class: "replay-side" }, chatBox, analysis.element)));
+    h("div", { class: "replay-body" }, h("div", { class: "replay-main" }, root, ended), h("div", { class: "replay-side" }, chatBox, analysis.element)));
   go(0);
+  return {
+    show(screen) {
+      box.dataset.screen = screen;
+      heading.textContent = t(screen === "replay" ? "replay.heading" : "analysis.heading");
+      // The way to the other screen; this one's is its heading.
+      links.forEach((link) => { link.hidden = link.id === `screen-${screen}`; });
+      // Each screen keeps to its own: the chat beside the replay, the analysis beside its board.
+      chatBox.hidden = screen !== "replay" || chatOff();
+      analysis.element.hidden = screen !== "analysis";
+      heading.focus({ preventScroll: true });
+    },
+  };
 }

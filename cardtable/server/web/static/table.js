@@ -4,11 +4,13 @@
 // board itself is drawn by the game's own module, or by the generic board for
 // a game that has none (board-host.js).
 
-import { api, forgetSeat, joinSeat, refusedWords, saveSeat, savedName, savedSeat } from "./api.js";
+import { GENERIC_BOARD, api, forgetSeat, joinSeat, refusedWords, saveSeat, savedName, savedSeat } from "./api.js";
 import { avatar, scoreHead } from "./avatars.js";
-import { GENERIC_BOARD, drawBoard, loadBoard } from "./board-host.js";
+import { drawBoard, loadBoard } from "./board-host.js";
 import { ChatPanel } from "./chat.js";
 import { announce, h } from "./dom.js";
+import { decidedWords, decidingRound, screenOf, signed } from "./end.js";
+import { friendsAtTable } from "./table-friends.js";
 import { translator } from "./i18n.js";
 import { invitePanel } from "./invite.js";
 import { ratedBadge } from "./rated.js";
@@ -20,6 +22,7 @@ import { showReplay } from "./replay.js";
 import { TableSocket } from "./socket.js";
 import { Sound } from "./sound.js";
 import { SummaryBox, summaryRow } from "./summary.js";
+import { TakebackBar } from "./takeback.js";
 
 const LOG_LINES = 80;
 const EVENT_LINES = 8;
@@ -99,6 +102,9 @@ class TablePage {
     /** @type {number | undefined} */
     this.lastTick = undefined; // the timer's seconds last drawn
     this.summaryStarted = false; // whether a round's end was offered yet
+    /** @type {{show: (screen: "replay" | "analysis") => void} | null} */
+    this.replay = null; // drawn the first time the replay or the analysis is shown
+    this.fromStandings = false; // whether the standings lie one step back in this tab's history
     this.reducedMotion = matchMedia("(prefers-reduced-motion: reduce)");
     this.sound = new Sound();
     // Misclick protection: on by default where fingers tap (a touch screen).
@@ -122,6 +128,7 @@ class TablePage {
       type: "button", class: "primary", id: "take-back", hidden: true,
       onclick: () => this.socket.send({ type: "back" }),
     }, t("table.takeBack"));
+    this.takeback = new TakebackBar(t, (message) => this.socket.send(message));
     this.connection = h("span", { class: "connection", id: "connection" });
     this.notice = h("div", { class: "notice", id: "notice", role: "alert" });
     this.joinPanel = h("section", { class: "panel join", id: "join-panel", hidden: true, "aria-labelledby": "join-heading" });
@@ -150,6 +157,8 @@ class TablePage {
         h("div", { role: "log", "aria-labelledby": "events-heading" }, this.eventList)),
       this.chat.element,
       invitePanel(this.tableId, t, { id: "panel-invite", dataset: { panel: "invite" } }));
+    // Friends (table-friends.js): a name on the board opens its card; "Invite a friend" while you wait here.
+    friendsAtTable({ root: this.boardRoot, side: this.side, tableId: this.tableId, seats: () => this.msg?.seats ?? this.info.seats ?? [], t });
     this.tabs = PANELS.map((name) => h("button", {
       type: "button", class: "tab", id: `tab-${name}`, "aria-controls": "side", "aria-expanded": "false",
       onclick: () => this.openPanel(this.side.dataset.open === name ? null : name),
@@ -170,7 +179,7 @@ class TablePage {
         h("h1", {}, this.game.title),
         ratedBadge(this.info, t),
         h("a", { class: "how-to-play", href: ruleHref(this.game.name), target: "_blank", rel: "noopener" }, t("rules.howToPlay")),
-        h("div", { class: "status-row" }, this.status, this.timer, this.back),
+        h("div", { class: "status-row" }, this.status, this.timer, this.back, this.takeback.element),
         this.lastEvent,
         this.toolbar,
         this.connection),
@@ -203,6 +212,10 @@ class TablePage {
   }
 
   start() {
+    addEventListener("hashchange", () => {
+      this.fromStandings ||= this.main.querySelector("#table-page")?.getAttribute("data-screen") === "standings";
+      this.showScreen();
+    });
     this.socket.open();
     this.timerTick = setInterval(() => this.drawTimer(), 1000);
     this.drawJoin();
@@ -308,9 +321,11 @@ class TablePage {
    * @param {import("./refusal.js").Refusal} msg
    */
   showRefusal(msg) {
+    // A take-back refused (docs/server.md, "Take-backs"): the shell's own words.
+    if (msg.key?.startsWith("takeback.")) { this.showNotice(this.t(msg.key)); return; }
     const label = this.board.module.cardLabel;
     const cardLabel = label && ((/** @type {string} */ name) => label(name, this.boardT));
-    const words = refusalWords(msg, this.boardT, { names: this.names(), cardLabel });
+    const words = refusalWords(msg, this.boardT, { names: this.names(), me: this.mySeat(), cardLabel });
     if (!msg.rule) { this.showNotice(this.t("table.refused", { reason: words })); return; }
     const [before, after] = this.t("table.refusedRule", { reason: words, rule: "\u0000" }).split("\u0000");
     this.notice.replaceChildren(before, ruleLink(this.game.name, msg.rule), after ?? "");
@@ -340,7 +355,7 @@ class TablePage {
       announce,
       redraw: () => this.drawBoardOnly(),
       // A refused move in the page's language, and where its rule is (boards import nothing from the shell).
-      refusal: (refused, cardLabel) => refusalWords(refused, this.boardT, { names: this.names(), cardLabel }),
+      refusal: (refused, cardLabel) => refusalWords(refused, this.boardT, { names: this.names(), me: this.mySeat(), cardLabel }),
       ruleHref: (rule) => ruleHref(this.game.name, rule),
       avatar: (name) => avatar(h, name),
       scoreHead: (name, compact) => scoreHead(h, name, compact),
@@ -408,6 +423,7 @@ class TablePage {
     this.status.dataset.mine = String(msg.seat !== null && msg.to_move === msg.seat && !msg.finished);
     const standIn = msg.seat !== null && msg.seats?.[msg.seat]?.bot_playing && !msg.finished;
     this.back.hidden = !standIn;
+    this.takeback.draw(msg, names);
   }
 
   drawTimer() {
@@ -440,7 +456,7 @@ class TablePage {
     this.lastEvent.textContent = lines.at(-1) ?? "";
     const events = (msg.log ?? []).slice(-EVENT_LINES);
     this.eventList.replaceChildren(...events.map((e) => h("li", {},
-      this.t(`event.${e.event}`, { name: e.name ?? names[e.seat ?? -1] ?? "", seat: e.seat === null || e.seat === undefined ? "" : e.seat + 1 }))));
+      this.t(e.event.startsWith("takeback.") ? e.event : `event.${e.event}`, { name: e.name ?? names[e.seat ?? -1] ?? "", seat: e.seat === null || e.seat === undefined ? "" : e.seat + 1 }))));
     const eventBox = /** @type {HTMLElement} */ (this.eventList.parentElement);
     eventBox.hidden = !events.length;
     /** @type {HTMLElement} */ (eventBox.previousElementSibling).hidden = !events.length;
@@ -488,39 +504,77 @@ class TablePage {
     if (!this.endPanel.hidden && this.endPanel.dataset.drawn === drawn) return;
     const t = this.t;
     const names = this.names();
+    const ahead = msg.lowest_wins ? -1 : 1; // penalty totals: the lowest first
     const order = msg.scores.map((score, seat) => ({ seat, score }))
-      .sort((a, b) => b.score - a.score || a.seat - b.seat);
+      .sort((a, b) => ahead * (b.score - a.score) || a.seat - b.seat);
     const saved = savedSeat(this.tableId);
     const rematch = msg.rematch;
     const summarize = this.board.module.summary;
     const error = h("p", { class: "error", role: "alert" });
+    const winners = msg.winners.map((s) => names[s]).join(t("end.and"));
+    const decided = decidingRound(msg.view?.round_scores, msg.winners);
     this.endPanel.hidden = false;
     this.endPanel.dataset.drawn = drawn;
     this.endPanel.replaceChildren(
       h("h2", { id: "end-heading" }, t("end.heading")),
-      h("p", { class: "winners" }, t("end.winners", {
-        count: msg.winners.length, names: msg.winners.map((s) => names[s]).join(t("end.and")),
-      })),
+      h("p", { class: "winners" }, t("end.winners", { count: msg.winners.length, names: winners })),
       h("ol", { class: "standings" }, order.map(({ seat, score }) => h("li", {
         class: msg.winners.includes(seat) ? "winner" : "",
-      }, h("span", {}, names[seat]), h("span", { class: "score" }, t("end.points", { count: score }),
+      }, h("span", { class: "standing-name" }, names[seat]),
+      // What the deciding round gave this seat, beside the total it led to.
+      decided ? h("span", { class: "standing-round", dataset: { points: decided.points[seat] } },
+        t("end.roundPoints", { points: signed(decided.points[seat]), round: decided.round })) : null,
+      h("span", { class: "score" }, t("end.points", { count: score }),
         // A rated game: what it did to this seat's rating (docs/server.md, "ratings").
         ...(msg.ratings ?? []).filter((r) => r.seat === seat).map((r) => ratingChange(t, r)))))),
+      // Spread, not null: replaceChildren would draw a null as the text "null".
+      ...(decided ? [h("p", { class: "decided", id: "end-decided", dataset: { round: decided.round, how: decided.how } },
+        decidedWords(decided, winners, msg.winners.length, t))] : []),
       h("div", { class: "end-actions" },
         saved && !rematch ? h("button", { type: "button", class: "primary", id: "rematch", onclick: (e) => this.rematch(e.currentTarget, error) }, t("end.rematch")) : null,
         rematch ? h("a", {
           class: "button primary", href: `/t/${encodeURIComponent(rematch)}`, id: "rematch-link",
           onclick: () => { if (saved) saveSeat(rematch, saved.seat, saved.token); },
         }, t("end.joinRematch")) : null,
-        h("button", { type: "button", id: "open-replay", onclick: () => this.openReplay() }, t("end.replay")),
+        // Screens of their own (end.js): links, so Back returns to the standings.
+        h("a", { class: "button", href: "#replay", id: "open-replay" }, t("end.replay")),
+        h("a", { class: "button", href: "#analysis", id: "open-analysis" }, t("end.analysis")),
         h("a", { class: "button", id: "download-record", href: `/api/tables/${encodeURIComponent(this.tableId)}/record`, download: `cardtable-${this.tableId}.json` }, t("end.download"))),
       error,
       // The last round explained, as every other round was at its end (a null
       // here would be drawn as the text "null": replaceChildren takes nodes and strings).
       ...(msg.round_end && summarize
         ? [summarize(msg.round_end, msg, { ...this.context(), summaryId: "end-summary-heading" })] : []));
-    // "My games" links here with #replay or #analysis (the analysis sits in the replay panel).
-    if (["#replay", "#analysis"].includes(location.hash) && this.replayBox.hidden) this.openReplay();
+    this.showScreen();
+  }
+
+  /**
+   * Show the screen the address names (end.js): the final standings, or the
+   * replay or the analysis on a screen of its own; while the game runs, the table.
+   */
+  showScreen() {
+    const page = /** @type {HTMLElement} */ (this.main.querySelector("#table-page"));
+    const screen = this.msg?.finished ? screenOf(location.hash) : "standings";
+    const was = page.dataset.screen;
+    page.dataset.screen = screen;
+    if (screen === "standings") {
+      this.fromStandings = false;
+      this.replayBox.hidden = true;
+      // Back from a screen: the focus returns to the button that opened it.
+      if (was && was !== "standings") document.getElementById(`open-${was}`)?.focus({ preventScroll: true });
+      return;
+    }
+    this.replayBox.hidden = false;
+    this.replay ??= this.openReplay();
+    this.replay.show(screen);
+    scrollTo(0, 0);
+  }
+
+  /** Back to the standings: a step back in history where they are there, else in place. */
+  closeReplay() {
+    if (this.fromStandings) { history.back(); return; }
+    history.replaceState(history.state, "", location.pathname + location.search);
+    this.showScreen();
   }
 
   /**
@@ -543,8 +597,7 @@ class TablePage {
 
   openReplay() {
     const summarize = this.board.module.summary;
-    this.replayBox.hidden = false;
-    showReplay(this.replayBox, {
+    return showReplay(this.replayBox, {
       tableId: this.tableId,
       t: this.t,
       draw: (root, msg) => drawBoard(this.board, root, msg, { ...this.context(), send: () => false, names: this.names(), panel: null }),
@@ -554,8 +607,8 @@ class TablePage {
       names: this.names(),
       seats: this.msg?.seats ?? [],
       mySeat: this.mySeat(),
+      onClose: () => this.closeReplay(),
     });
-    this.replayBox.scrollIntoView({ block: "start" });
   }
 }
 
