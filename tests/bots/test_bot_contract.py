@@ -96,12 +96,14 @@ def choose_with_state_in_frame(state: State, bot: Any) -> Any:
 
 
 def a_decoy(state: State, determinize: Any, view: Any, seed: int) -> State | None:
-    """A state with the same view and other hidden cards in this round's deal.
-    A small game's sampler may draw the real hands again: draw until it does not."""
-    real = state.record()["rounds"][-1]["deal"]
+    """A state with the same view and other hidden cards: another seat sees
+    something else in it. A small game's sampler may draw the real hands
+    again: draw until it does not. (Told by the views, not the record: a
+    resampled state's record need not hold its deal, docs/plugins.md.)"""
+    seats = range(len(state.scores))
     for k in range(20):
         decoy: State = determinize(state.game, view, random.Random(99 + seed + 1000 * k))
-        if decoy.record()["rounds"][-1]["deal"] != real:
+        if any(decoy.view(s) != state.view(s) for s in seats if s != state.to_move):
             return decoy
     return None
 

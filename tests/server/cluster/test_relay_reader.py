@@ -4,13 +4,13 @@ block holds whichever process serves the table."""
 
 from __future__ import annotations
 
-import asyncio
 from types import SimpleNamespace
 from typing import Any
 
 from cardtable.server.cluster.relay import Relays
 from cardtable.server.tables.chat import ChatLine
 from cardtable.server.tables.table import Client
+from tests.server.helpers import run_coroutine
 
 
 def _opened(message: dict[str, Any]) -> Client:
@@ -19,7 +19,7 @@ def _opened(message: dict[str, Any]) -> Client:
     hub = SimpleNamespace(tables={"t1": SimpleNamespace(id="t1")})
     play = SimpleNamespace(connect=lambda table, client: connected.append(client))
     relays = Relays(hub, play, redis=None, name="p1", leases=None)  # type: ignore[arg-type]
-    asyncio.run(relays.on_message({"op": "open", "link": "L", "table": "t1", **message}))
+    run_coroutine(relays.on_message({"op": "open", "link": "L", "table": "t1", **message}))
     (client,) = connected
     assert relays.links["L"].client is client
     return client
