@@ -32,6 +32,7 @@ from cardtable.analysis.estimate import Evaluation
 from cardtable.core.errors import CardtableError, RecordError
 from cardtable.core.game import JSON, Game, Move, View
 from cardtable.core.manifest import GameManifest
+from cardtable.core.phrase import Phrase
 from cardtable.core.registry import load, manifest
 
 __all__ = [
@@ -60,8 +61,9 @@ MARGIN = dict(THRESHOLDS)["inaccuracy"]
 START_RATING = 1500.0
 START_DEVIATION = 350.0
 
-#: ``(view, move) -> (theme, rule)``: a game's words for what a solution does.
-Theme = Callable[[View, Move], tuple[str, str | None]]
+#: ``(view, move) -> (theme, rule)``: a game's words for what a solution does,
+#: English or a :class:`Phrase` (English with a catalog key, for other languages).
+Theme = Callable[[View, Move], tuple[str | Phrase, str | None]]
 
 
 class NoPuzzlesError(CardtableError):
@@ -104,10 +106,13 @@ class Puzzle:
     solution: tuple[int, ...]  # indices into ``legal``
     alternatives: tuple[Alternative, ...]  # best first
     margin: float  # percentage points: the least any other move clearly loses
-    theme: str
+    theme: str  # English
     rule: str | None
     rating: float = START_RATING
     deviation: float = START_DEVIATION
+    # The theme's catalog key and facts, where the game words its themes (a Phrase).
+    theme_key: str | None = None
+    theme_params: Mapping[str, Any] | None = None
 
     def to_json(self) -> dict[str, JSON]:
         return {
@@ -119,6 +124,11 @@ class Puzzle:
             "alternatives": [a.to_json() for a in self.alternatives],
             "margin": round(self.margin, 2),
             "theme": self.theme,
+            **(
+                {}
+                if self.theme_key is None
+                else {"theme_key": self.theme_key, "theme_params": dict(self.theme_params or {})}
+            ),
             "rule": self.rule,
             "rating": round(self.rating, 1),
             "deviation": round(self.deviation, 1),
@@ -209,6 +219,7 @@ def make_puzzle(
     )
     solution = alternatives[0].moves
     words, rule = theme(view, legal[solution[0]])
+    phrase = words if isinstance(words, Phrase) else Phrase(words, "", {})
     view_json = view.to_json()
     return Puzzle(
         id=_puzzle_id(view_json, seat),
@@ -218,8 +229,10 @@ def make_puzzle(
         solution=solution,
         alternatives=alternatives,
         margin=margin,
-        theme=words,
+        theme=phrase.text,
         rule=rule,
+        theme_key=phrase.key or None,  # a game that words its themes in English only
+        theme_params=dict(phrase.params) if phrase.key else None,
     )
 
 
@@ -278,6 +291,10 @@ def parse_puzzles(obj: Any, where: str) -> PuzzleSet:
         at = f"{where}: puzzles[{i}]"
         try:
             game.view_from_json(p["view"])
+            if not isinstance(p.get("theme_key", ""), str) or not isinstance(
+                p.get("theme_params", {}), dict
+            ):
+                raise ValueError("theme_key must be a string and theme_params an object")
             legal = tuple(p["legal"])
             solution = tuple(int(x) for x in p["solution"])
             alternatives = tuple(
@@ -308,6 +325,8 @@ def parse_puzzles(obj: Any, where: str) -> PuzzleSet:
                 rule=p["rule"],
                 rating=p["rating"],
                 deviation=p["deviation"],
+                theme_key=p.get("theme_key"),
+                theme_params=p.get("theme_params"),
             )
         )
     return PuzzleSet(obj["game"], obj["options"], tuple(obj["builds"]), tuple(puzzles))

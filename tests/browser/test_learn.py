@@ -11,9 +11,15 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
+import pytest
+
+from cardtable.core.registry import manifest
+from cardtable.core.rulebook import parse_rules
 from cardtable.learn.puzzles import load_puzzles
 from cardtable.learn.tutorial import Step, load_tutorial
+from cardtable.server.web.pages import rules_source
 from tests.browser.helpers import PHONE, Person, Server, run_axe
+from tests.learn.test_puzzles import board_catalog
 
 
 def click_move(page: Any, move: Mapping[str, Any]) -> None:
@@ -135,10 +141,20 @@ def test_a_puzzle_takes_one_try_then_shows_every_choices_value(
     click_move(page, puzzle.legal[puzzle.solution[0]])
     page.wait_for_selector("#puzzle-verdict[data-solved='true']")
     assert page.locator(".puzzle-values tbody tr").count() == len(puzzle.alternatives)
-    assert puzzle.theme in page.locator("#puzzle-answer").inner_text()
+    assert_theme_worded(page, puzzle.theme_key, board_catalog("marshmallow-test", "en"))
     assert "1500" not in page.locator("#puzzle-rating").inner_text()  # the solve raised it
     assert run_axe(page, axe_source) == []
     assert not person.errors, person.errors
+
+
+def assert_theme_worded(page: Any, key: str | None, catalog: Mapping[str, Any]) -> None:
+    """The answer's theme is the board catalog's words for ``key``: every
+    fixed part of its template is on the page (the card between them is
+    the board's label for it)."""
+    assert key is not None
+    theme = page.locator("#puzzle-theme").inner_text()
+    for fixed in re.split(r"\{\w+\}", catalog[key]):
+        assert fixed.strip() in theme, (fixed, theme)
 
 
 def in_view(page: Any, selector: str) -> bool:
@@ -178,3 +194,30 @@ def test_a_puzzle_counts_seats_from_1_and_shows_its_verdict_in_view(
         assert "Platz 0" not in board_text and "Platz 1" in board_text, board_text
         assert not person.errors, person.errors
         person.close()
+
+
+@pytest.mark.parametrize("locale", ["de-DE", "fr-FR"])
+def test_a_puzzles_theme_and_rule_are_in_the_pages_language(
+    browser: Any, server: Server, locale: str
+) -> None:
+    """Issue 29: the answer's theme and its rule were English on a German or
+    French page. Now the board's catalog words the theme (no English theme
+    left) and the rule is the translated rulebook's."""
+    lang = locale[:2]
+    puzzles = load_puzzles("marshmallow-test")
+    catalog = board_catalog("marshmallow-test", lang)
+    person = Person.open(browser, "Pia", locale=locale)
+    page = person.page
+    page.goto(f"{server.url}/puzzles/marshmallow-test")
+    page.wait_for_selector("#board[data-puzzle] .mt-hand")
+    puzzle = puzzles.by_id(page.locator("#board").get_attribute("data-puzzle"))
+    click_move(page, puzzle.legal[puzzle.solution[0]])
+    page.wait_for_selector("#puzzle-verdict")
+    assert puzzle.theme not in page.locator("#puzzle-theme").inner_text()
+    assert_theme_worded(page, puzzle.theme_key, catalog)
+    assert puzzle.rule is not None
+    _, rules = rules_source(manifest("marshmallow-test"), lang)
+    translated = parse_rules(rules)[puzzle.rule].replace("**", "")
+    assert translated[:40] in page.locator(".puzzle-rule").inner_text()
+    assert not person.errors, person.errors
+    person.close()

@@ -30,6 +30,7 @@ from cardtable.analysis.seeds import derive_seed
 from cardtable.bots import make_bot
 from cardtable.cli.main import app
 from cardtable.core.game import Game, State
+from cardtable.core.phrase import Phrase
 from cardtable.core.registry import game_names, load, manifest
 from cardtable.core.replay import parse_record
 from cardtable.learn import build
@@ -252,3 +253,40 @@ def test_a_recheck_drops_a_puzzle_whose_solution_is_not_best_again(tmp_path: Pat
     assert "1 of 2 puzzles kept their solution" in result.output
     assert [p.id for p in after.puzzles] == [sound.id]
     assert after.builds[-1]["rechecked_out"] == 1 and after.builds[:-1] == shipped.builds
+
+
+def board_catalog(game_name: str, lang: str) -> dict[str, Any]:
+    """The game board's catalog in ``lang``, where a page words a puzzle's theme."""
+    package = manifest(game_name).package
+    assert package is not None
+    folder = Path(__import__(package, fromlist=["_"]).__file__ or "").parent
+    catalog: dict[str, Any] = json.loads((folder / "web" / f"i18n.{lang}.json").read_text("utf-8"))
+    return catalog
+
+
+def test_a_shipped_theme_is_the_games_theme_and_worded_in_every_language(
+    shipped: PuzzleSet,
+) -> None:
+    """Issue 29: a German or French puzzle page showed the theme in English. Each
+    shipped puzzle keeps its theme's key and facts; the key is in the board's
+    catalog in English, German and French with no placeholder the facts lack,
+    and the English words are the catalog's (one source)."""
+    game = load(shipped.game, **shipped.options)
+    theme = theme_for(manifest(shipped.game))
+    catalogs = {lang: board_catalog(shipped.game, lang) for lang in ("en", "de", "fr")}
+    for puzzle in shipped.puzzles:
+        words, rule = theme(
+            game.view_from_json(puzzle.view),
+            game.move_from_json(
+                {**puzzle.legal[puzzle.solution[0]], "seat": puzzle.seat}, "solution"
+            )[1],
+        )
+        assert isinstance(words, Phrase)
+        assert (puzzle.theme, puzzle.theme_key, puzzle.theme_params, puzzle.rule) == (
+            words.text, words.key, dict(words.params), rule)  # fmt: skip
+        params = puzzle.theme_params or {}
+        assert puzzle.theme_key is not None
+        for lang, catalog in catalogs.items():
+            template = catalog[puzzle.theme_key]
+            assert set(re.findall(r"\{(\w+)\}", template)) <= set(params), (lang, template)
+        assert catalogs["en"][puzzle.theme_key].format(**params) == puzzle.theme

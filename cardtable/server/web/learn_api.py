@@ -29,8 +29,9 @@ from starlette.routing import BaseRoute, Route
 
 from cardtable.core.errors import CardtableError
 from cardtable.core.game import Game, Move, State
+from cardtable.core.manifest import GameManifest
 from cardtable.core.registry import game_names, load, manifest
-from cardtable.core.rulebook import rulebook
+from cardtable.core.rulebook import parse_rules, rulebook
 from cardtable.learn.glicko import Rating
 from cardtable.learn.lesson import judge
 from cardtable.learn.puzzles import Puzzle, PuzzleSet, legal_of, load_puzzles
@@ -41,6 +42,7 @@ from cardtable.server.accounts.accounts import Accounts
 from cardtable.server.accounts.puzzle_training import GuestTry, PuzzleRatings, Standing
 from cardtable.server.requests import Closed
 from cardtable.server.tables.messages import game_part
+from cardtable.server.web.pages import rules_source
 from cardtable.server.web.session_cookie import need_account, signed_in
 from cardtable.server.wire import BadInput, convert, read_json
 
@@ -62,6 +64,17 @@ class PuzzleClaim(Closed):
     """``POST /api/puzzles/GAME/claim``: the guest tries this browser kept."""
 
     tries: Annotated[list[ClaimedTry], Meta(max_length=MAX_CLAIM)]
+
+
+def _rule_text(game: GameManifest, number: str | None, lang: str) -> str | None:
+    """Rule ``number`` of ``game`` in ``lang`` (English where the rules have no
+    translation or it lacks the rule), as words: the rules are Markdown, and a
+    page shows the words, not the asterisks."""
+    if number is None or not game.has("rules"):
+        return None
+    _, text = rules_source(game, lang)
+    words_of_rule = parse_rules(text).get(number) or rulebook(game).rule(number)
+    return words_of_rule.replace("**", "")
 
 
 @cache
@@ -278,11 +291,10 @@ def routes(static: Path, accounts: Accounts, ratings: PuzzleRatings) -> list[Bas
                 "legal": list(puzzle.legal),
                 "names": [str(m) for m in legal],
                 "theme": puzzle.theme,
+                "theme_key": puzzle.theme_key,
+                "theme_params": puzzle.theme_params,
                 "rule": puzzle.rule,
-                "rule_text": None
-                if puzzle.rule is None or not rules.has("rules")
-                # The rules are Markdown; a page shows the words, not the asterisks.
-                else rulebook(rules).rule(puzzle.rule).replace("**", ""),
+                "rule_text": _rule_text(rules, puzzle.rule, request.query_params.get("lang", "en")),
                 "alternatives": [a.to_json() for a in puzzle.alternatives],
                 **rating,
             }

@@ -10,7 +10,7 @@ import { api } from "./api.js";
 import { drawBoard, loadBoard } from "./board-host.js";
 import { announce, h } from "./dom.js";
 import { translator } from "./i18n.js";
-import { refusalWords } from "./refusal.js";
+import { refusalParams, refusalWords } from "./refusal.js";
 
 /** @param {string} game */
 const KEY = (game) => `cardtable.puzzles.${game}`;
@@ -37,7 +37,9 @@ const MAX_RECEIPTS = 150; // as many guest tries as one claim hands in
  * @property {number} played
  * @property {number[]} solution
  * @property {string[]} names
- * @property {string} theme
+ * @property {string} theme the solution's idea in English
+ * @property {string | null} [theme_key] its key in the board's catalog, where the game words it
+ * @property {Record<string, unknown> | null} [theme_params] the facts its words need
  * @property {string | null} rule_text
  * @property {{moves: number[], win: number, win_se: number, points: number, loss: number}[]} alternatives
  * @property {boolean} signed_in
@@ -111,6 +113,17 @@ export async function showPuzzles(main, game, env) {
     rating.textContent = t("puzzles.yourRating", { rating: value });
   };
 
+  /**
+   * The solution's idea in the page's language: the board's catalog words it
+   * from its key and facts, cards by the board's labels; a game that words
+   * its themes only in English (a plugin) shows its English.
+   * @param {Answer} result
+   */
+  const themeWords = (result) => result.theme_key && boardT.has(result.theme_key)
+    ? boardT(result.theme_key, refusalParams(result.theme_params ?? {}, boardT,
+      { cardLabel: (name) => board.module.cardLabel?.(name, boardT) ?? name }))
+    : result.theme;
+
   /** @param {string} path */
   async function load(path) {
     /** @type {{id: string, rating: number, message: import("./board-host.js").StateMessage}} */
@@ -145,7 +158,7 @@ export async function showPuzzles(main, game, env) {
   async function answer(puzzle, move) {
     const state = saved(game);
     /** @type {Answer} */
-    const result = await api(`${base}/${encodeURIComponent(puzzle.id)}`, {
+    const result = await api(`${base}/${encodeURIComponent(puzzle.id)}?lang=${encodeURIComponent(lang)}`, {
       method: "POST", body: account.signed_in ? { move } : { move, player: state.player },
     });
     const solution = result.solution.map((i) => result.names[i]).join(" = ");
@@ -159,7 +172,7 @@ export async function showPuzzles(main, game, env) {
       h("td", {}, a.loss ? `−${a.loss.toFixed(1)}` : "")));
     answerBox.replaceChildren(
       h("p", { id: "puzzle-verdict", class: result.solved ? "ok" : "error", dataset: { solved: result.solved } }, verdict),
-      h("p", {}, t("puzzles.theme", { theme: result.theme })),
+      h("p", { id: "puzzle-theme" }, t("puzzles.theme", { theme: themeWords(result) })),
       // Not null where there is none: replaceChildren would draw it as the text "null".
       ...(result.rule_text ? [h("p", { class: "puzzle-rule" }, t("puzzles.rule", { rule: result.rule_text }))] : []),
       h("table", { class: "puzzle-values" },
