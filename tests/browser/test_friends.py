@@ -145,3 +145,32 @@ def test_ann_follows_bob_from_the_table_sees_him_online_and_invites_him(
     offer.locator("a.button").click()
     bob.page.wait_for_url(f"**/t/{anns}")
     assert ann.errors == [] and bob.errors == []
+
+
+def test_a_signed_in_phone_header_has_the_switch_beside_the_brand_and_links_below(
+    browser: Any, server: Server
+) -> None:
+    """On a 390-wide phone the signed-in header (My games, Friends, the name and
+    the language switch) cannot be one row: the language switch stays on the
+    brand's row and the account's links take the second, whole."""
+    person = signed_up(browser, server, "Marguerite", "de-DE")
+    page = person.page
+    page.set_viewport_size(PHONE)
+    page.goto(server.url + "/")
+    page.wait_for_selector("#nav-friends")
+    # friends.css comes with the invitations (signed-in pages only), after the page draws.
+    page.wait_for_function(
+        "() => [...document.styleSheets].some((s) => s.href?.endsWith('/static/friends.css'))"
+    )
+    box = {
+        part: page.locator(selector).bounding_box()
+        for part, selector in (
+            ("brand", "#brand"),
+            ("switch", "#language"),
+            ("links", ".account-links"),
+        )
+    }
+    assert box["switch"]["y"] < box["brand"]["y"] + box["brand"]["height"], box
+    assert box["links"]["y"] >= box["brand"]["y"] + box["brand"]["height"], box
+    assert box["switch"]["x"] + box["switch"]["width"] <= PHONE["width"], box
+    person.close()

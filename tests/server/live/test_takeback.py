@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 import cardtable
+from cardtable.server.tables import takeback
 from tests.server.helpers import Conn, Server, play_out, running
 
 pytestmark = pytest.mark.timeout(300, method="thread")
@@ -126,3 +127,23 @@ def test_a_bot_accepts_at_once(db_url: str) -> None:
             back = ann.until_state(lambda m: m["seq"] == after["seq"] + 1)
             assert back["view"] == before["view"] and back["to_move"] == 0
             assert events(back) == ["takeback.asked", "takeback.done"]
+
+
+@pytest.mark.timeout(90, method="thread")  # a lapse of one second, not of minutes
+def test_a_request_nobody_answers_lapses_and_the_move_stands(
+    db_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A table without a turn timer gives the others a minute (here one second)
+    to answer; silence is a decline: the request ends as lapsed, the move
+    stands, and the asker may ask again."""
+    monkeypatch.setattr(takeback, "DEFAULT_SECONDS", 1)
+    with running(db_url) as server, two_people(server) as (_, ann, bob):
+        _, after = ann_plays(ann)
+        ann.send({"type": "takeback"})
+        asked = bob.until_state(lambda m: m["takeback"] is not None)
+        assert asked["takeback"]["deadline_ms"] - asked["takeback"]["server_ms"] <= 1000
+        lapsed = ann.until_state(lambda m: "takeback.lapsed" in events(m))
+        assert lapsed["seq"] == after["seq"] and lapsed["view"] == after["view"]
+        assert lapsed["takeback"] is None and lapsed["to_move"] == 1
+        assert events(lapsed) == ["takeback.asked", "takeback.lapsed"]
+        assert lapsed["may_take_back"] is True
