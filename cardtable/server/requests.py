@@ -37,6 +37,13 @@ __all__ = [
 
 StandIn = Literal["easy", "medium", "random"]
 STAND_INS: tuple[str, ...] = get_args(StandIn)  # in the order a default is chosen
+#: A turn-based table's time per move, in hours (1 h, 12 h, a day, three days).
+MoveHours = Literal[1, 12, 24, 72]
+MOVE_HOURS: tuple[int, ...] = get_args(MoveHours)
+#: What a turn-based table does when a person's move time runs out: its
+#: stand-in bot plays that one move, or takes the seat for the rest of the game.
+OnTimeout = Literal["stand-in", "drop"]
+ON_TIMEOUT: tuple[str, ...] = get_args(OnTimeout)
 
 SeatNumber = Annotated[int, Meta(ge=0, le=99)]
 
@@ -67,6 +74,9 @@ class CreateTable(Closed):
     turn_seconds: Annotated[int, Meta(ge=1, le=3600)] | None = None
     bot_delay_ms: Annotated[int, Meta(ge=0, le=10_000)] = 800
     stand_in: StandIn | UnsetType = UNSET
+    # Turn-based: hours per move (null: real time) and what their end does.
+    move_hours: MoveHours | None = None
+    on_timeout: OnTimeout | UnsetType = UNSET
 
 
 class Join(Closed):

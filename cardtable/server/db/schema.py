@@ -71,6 +71,11 @@ tables = Table(
     # Rated or friendly, chosen when it is made: a friendly table never changes a
     # rating. Tables from before the choice (v0009) are friendly.
     Column("rated", Boolean, nullable=False, server_default=false()),
+    # Turn-based (v0016): hours a person has for each move (null: real time),
+    # what the table does when they run out, and when the current turn began.
+    Column("move_hours", Integer, nullable=True),
+    Column("on_timeout", String(16), nullable=True),
+    Column("turn_started_ms", BigInteger, nullable=True),
 )
 
 seats = Table(
@@ -83,6 +88,8 @@ seats = Table(
     Column("name", String(64), nullable=True),
     # The SHA-256 of the seat's token, in hex: the token itself is never stored.
     Column("token_hash", String(64), nullable=True),
+    # When the person was dropped for running out of time (a bot plays on: v0016).
+    Column("dropped_ms", BigInteger, nullable=True),
 )
 
 events = Table(

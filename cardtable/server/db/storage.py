@@ -140,6 +140,8 @@ class _Append:
     status: str | None  # a new status written in the same transaction
     outcome: Outcome | None  # the game's end: rated in the same transaction
     epoch: int | None  # the lease epoch it is written under (None: one process alone)
+    # A turn-based table's next turn began (the deadline's start), in the same transaction.
+    turn_started_ms: int | None = None
 
 
 @dataclass(slots=True)
@@ -160,6 +162,14 @@ class _Table:
 
 
 @dataclass(slots=True)
+class _SeatValues:
+    table_id: str
+    seat: int
+    values: dict[str, Any]
+    epoch: int | None
+
+
+@dataclass(slots=True)
 class _Analysis:
     row: AnalysisRow
     new: bool  # insert (a first request) rather than update
@@ -171,7 +181,7 @@ class _Chat:
     line: ChatLine
 
 
-_Write = _Create | _Append | _Seat | _Table | _Analysis | _Chat
+_Write = _Create | _Append | _Seat | _Table | _SeatValues | _Analysis | _Chat
 
 
 def _migrate(connection: Connection) -> None:
@@ -268,10 +278,15 @@ class Storage:
         new: Sequence[Event],
         status: str | None = None,
         outcome: Outcome | None = None,
+        turn_started_ms: int | None = None,
     ) -> None:
         """Store new events; with ``outcome`` (the last move) the table is
-        rated in the same transaction, its changes left in ``outcome.changes``."""
-        await self._submit(_Append(table_id, first, new, status, outcome, self._epoch(table_id)))
+        rated in the same transaction, its changes left in ``outcome.changes``;
+        with ``turn_started_ms`` (a turn-based table) the next turn's start
+        is stored with the move that began it."""
+        await self._submit(
+            _Append(table_id, first, new, status, outcome, self._epoch(table_id), turn_started_ms)
+        )
 
     async def set_seat(
         self, table_id: str, seat: int, name: str, token_hash: str, status: str | None = None
@@ -280,6 +295,13 @@ class Storage:
 
     async def set_table(self, table_id: str, **values: Any) -> None:
         await self._submit(_Table(table_id, values, self._epoch(table_id)))
+
+    async def drop_seat(self, table_id: str, seat: int, dropped_ms: int) -> None:
+        """A turn-based table dropped the person at ``seat`` (out of time): a
+        bot plays the seat for the rest of the game, across restarts."""
+        await self._submit(
+            _SeatValues(table_id, seat, {"dropped_ms": dropped_ms}, self._epoch(table_id))
+        )
 
     async def set_finished_table(self, table_id: str, **values: Any) -> None:
         """A write about a finished table (its rematch's id): no lease holds a
@@ -378,12 +400,18 @@ class Storage:
                     event_rows.extend(
                         _event_rows(write.table_id, write.first, write.new, write.epoch)
                     )
-                    if write.status is not None:
+                    values = {
+                        k: v
+                        for k, v in (
+                            ("status", write.status),
+                            ("turn_started_ms", write.turn_started_ms),
+                        )
+                        if v is not None
+                    }
+                    if values:
                         await _flush(conn, event_rows)
                         await conn.execute(
-                            update(tables)
-                            .where(tables.c.id == write.table_id)
-                            .values(status=write.status)
+                            update(tables).where(tables.c.id == write.table_id).values(values)
                         )
                     if write.outcome is not None:
                         await _flush(conn, event_rows)
@@ -405,7 +433,7 @@ class Storage:
         wanted = {
             (w.table_id, w.epoch)
             for w in writes
-            if isinstance(w, _Append | _Seat | _Table) and w.epoch is not None
+            if isinstance(w, _Append | _Seat | _Table | _SeatValues) and w.epoch is not None
         }
         if not wanted:
             return
@@ -507,7 +535,9 @@ class Storage:
             by_id = {r["id"]: StoredTable(_table_facts(r), []) for r in found}
             for s in seat_rows:
                 by_id[s["table_id"]].facts.seats.append(
-                    SeatFacts(s["seat"], s["kind"], s["bot"], s["name"], s["token_hash"])
+                    SeatFacts(
+                        s["seat"], s["kind"], s["bot"], s["name"], s["token_hash"], s["dropped_ms"]
+                    )
                 )
             for e in event_rows:
                 by_id[e["table_id"]].events.append((e["kind"], json.loads(e["data"])))
@@ -568,6 +598,9 @@ def _table_facts(r: Any) -> TableFacts:
         creator=r["creator"],
         abandoned_ms=r["abandoned_ms"],
         rated=bool(r["rated"]),
+        move_hours=r["move_hours"],
+        on_timeout=r["on_timeout"],
+        turn_started_ms=r["turn_started_ms"],
     )
 
 
@@ -592,6 +625,7 @@ def _plain_move(write: _Write) -> bool:
         isinstance(write, _Append)
         and write.status is None
         and write.outcome is None
+        and write.turn_started_ms is None
         and write.epoch is not None
     )
 
@@ -665,6 +699,9 @@ async def _execute(conn: AsyncConnection, write: _Write) -> None:
                 creator=facts.creator,
                 abandoned_ms=facts.abandoned_ms,
                 rated=facts.rated,
+                move_hours=facts.move_hours,
+                on_timeout=facts.on_timeout,
+                turn_started_ms=facts.turn_started_ms,
             )
         )
         await conn.execute(
@@ -677,6 +714,7 @@ async def _execute(conn: AsyncConnection, write: _Write) -> None:
                     "bot": s.bot,
                     "name": s.name,
                     "token_hash": s.token_hash,
+                    "dropped_ms": s.dropped_ms,
                 }
                 for s in facts.seats
             ],
@@ -703,6 +741,12 @@ async def _execute(conn: AsyncConnection, write: _Write) -> None:
             )
     elif isinstance(write, _Table):
         await conn.execute(update(tables).where(tables.c.id == write.table_id).values(write.values))
+    elif isinstance(write, _SeatValues):
+        await conn.execute(
+            update(seats)
+            .where(seats.c.table_id == write.table_id, seats.c.seat == write.seat)
+            .values(write.values)
+        )
     elif isinstance(write, _Chat):
         line = write.line
         await conn.execute(

@@ -227,7 +227,11 @@ class Hub:
             rematch_of=rematch_of,
             creator=creator,
             rated=new.rated,
+            move_hours=new.move_hours,
+            on_timeout=new.on_timeout,
         )
+        if new.move_hours is not None and not waiting:  # the first turn begins now
+            facts.turn_started_ms = facts.created_ms
         await self.storage.create(facts, deal)
         table = build_table(facts, new.game, state, journal)
         self.tables[table.id] = table
@@ -259,6 +263,10 @@ class Hub:
             s.facts.name, s.facts.token_hash = name, digest
             if status is not None:
                 table.facts.status = status
+                if table.facts.turn_based:  # the first turn begins when the last seat is taken
+                    started = int(self.settings.limits.clock() * 1000)
+                    await self.storage.set_table(table.id, turn_started_ms=started)
+                    table.facts.turn_started_ms = started
             table.note("joined", seat)
         return token
 
@@ -281,6 +289,8 @@ class Hub:
                 old.facts.bot_delay_ms,
                 old.facts.stand_in,
                 old.facts.rated,
+                old.facts.move_hours,
+                old.facts.on_timeout,
             )
             try:
                 table = await self.create(new, rematch_of=old.id, creator=old.facts.creator)

@@ -14,6 +14,13 @@ each live table is looked at against the settings' clock
   began (``abandoned_ms``), so its page and record say it was finished so.
   Anyone who comes back takes their seat back as usual.
 
+A turn-based table (``move_hours``) is never deserted: its people come and
+go. When the person to move is past their deadline (when their turn began
+plus the table's hours per move), :meth:`Play.on_deadline` does what the
+table chose. A turn-based table waiting for people expires after
+:data:`TURN_BASED_WAITING_SECONDS` instead: invited friends may answer a
+day later.
+
 How long a table has been deserted is counted from when this process first
 saw it so; after a restart the count starts again, which can only delay
 (never hasten) an ending.
@@ -33,6 +40,7 @@ log = logging.getLogger(__name__)
 
 SWEEP_SECONDS = 30.0
 ABANDONED = "abandoned"  # a Seat.stand_in reason: everyone left, stand-ins finish the game
+TURN_BASED_WAITING_SECONDS = 7 * 24 * 3600.0  # a week for a turn-based table's seats to fill
 
 
 class Lifecycle:
@@ -66,6 +74,8 @@ class Lifecycle:
         for table in list(self.hub.tables.values()):
             if table.status == "waiting":
                 await self._expire_if_old(table, now)
+            elif table.status == "playing" and table.facts.turn_based:
+                await self.play.on_deadline(table)
             elif table.status == "playing" and table.has_humans:
                 await self._end_if_deserted(table, now)
             else:
@@ -74,7 +84,10 @@ class Lifecycle:
             del self.deserted_since[gone]  # left memory some other way
 
     async def _expire_if_old(self, table: Table, now: float) -> None:
-        if now - table.facts.created_ms / 1000 < self.hub.settings.limits.waiting_seconds:
+        waiting = self.hub.settings.limits.waiting_seconds
+        if table.facts.turn_based:
+            waiting = max(waiting, TURN_BASED_WAITING_SECONDS)
+        if now - table.facts.created_ms / 1000 < waiting:
             return
         if table.humans_present:  # someone sits there waiting for the others: not yet
             return

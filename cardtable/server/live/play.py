@@ -50,7 +50,14 @@ from cardtable.server.tables.messages import (
     state_message,
 )
 from cardtable.server.tables.outcomes import Outcome, outcome_of
-from cardtable.server.tables.table import Client, Refused, Table, TakebackRequest, Timer
+from cardtable.server.tables.table import (
+    DROPPED,
+    Client,
+    Refused,
+    Table,
+    TakebackRequest,
+    Timer,
+)
 from cardtable.server.tables.takeback import (
     adopt_takeback,
     answer_seconds,
@@ -93,7 +100,7 @@ class Play:
             seat = table.seats[client.seat]
             seat.connections += 1
             was_gone, seat.left_at, seat.gone_told = seat.gone_told, None, False
-            if seat.stand_in is not None:  # coming back ends the stand-in
+            if seat.stand_in not in (None, DROPPED):  # coming back ends the stand-in
                 self._take_back(table, client.seat)
             elif was_gone and seat.connections == 1:  # a reload: "left", so now "is back"
                 table.note("back", client.seat)
@@ -110,7 +117,8 @@ class Play:
         if client.seat is not None:
             seat = table.seats[client.seat]
             seat.connections -= 1
-            if seat.connections == 0 and table.status == "playing":
+            # On a turn-based table people come and go: nobody is missed.
+            if seat.connections == 0 and table.status == "playing" and not table.facts.turn_based:
                 seat.left_at = asyncio.get_running_loop().time()
                 seat.gone_told = True
                 table.note("left", client.seat)
@@ -153,6 +161,8 @@ class Play:
             raise BadInput("spectators have no seat to take back")
         if table.seats[client.seat].stand_in is None:
             raise BadInput("your seat is yours already: no bot is playing it")
+        if table.seats[client.seat].stand_in == DROPPED:
+            raise BadInput("your move time ran out: a bot plays this seat to the end")
         self._take_back(table, client.seat)
         self.changed(table)
 
@@ -219,6 +229,10 @@ class Play:
         async with table.lock:
             parsed = table.check_move(client.seat, seq, move)
             assert client.seat is not None
+            if table.seats[client.seat].stand_in == DROPPED:
+                raise Refused(
+                    "your move time ran out: a bot plays this seat to the end", key="turn.dropped"
+                )
             if table.seats[client.seat].stand_in is not None:
                 self._take_back(table, client.seat)
             await self._commit(table, client.seat, parsed)
@@ -231,18 +245,35 @@ class Play:
         status = "finished" if after.finished else None
         # The game's end is rated with its last move, in one transaction (ratings.py).
         outcome = outcome_of(table, after, now_ms()) if after.finished else None
-        await self._store(table, new, status, outcome)
+        started = self._turn_starts(table) if not after.finished else None
+        await self._store(table, new, status, outcome, started)
         table.adopt(after, new)
+        if started is not None:
+            table.facts.turn_started_ms = started
         if outcome is not None:
             table.facts.ratings = outcome.changes
             table.facts.rated = outcome.rated  # a table may end friendly (rating_rules.py)
 
+    def _turn_starts(self, table: Table) -> int | None:
+        """When the next turn begins (now, on the server's clock) on a
+        turn-based table: stored with the move that begins it."""
+        if not table.facts.turn_based:
+            return None
+        return int(self.hub.settings.limits.clock() * 1000)
+
     async def _store(
-        self, table: Table, new: list[Event], status: str | None, outcome: Outcome | None
+        self,
+        table: Table,
+        new: list[Event],
+        status: str | None,
+        outcome: Outcome | None,
+        turn_started_ms: int | None = None,
     ) -> None:
         """Store ``new`` events of ``table``, or :class:`Refused` saying why not."""
         try:
-            await self.hub.storage.append(table.id, table.journal.stored, new, status, outcome)
+            await self.hub.storage.append(
+                table.id, table.journal.stored, new, status, outcome, turn_started_ms
+            )
         except LeaseLost:
             self.let_go(table)
             raise Refused("this table moved to another server process; reconnecting") from None
@@ -303,8 +334,11 @@ class Play:
         self._end_takeback(table, asked)
         before = undone_state(table, asked.seat, random.Random(secrets.randbits(64)))
         new = [takeback_event(asked.seat)]
-        await self._store(table, new, None, None)
+        started = self._turn_starts(table)  # the asker's turn again, in full
+        await self._store(table, new, None, None, started)
         adopt_takeback(table, before, new)
+        if started is not None:
+            table.facts.turn_started_ms = started
         self._stop_timer(table)  # the asker's turn again, with a fresh timer
         table.note("takeback.done", asked.seat)
 
@@ -355,14 +389,18 @@ class Play:
         """Start (or stop) bots, stand-ins and timers; tells no client."""
         if table.status == "playing" and self.hub.tables.get(table.id) is not table:
             return  # let go of (another process serves it): nothing starts here
-        deserted = table.has_humans and not table.humans_present
+        turn_based = table.facts.turn_based
+        deserted = table.has_humans and not table.humans_present and not turn_based
         # A deserted game waits for its people, unless stand-ins were sent to
-        # finish it (cardtable/server/live/lifecycle.py).
+        # finish it (cardtable/server/live/lifecycle.py). A turn-based game
+        # is never deserted: its bots move while its people are away, and a
+        # person's move waits for them until their deadline (on_deadline).
         if table.status != "playing" or (deserted and table.facts.abandoned_ms is None):
             self._cancel_auto(table)
             self._stop_timer(table)
             return
-        self._stand_in_for_absent(table)
+        if not turn_based:
+            self._stand_in_for_absent(table)
         asked = table.takeback
         if asked is not None and asked.seq != table.seq:  # someone moved: the request is void
             self._end_takeback(table, asked)
@@ -373,7 +411,8 @@ class Play:
         bot = table.controller(seat)
         if bot is None:
             self._cancel_auto(table)
-            self._start_timer(table, seat)
+            if not turn_based:
+                self._start_timer(table, seat)
             return
         self._stop_timer(table)
         if table.takeback is not None:  # a bot waits for the people's answers
@@ -444,7 +483,48 @@ class Play:
             except Refused:
                 self._spawn(self._review_later(table, 1.0))  # storage trouble: try again soon
                 return
+            if table.facts.turn_based and table.seats[seat].stand_in == "timeout":
+                table.seats[seat].stand_in = None  # it played the one move that ran out
         self.changed(table)
+
+    # --- turn-based deadlines (docs/server.md, "Turn-based tables") ---------------
+    async def on_deadline(self, table: Table) -> None:
+        """If the person to move on turn-based ``table`` is past their deadline
+        (on the server's clock), do what the table chose: its stand-in plays
+        that one move, or the person is dropped and it plays the seat to the
+        end. Only the process serving the table calls this, and its writes are
+        fenced by the table's lease: a deadline acts once across processes."""
+        async with table.lock:
+            if not self._past_deadline(table):
+                return
+            seat = table.state.to_move
+            assert seat is not None
+            if table.facts.on_timeout == "drop":
+                dropped_ms = int(self.hub.settings.limits.clock() * 1000)
+                try:
+                    await self.hub.storage.drop_seat(table.id, seat, dropped_ms)
+                except LeaseLost:
+                    self.let_go(table)
+                    return
+                table.seats[seat].facts.dropped_ms = dropped_ms
+                table.seats[seat].stand_in = DROPPED
+                table.note("dropped", seat)
+            else:
+                table.seats[seat].stand_in = "timeout"
+                table.note("timeout", seat)
+        self.changed(table)
+
+    def _past_deadline(self, table: Table) -> bool:
+        """A person's move is due on a turn-based table and its time has run out."""
+        deadline = table.facts.deadline_ms
+        seat = table.state.to_move
+        return (
+            table.status == "playing"
+            and deadline is not None
+            and seat is not None
+            and table.controller(seat) is None
+            and self.hub.settings.limits.clock() * 1000 >= deadline
+        )
 
     # --- turn timers -------------------------------------------------------------
     def _start_timer(self, table: Table, seat: int) -> None:

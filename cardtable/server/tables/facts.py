@@ -21,6 +21,7 @@ class SeatFacts:
     bot: str | None = None
     name: str | None = None
     token_hash: str | None = None
+    dropped_ms: int | None = None  # turn-based: dropped for running out of time (a bot plays on)
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,3 +59,20 @@ class TableFacts:
     rated: bool = True  # chosen when it is made; friendly (False): never rated
     # A finished table's rating changes, one per rated account (none: not rated).
     ratings: list[RatingChange] = field(default_factory=list)
+    # Turn-based (docs/server.md, "Turn-based tables"): the hours a person has
+    # for each move (None: a real-time table), what the table does when they
+    # run out (ON_TIMEOUT), and when the current turn began.
+    move_hours: int | None = None
+    on_timeout: str | None = None
+    turn_started_ms: int | None = None
+
+    @property
+    def turn_based(self) -> bool:
+        return self.move_hours is not None
+
+    @property
+    def deadline_ms(self) -> int | None:
+        """When the current turn's time runs out (a turn-based table that plays)."""
+        if self.move_hours is None or self.turn_started_ms is None:
+            return None
+        return self.turn_started_ms + self.move_hours * 3_600_000

@@ -33,6 +33,8 @@ class NewTable:
     bot_delay_ms: int
     stand_in: str
     rated: bool = True  # False: friendly, never rated (rating_rules.py)
+    move_hours: int | None = None  # turn-based: hours per move (None: real time)
+    on_timeout: str | None = None  # turn-based: what running out of time does
 
 
 #: Where a game drawn by the generic board keeps its words for the lobby (its
@@ -103,6 +105,13 @@ def parse_create(body: Any) -> NewTable:
     stand_in = default if request.stand_in is UNSET else request.stand_in
     if stand_in not in offered:
         raise BadInput(f"request.stand_in: {name} has no {stand_in!r} bot")
+    if request.move_hours is None and request.on_timeout is not UNSET:
+        raise BadInput("request.on_timeout: only a turn-based table (move_hours) has one")
+    if request.move_hours is not None and request.turn_seconds is not None:
+        raise BadInput("request.turn_seconds: a turn-based table counts move_hours instead")
+    on_timeout = None
+    if request.move_hours is not None:
+        on_timeout = "stand-in" if request.on_timeout is UNSET else request.on_timeout
     return NewTable(
         game=game,
         seats=seats,
@@ -111,6 +120,8 @@ def parse_create(body: Any) -> NewTable:
         bot_delay_ms=request.bot_delay_ms,
         stand_in=stand_in,
         rated=request.rated,
+        move_hours=request.move_hours,
+        on_timeout=on_timeout,
     )
 
 

@@ -206,9 +206,23 @@ def seats_json(table: Table) -> list[dict[str, Any]]:
     ]
 
 
+def _timer_json(table: Table) -> dict[str, Any] | None:
+    """The move's clock: a real-time turn timer, or a turn-based deadline
+    while a person's move is due (counted in hours: ``turn_based``)."""
+    server_ms = int(time.time() * 1000)
+    timer = table.timer
+    if timer is not None:
+        return {"seat": timer.seat, "deadline_ms": timer.deadline_ms, "server_ms": server_ms}
+    seat, deadline = table.state.to_move, table.facts.deadline_ms
+    if table.status != "playing" or seat is None or deadline is None:
+        return None
+    if table.controller(seat) is not None:
+        return None  # a bot moves
+    return {"seat": seat, "deadline_ms": deadline, "server_ms": server_ms, "turn_based": True}
+
+
 def state_message(table: Table, seat: int | None) -> str:
     """The ``state`` message for a client at ``seat`` (``None``: a spectator)."""
-    timer = table.timer
     message: dict[str, Any] = {
         "type": "state",
         "table": table.id,
@@ -219,13 +233,7 @@ def state_message(table: Table, seat: int | None) -> str:
         "round_end": round_end(table, seat),
         "seats": seats_json(table),
         "spectators": table.spectators,
-        "timer": None
-        if timer is None
-        else {
-            "seat": timer.seat,
-            "deadline_ms": timer.deadline_ms,
-            "server_ms": int(time.time() * 1000),
-        },
+        "timer": _timer_json(table),
         "log": list(table.log),
         "rematch": table.facts.rematch_id,
         # A take-back asked for and still waiting (takeback.py), and whether this seat may ask.
@@ -248,6 +256,9 @@ def table_info(table: Table) -> dict[str, Any]:
         "private": facts.private,
         "rated": facts.rated,
         "turn_seconds": facts.turn_seconds,
+        # Turn-based: hours per move (None: real time) and what running out does.
+        "move_hours": facts.move_hours,
+        "on_timeout": facts.on_timeout,
         "bot_delay_ms": facts.bot_delay_ms,
         "stand_in": facts.stand_in,
         "seq": table.seq,

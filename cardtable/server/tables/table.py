@@ -100,7 +100,7 @@ class Reader:
 class Seat:
     facts: SeatFacts
     connections: int = 0
-    stand_in: str | None = None  # why a bot plays this human seat: "timeout" or "left"
+    stand_in: str | None = None  # why a bot plays this human seat: "timeout", "left", DROPPED…
     left_at: float | None = None  # loop time the last connection closed
     # The log said "left": only then does it say "is back" (a person missed
     # before their first connection has not been away).
@@ -275,8 +275,14 @@ class Table:
             self.facts.status = "finished"
 
 
+#: A Seat.stand_in reason: a turn-based table dropped the person for running
+#: out of time, and its stand-in plays the seat to the end (stored: dropped_ms).
+DROPPED = "dropped"
+
+
 def build_table(facts: TableFacts, game: Game, state: State, journal: Journal) -> Table:
-    return Table(facts, game, state, journal, [Seat(s) for s in facts.seats])
+    seats = [Seat(s, stand_in=None if s.dropped_ms is None else DROPPED) for s in facts.seats]
+    return Table(facts, game, state, journal, seats)
 
 
 def unique_name(name: str, taken: Iterable[str | None], limit: int = 32) -> str:

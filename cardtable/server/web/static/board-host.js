@@ -45,7 +45,7 @@ import { loadCatalog } from "./i18n.js";
  * @property {SeatInfo[]} [seats]
  * @property {string} [status]
  * @property {V | null} [round_end]
- * @property {{seat: number, deadline_ms: number, server_ms?: number} | null} [timer]
+ * @property {{seat: number, deadline_ms: number, server_ms?: number, turn_based?: boolean} | null} [timer] a turn-based table's counts hours
  * @property {{event: string, seat?: number | null, name?: string | null}[]} [log]
  * @property {string | null} [rematch]
  * @property {{seat: number, waiting: number[], deadline_ms: number, server_ms?: number} | null} [takeback] a take-back waiting for answers

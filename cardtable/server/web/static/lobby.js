@@ -19,6 +19,9 @@ const IN_PLAY_SHOWN = 8; // games in play listed at once
 const HELD_ASKED = 50; // seats of this browser looked up at most (the server's page)
 const SEAT_KEY = "cardtable.seat."; // api.js keeps each seat's token under this and the table's id
 const DEFAULT_BOT_DELAY_MS = 700;
+// A turn-based table's hours per move, and what their end does (requests.py: MoveHours, OnTimeout).
+const MOVE_HOURS = [1, 12, 24, 72];
+const ON_TIMEOUT = ["stand-in", "drop"];
 
 /** @typedef {import("./api.js").GameInfo} GameInfo */
 /** @typedef {import("./api.js").OptionInfo} OptionInfo */
@@ -555,6 +558,18 @@ function createForm(games, nameInput, t) {
   const ratedBox = ratedChoice(t);
   const timer = h("input", { type: "number", id: "new-timer", name: "turn_seconds", min: 5, max: 3600, inputmode: "numeric", placeholder: t("lobby.timerNone") });
   const pace = h("input", { type: "number", id: "new-pace", name: "bot_delay_ms", min: 0, max: 10000, step: 100, value: DEFAULT_BOT_DELAY_MS, inputmode: "numeric" });
+  // Real time, or turn-based with hours per move (docs/server.md, "Turn-based tables").
+  const speed = h("select", { id: "new-speed", name: "move_hours", "aria-describedby": "new-speed-help", onchange: () => drawSpeed() },
+    h("option", { value: "" }, t("lobby.speedRealTime")),
+    MOVE_HOURS.map((hours) => h("option", { value: hours },
+      hours % 24 ? t("lobby.speedHours", { count: hours }) : t("lobby.speedDays", { count: hours / 24 }))));
+  const onTimeout = h("select", { id: "new-on-timeout", name: "on_timeout" },
+    ON_TIMEOUT.map((choice) => h("option", { value: choice }, t(`lobby.onTimeout.${choice}`))));
+  const timerField = h("div", { class: "field" }, h("label", { for: "new-timer" }, t("lobby.timer")), timer);
+  const onTimeoutField = h("div", { class: "field", hidden: true },
+    h("label", { for: "new-on-timeout" }, t("lobby.onTimeout")), onTimeout);
+  // A turn-based table counts hours, not the real-time turn timer's seconds.
+  const drawSpeed = () => { timerField.hidden = speed.value !== ""; onTimeoutField.hidden = speed.value === ""; };
   const errorBox = h("p", { class: "error", role: "alert" });
   const submit = h("button", { type: "submit", class: "primary", id: "create-table" }, t("lobby.createButton"));
 
@@ -674,7 +689,10 @@ function createForm(games, nameInput, t) {
     h("fieldset", {}, h("legend", {}, t("lobby.tableSettings")),
       h("div", { class: "field check" }, privateBox, h("label", { for: "new-private" }, t("lobby.private"))),
       ratedBox.element,
-      h("div", { class: "field" }, h("label", { for: "new-timer" }, t("lobby.timer")), timer),
+      h("div", { class: "field" }, h("label", { for: "new-speed" }, t("lobby.speed")), speed,
+        h("small", { id: "new-speed-help", class: "hint" }, t("lobby.speedHelp"))),
+      onTimeoutField,
+      timerField,
       h("div", { class: "field" }, h("label", { for: "new-pace" }, t("lobby.pace")), pace)),
     h("details", { class: "advanced" }, h("summary", {}, t("lobby.advanced")),
       h("div", { class: "field check" }, researchBots, h("label", { for: "new-research-bots" }, t("lobby.researchBots")))),
@@ -699,7 +717,8 @@ function createForm(games, nameInput, t) {
         method: "POST",
         body: {
           game: game.name, options, seats, private: privateBox.checked, rated: ratedBox.rated(),
-          turn_seconds: timer.value ? Number(timer.value) : null,
+          turn_seconds: timer.value && speed.value === "" ? Number(timer.value) : null,
+          ...(speed.value === "" ? {} : { move_hours: Number(speed.value), on_timeout: onTimeout.value }),
           bot_delay_ms: pace.value === "" ? DEFAULT_BOT_DELAY_MS : Number(pace.value),
         },
       });

@@ -1,0 +1,167 @@
+"""Turn-based tables (issue 30, item 1; docs/server.md, "Turn-based tables"),
+on an injected clock: a time per move in hours, nobody replaced while away,
+and when the person to move runs out of time the table does what its owner
+chose (its stand-in plays that one move, or takes the seat to the end). The
+deadline lives in the database: it survives a restart and acts once."""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+from typing import Any
+
+import pytest
+
+from cardtable.server.live.lifecycle import Lifecycle
+from cardtable.server.settings import Limits
+from tests.server.helpers import UNLIMITED, Server, running
+
+pytestmark = pytest.mark.timeout(300, method="thread")
+
+MT = "marshmallow-test"
+START = 1_000_000.0  # seconds: the injected clock's first reading
+HOUR = 3600.0
+
+
+class Clock:
+    """A clock that moves only when the test says so."""
+
+    def __init__(self) -> None:
+        self.now = START
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def limits(clock: Clock) -> Limits:
+    return dataclasses.replace(UNLIMITED, clock=clock)
+
+
+def sweep(server: Server) -> None:
+    lifecycle: Lifecycle = server.client.app.state.lifecycle  # type: ignore[attr-defined]
+    server.client.portal.call(lifecycle.sweep)  # type: ignore[union-attr]
+
+
+def info(server: Server, table: str) -> dict[str, Any]:
+    response = server.client.get(f"/api/tables/{table}")
+    assert response.status_code == 200, response.text
+    body: dict[str, Any] = response.json()
+    return body
+
+
+def two_people(server: Server, **settings: Any) -> tuple[str, list[str]]:
+    """A turn-based table of Ann and Bob, both seated (it plays from now)."""
+    table = server.create(MT, ["human", "human"], move_hours=1, **settings)
+    return table, [server.join(table, 0, "Ann"), server.join(table, 1, "Bob")]
+
+
+def mover(server: Server, table: str, tokens: list[str]) -> tuple[int, dict[str, Any]]:
+    """The seat to move and its state message (read by connecting, then leaving)."""
+    for token in tokens:
+        with server.connect(table, token) as conn:
+            state = conn.state
+            assert state is not None
+            if state["to_move"] == conn.seat:
+                return state["to_move"], state
+    raise AssertionError("no person is to move")
+
+
+def test_a_turn_based_table_states_its_hours_and_refuses_what_does_not_fit(
+    db_url: str,
+) -> None:
+    with running(db_url) as server:
+        table = server.create(MT, ["human", "easy"], move_hours=24)
+        facts = info(server, table)
+        assert (facts["move_hours"], facts["on_timeout"]) == (24, "stand-in")
+        real_time = info(server, server.create(MT, ["human", "easy"]))
+        assert (real_time["move_hours"], real_time["on_timeout"]) == (None, None)
+        for body, where in (
+            ({"move_hours": 5}, "move_hours"),
+            ({"on_timeout": "drop"}, "on_timeout"),
+            ({"move_hours": 1, "turn_seconds": 60}, "turn_seconds"),
+            ({"move_hours": 1, "on_timeout": "resign"}, "on_timeout"),
+        ):
+            request = {"game": MT, "seats": [{"kind": "human"}, {"kind": "human"}], **body}
+            refused = server.client.post("/api/tables", json=request)
+            assert refused.status_code == 400, (body, refused.text)
+            assert f"request.{where}" in refused.json()["error"], refused.text
+
+
+def test_nobody_stands_in_for_an_absent_person_before_their_deadline(db_url: str) -> None:
+    """At a real-time table a person away past the grace period (here 50 ms)
+    gets a stand-in; at a turn-based one their move waits for them."""
+    clock = Clock()
+    with running(db_url, limits=limits(clock), grace_seconds=0.05) as server:
+        table, tokens = two_people(server)
+        seat, state = mover(server, table, tokens)
+        assert state["timer"]["deadline_ms"] == int((START + HOUR) * 1000)
+        assert state["timer"]["seat"] == seat and state["timer"]["turn_based"] is True
+        with server.connect(table, tokens[1 - seat]) as other:  # not deserted: one is here
+            time.sleep(0.5)  # ten grace periods for a stand-in that must not come
+            clock.now += HOUR - 1
+            sweep(server)
+            other.send({"type": "ping"})
+            other.until(lambda m: m["type"] == "pong")
+            facts = info(server, table)
+            assert facts["seq"] == state["seq"]  # nobody moved for the absent person
+            assert not any(s["bot_playing"] for s in facts["seats"])
+            assert other.state is not None  # people come and go: nobody "left"
+            assert "left" not in [e["event"] for e in other.state["log"]]
+
+
+def test_past_the_deadline_the_stand_in_plays_that_one_move_and_the_seat_stays_theirs(
+    db_url: str,
+) -> None:
+    clock = Clock()
+    with running(db_url, limits=limits(clock)) as server:
+        table, tokens = two_people(server)
+        seat, state = mover(server, table, tokens)
+        clock.now += HOUR
+        sweep(server)
+        with server.connect(table, tokens[1 - seat]) as other:
+            after = other.until_state(lambda m: m["seq"] > state["seq"])
+        assert "timeout" in [e["event"] for e in after["log"] if e["seat"] == seat]
+        assert not after["seats"][seat]["bot_playing"]  # one move only
+        sweep(server)  # the next turn has its own hour: nothing more happens
+        assert info(server, table)["seq"] == after["seq"]
+        if after["to_move"] != seat:  # the next deadline counts from the stand-in's move
+            assert after["timer"]["deadline_ms"] == int((START + 2 * HOUR) * 1000)
+
+
+def test_drop_hands_the_seat_to_a_bot_to_the_end_across_a_restart(any_db: str) -> None:
+    clock = Clock()
+    with running(any_db, limits=limits(clock)) as server:
+        table, tokens = two_people(server, on_timeout="drop")
+        seat, _ = mover(server, table, tokens)
+        clock.now += HOUR + 1
+        sweep(server)
+        sweep(server)  # a second sweep drops nobody twice
+        facts = info(server, table)
+        assert facts["seats"][seat]["bot_playing"]
+        with server.connect(table, tokens[seat]) as dropped:
+            assert dropped.state is not None
+            events = [e["event"] for e in dropped.state["log"] if e["seat"] == seat]
+            assert events.count("dropped") == 1
+            dropped.send({"type": "back"})
+            told = dropped.until(lambda m: m["type"] == "error")
+            assert "bot plays this seat to the end" in told["message"]
+    with running(any_db, limits=limits(clock)) as server:  # a restart keeps it dropped
+        facts = info(server, table)
+        assert facts["seats"][seat]["bot_playing"]
+        with server.connect(table, tokens[seat]) as dropped:
+            after = dropped.state
+            assert after is not None and after["seats"][seat]["bot_playing"]
+
+
+def test_a_deadline_survives_a_restart(any_db: str) -> None:
+    clock = Clock()
+    with running(any_db, limits=limits(clock)) as server:
+        table, tokens = two_people(server)
+        _, state = mover(server, table, tokens)
+    clock.now += HOUR  # the server was down when the time ran out
+    with running(any_db, limits=limits(clock)) as server:
+        _, again = mover(server, table, tokens)
+        assert again["timer"]["deadline_ms"] == state["timer"]["deadline_ms"]
+        sweep(server)
+        with server.connect(table, tokens[0]) as ann:  # the stand-in's move comes
+            ann.until_state(lambda m: m["seq"] > state["seq"])
