@@ -43,8 +43,9 @@ def test_a_guest_signs_up_keeps_the_seat_and_finds_it_in_my_games(
     assert page.locator("#nav-account").inner_text() == "Ann Lee"
     # Away from the table, with the game waiting for her: the tab says so.
     page.wait_for_selector("body[data-your-turn='yes']")
-    assert page.title().startswith("(Your turn) ")
+    assert page.title().startswith("(1) Your turn ")
     assert item.locator(".badge").inner_text() == "Your turn"
+    assert page.locator("#nav-turns").inner_text() == "Your turn: 1"  # on every page
     shoot(page, screenshots, "my-games-desktop")
     assert run_axe(page, axe_source) == []
 
@@ -55,7 +56,7 @@ def test_a_guest_signs_up_keeps_the_seat_and_finds_it_in_my_games(
     page.goto(server.url + "/players/ann%20lee")
     page.wait_for_selector("#played-heading")
     assert page.locator("h1").inner_text() == "Ann Lee"
-    assert page.title() in ("Ann Lee — cardtable", "(Your turn) Ann Lee — cardtable")
+    assert page.title() in ("Ann Lee — cardtable", "(1) Your turn Ann Lee — cardtable")
     shoot(page, screenshots, "profile-desktop")
     assert run_axe(page, axe_source) == []
 

@@ -132,6 +132,7 @@ def routes(hub: Hub, accounts: Accounts, ratings: Ratings, static: Path) -> list
     return [
         Route("/account", shell),
         Route("/me", shell),
+        Route("/my/turns", shell),
         Route("/players/{name}", shell),
         Route(a, me),
         Route(a + "/signup", sign_up, methods=["POST"]),

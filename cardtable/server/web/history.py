@@ -8,6 +8,7 @@ show (tests/server/accounts/test_accounts.py swaps them to check).
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from cardtable.server.accounts.accounts import Account, Accounts, HeldSeat
@@ -64,9 +65,17 @@ async def my_games(hub: Hub, accounts: Accounts, account: Account) -> dict[str, 
         if table is None:  # a table that could not be rebuilt at start
             continue
         turn = table.status == "playing" and table.state.to_move == held.seat
-        live.append({**_entry(held, table), "your_turn": turn})
-    # sorted() is stable: newest first within each group.
-    live = sorted(live, key=lambda g: not g["your_turn"])
+        live.append(
+            {
+                **_entry(held, table),
+                "your_turn": turn,
+                # Turn-based (docs/server.md): when the move waiting for you runs out.
+                "move_hours": table.facts.move_hours,
+                "deadline_ms": table.facts.deadline_ms if turn else None,
+            }
+        )
+    # Your turn first, the oldest deadline first; sorted() is stable: else newest first.
+    live = sorted(live, key=lambda g: (not g["your_turn"], g["deadline_ms"] or math.inf))
     finished = [
         _finished(held, await hub.get(held.table_id))
         for held in await accounts.held_seats(account, finished=True, limit=MAX_FINISHED)

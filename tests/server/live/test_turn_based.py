@@ -14,6 +14,7 @@ import pytest
 
 from cardtable.server.live.lifecycle import Lifecycle
 from cardtable.server.settings import Limits
+from tests.server.accounts_helpers import account_server
 from tests.server.helpers import UNLIMITED, Server, running
 
 pytestmark = pytest.mark.timeout(300, method="thread")
@@ -165,3 +166,26 @@ def test_a_deadline_survives_a_restart(any_db: str) -> None:
         sweep(server)
         with server.connect(table, tokens[0]) as ann:  # the stand-in's move comes
             ann.until_state(lambda m: m["seq"] > state["seq"])
+
+
+def test_my_games_lists_the_games_waiting_for_me_oldest_deadline_first(db_url: str) -> None:
+    """Issue 30, item 2: /api/me/games gives a turn-based game waiting for the
+    account its deadline, and lists those games oldest deadline first (not
+    newest first, as other games are)."""
+    clock = Clock()
+    with account_server(db_url, limits=limits(clock)) as server:
+        server.sign_up("Ann")
+        tables = []
+        for _ in range(2):
+            table = server.create(MT, ["human", "easy"], move_hours=12)
+            token = server.join(table, 0, "Ann")
+            with server.connect(table, token) as ann:
+                ann.until_state(lambda m: m["to_move"] == 0)  # the bot played up to her
+            tables.append(table)
+            clock.now += 600  # the second table's turn begins ten minutes later
+        games = server.client.get("/api/me/games").json()["in_progress"]
+        assert [g["id"] for g in games] == tables  # the older deadline first
+        assert all(g["your_turn"] and g["move_hours"] == 12 for g in games)
+        assert [g["deadline_ms"] for g in games] == [
+            int((START + 600 * i + 12 * HOUR) * 1000) for i in range(2)
+        ]

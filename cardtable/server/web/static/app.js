@@ -52,9 +52,9 @@ if (learning) {
 } else if (location.pathname === "/account") {
   const { showAccount } = await import("./account.js");
   await showAccount(main, env);
-} else if (location.pathname === "/me") {
+} else if (location.pathname === "/me" || location.pathname === "/my/turns") {
   const { showMyGames } = await import("./mygames.js");
-  await showMyGames(main, env);
+  await showMyGames(main, env, { turnsOnly: location.pathname === "/my/turns" });
 } else if (board) {
   const { showLeaderboard } = await import("./leaderboard.js");
   await showLeaderboard(main, decodeURIComponent(board[1]), env);

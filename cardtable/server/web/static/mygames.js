@@ -1,10 +1,12 @@
 // @ts-check
-// "My games" (/me): games in progress, those where it is your turn first, then
-// finished games with their result, replay, analysis and record.
+// "My games" (/me): games in progress, those where it is your turn first (the
+// oldest deadline first), then finished games with their result, replay,
+// analysis and record. "Your turn" (/my/turns): only the games waiting for you.
 
 import { api } from "./api.js";
 import { h } from "./dom.js";
 import { ratingChange } from "./ratings.js";
+import { hoursAndMinutes } from "./time-left.js";
 
 /** @typedef {import("./i18n.js").Translate} Translate */
 /**
@@ -18,7 +20,10 @@ import { ratingChange } from "./ratings.js";
  * @property {number} created_ms
  * @property {string} url
  */
-/** @typedef {HeldGame & {your_turn: boolean}} LiveGame */
+/**
+ * A game in progress; at a turn-based table waiting for you, when your move's time runs out.
+ * @typedef {HeldGame & {your_turn: boolean, move_hours: number | null, deadline_ms: number | null}} LiveGame
+ */
 /**
  * A finished one (history.py, _finished): its result, scores, what it did to
  * the rating (null: not rated) and its links.
@@ -28,10 +33,11 @@ import { ratingChange } from "./ratings.js";
 /**
  * @param {HTMLElement} main
  * @param {import("./i18n.js").Env} env
+ * @param {{turnsOnly?: boolean}} [which] only the games waiting for you (/my/turns)
  */
-export async function showMyGames(main, env) {
+export async function showMyGames(main, env, { turnsOnly = false } = {}) {
   const { t } = env;
-  document.title = t("games.pageTitle");
+  document.title = t(turnsOnly ? "games.turnsPageTitle" : "games.pageTitle");
   /** @type {{in_progress: LiveGame[], finished: FinishedGame[]}} */
   let games;
   try {
@@ -41,6 +47,14 @@ export async function showMyGames(main, env) {
     main.replaceChildren(h("h1", {}, t("games.heading")),
       h("p", { class: "panel" }, error.status === 401
         ? h("a", { href: "/account" }, t("games.signInFirst")) : error.message));
+    return;
+  }
+  if (turnsOnly) {
+    const waiting = games.in_progress.filter((g) => g.your_turn);
+    main.replaceChildren(h("h1", {}, t("games.turnsHeading")),
+      h("section", { class: "panel" }, waiting.length
+        ? h("ul", { class: "game-list", id: "your-turns" }, waiting.map((g) => liveItem(g, t)))
+        : h("p", { class: "hint" }, t("games.noTurns"), " ", h("a", { href: "/me" }, t("nav.myGames")))));
     return;
   }
   const claimed = Number(new URLSearchParams(location.search).get("claimed") ?? 0);
@@ -67,8 +81,17 @@ export async function showMyGames(main, env) {
 function others(game, t) {
   // A bot's seat is named "bot:<name>" in records; people's names are shown as they are.
   const names = game.names.filter((_, seat) => seat !== game.seat)
-    .map((name) => (name.startsWith("bot:") ? t("games.bot", { bot: name.slice(4) }) : name));
+    .map((name) => (name.startsWith("bot:") ? botWords(name.slice(4), t) : name));
   return t("games.with", { names: names.join(", ") });
+}
+
+/**
+ * A bot by its level in words ("Bot (leicht)"), else by its name.
+ * @param {string} bot
+ * @param {Translate} t
+ */
+function botWords(bot, t) {
+  return t.has(`level.${bot}`) ? t("games.botLevel", { level: t(`level.${bot}`) }) : t("games.bot", { bot });
 }
 
 /** @param {HeldGame} game */
@@ -86,6 +109,8 @@ function liveItem(game, t) {
     h("div", { class: "game-item-text" },
       h("strong", {}, game.title),
       h("span", { class: `badge state-${state}` }, t(`games.${state}`)),
+      game.deadline_ms === null ? null : h("span", { class: "time-left" },
+        t("games.timeLeft", { time: hoursAndMinutes((game.deadline_ms - Date.now()) / 1000, t.lang) })),
       h("span", { class: "hint" }, `${others(game, t)} · ${when(game)}`)),
     h("a", { class: `button${game.your_turn ? " primary" : ""}`, href: game.url }, t("games.open")));
 }

@@ -23,26 +23,12 @@ import { TableSocket } from "./socket.js";
 import { Sound } from "./sound.js";
 import { SummaryBox, summaryRow } from "./summary.js";
 import { TakebackBar } from "./takeback.js";
+import { hoursAndMinutes } from "./time-left.js";
 
 const LOG_LINES = 80;
 const EVENT_LINES = 8;
 const TICK_SECONDS = 5; // the timer's last seconds sound
 
-/**
- * A turn-based move's time left, in the reader's units ("23 h 59 min", "59 Min.").
- * @param {number} seconds
- * @param {string} lang
- * @returns {string}
- */
-function hoursAndMinutes(seconds, lang) {
-  const unit = (/** @type {string} */ name, /** @type {number} */ value) =>
-    new Intl.NumberFormat(lang, { style: "unit", unit: name, unitDisplay: "short" }).format(value);
-  const total = Math.ceil(seconds / 60); // a part of a minute counts as one
-  const hours = Math.floor(total / 60);
-  const minutes = total % 60;
-  if (hours === 0) return unit("minute", minutes);
-  return minutes === 0 ? unit("hour", hours) : `${unit("hour", hours)} ${unit("minute", minutes)}`;
-}
 const CONFIRM_KEY = "cardtable.confirmCards";
 // The side panels; on a small screen each is a drawer opened from the toolbar.
 const PANELS = ["scores", "log", "chat", "invite"];
