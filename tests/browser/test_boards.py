@@ -95,7 +95,7 @@ def show(person: Person, server: Server, msg: dict[str, Any]) -> Any:
     if not page.url.startswith(server.url):
         page.goto(server.url + "/")
         # The lobby is drawn; now borrow its page.
-        page.wait_for_selector("#create-table", state="attached")
+        page.wait_for_selector("#set-up", state="attached")
     page.evaluate(RENDER_JS, msg)
     return page
 

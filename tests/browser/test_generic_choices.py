@@ -83,7 +83,7 @@ def show(person: Person, server: Server, msg: dict[str, Any], lang: str = "en") 
     if not page.url.startswith(server.url):
         page.add_init_script(f"localStorage.setItem('cardtable.lang', '{lang}')")  # the whole page
         page.goto(server.url + "/")
-        page.wait_for_selector("#create-table", state="attached")
+        page.wait_for_selector("#set-up", state="attached")
     page.evaluate(RENDER_JS, [msg, lang])
     return page
 

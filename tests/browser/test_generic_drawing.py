@@ -29,7 +29,7 @@ def show(person: Person, server: Server, msg: dict[str, Any]) -> Any:
     page = person.page
     if not page.url.startswith(server.url):
         page.goto(server.url + "/")
-        page.wait_for_selector("#create-table", state="attached")
+        page.wait_for_selector("#set-up", state="attached")
     page.evaluate(PRELOAD_JS, [msg["game"], GENERIC])
     return boards.show(person, server, msg)
 

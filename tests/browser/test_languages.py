@@ -131,7 +131,8 @@ def test_lobby_rules_and_replay_in_each_language(
         person = open_in(browser, lang, viewport)
         page = person.page
         page.goto(server.url + "/")
-        page.wait_for_selector("#create-table", state="attached")
+        page.locator("#set-up > summary").click()  # its words come when it is opened
+        page.wait_for_selector("#create-table")
         assert page.evaluate("document.documentElement.lang") == lang
         assert page.locator("#language").input_value() == lang
         assert page.evaluate("document.documentElement.scrollWidth <= innerWidth")
@@ -247,7 +248,7 @@ def test_a_refusal_is_a_key_and_parameters_worded_in_each_language_chosen_in_the
         assert link.inner_text() == refusal["rule"]
     # Remembered: a new page of this browser opens in French.
     page.goto(server.url + "/")
-    page.wait_for_selector("#create-table", state="attached")
+    page.wait_for_selector("#set-up", state="attached")
     assert page.evaluate("document.documentElement.lang") == "fr"
     assert ann.errors == []
 

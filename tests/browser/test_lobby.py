@@ -42,7 +42,7 @@ def test_lobby_offers_every_option_seat_and_bot_of_each_game(
         person = Person.open(browser, "Ann", **({"viewport": viewport} if viewport else {}))
         page = person.page
         page.goto(server.url + "/")
-        page.wait_for_selector("#create-table", state="attached")
+        page.wait_for_selector("#set-up", state="attached")
         page.locator("#set-up > summary").click()  # the set-up form is folded (issue 29)
         # The research bots (by their names) are offered once Advanced says so.
         page.locator(".create-form details.advanced > summary").click()

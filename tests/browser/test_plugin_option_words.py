@@ -52,7 +52,7 @@ def test_the_set_up_form_names_a_boardless_games_options_in_the_readers_language
     person = Person.open(browser, "Ann", locale=lang, **size)
     page = person.page
     page.goto(worded_server.url + "/")
-    page.wait_for_selector("#create-table", state="attached")
+    page.wait_for_selector("#set-up", state="attached")
     page.locator("#set-up > summary").click()  # the set-up form is folded (issue 29)
     page.locator("#new-game").select_option(NAME)
     hand, rounds, help_text = WORDS[lang]
