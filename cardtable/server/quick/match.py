@@ -327,13 +327,17 @@ class QuickMatch:
                     take = await self.store.take([e.ticket for e in group], self.now())
                     if take is None:
                         break  # another process seated one of them: the next match looks again
-                    if not await self._seat(group, bots, take):
-                        break  # the server is full: they keep waiting
+                    if await self._seat(group, bots, take) == "full":
+                        return  # the server holds its most tables: everybody keeps waiting
+                    # Seated, or their table refused (they wait on): the queue goes on
+                    # without them, so one refused table does not hold up the others.
                     waiting = [e for e in waiting if e not in group]
 
-    async def _seat(self, group: list[Entry], bots: str | None, take: str) -> bool:
+    async def _seat(self, group: list[Entry], bots: str | None, take: str) -> str:
         """Make the table of ``group``, taken by ``take`` (bots of level
-        ``bots`` in the other seats), and store each person's seat."""
+        ``bots`` in the other seats), and store each person's seat:
+        ``"seated"``; ``"full"`` (the server holds its most tables) or
+        ``"refused"`` (this table cannot be made) put them back to wait."""
         first = group[0]
         places = list(range(first.players))
         self._rng.shuffle(places)  # who sits first is chance, as at a real table
@@ -364,7 +368,7 @@ class QuickMatch:
         except BadInput as exc:  # the server holds its most tables; a level's extra is missing
             log.warning("quick match: no table for %d people: %s", len(group), exc)
             await self.store.put_back(take, [e.ticket for e in group])
-            return False
+            return "full" if exc.status == 503 else "refused"
         for i, entry in people.items():
             if entry.account is not None:
                 await self.accounts.link_seats(entry.account, [(table.id, i)], entry.client)
@@ -375,4 +379,4 @@ class QuickMatch:
         if len(stored) < len(answers):  # cancelled meanwhile, or this process stalled
             log.warning("quick match: table %s made, %d seats unclaimed", table.id,
                         len(answers) - len(stored))  # fmt: skip
-        return True
+        return "seated"
