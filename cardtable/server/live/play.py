@@ -162,7 +162,9 @@ class Play:
         if table.seats[client.seat].stand_in is None:
             raise BadInput("your seat is yours already: no bot is playing it")
         if table.seats[client.seat].stand_in == DROPPED:
-            raise BadInput("your move time ran out: a bot plays this seat to the end")
+            raise Refused(
+                "your move time ran out: a bot plays this seat to the end", key="turn.dropped"
+            )
         self._take_back(table, client.seat)
         self.changed(table)
 

@@ -201,6 +201,8 @@ def seats_json(table: Table) -> list[dict[str, Any]]:
             "taken": s.taken,
             "connected": s.connections > 0,
             "bot_playing": s.stand_in is not None,
+            # Turn-based: dropped for running out of time, a bot plays the seat to the end.
+            "dropped": s.facts.dropped_ms is not None,
         }
         for i, s in enumerate(table.seats)
     ]

@@ -145,7 +145,9 @@ def test_drop_hands_the_seat_to_a_bot_to_the_end_across_a_restart(any_db: str) -
             assert events.count("dropped") == 1
             dropped.send({"type": "back"})
             told = dropped.until(lambda m: m["type"] == "error")
+            assert told["key"] == "turn.dropped"  # the page words it in its language
             assert "bot plays this seat to the end" in told["message"]
+            assert dropped.state["seats"][seat]["dropped"]  # no "take my seat back"
     with running(any_db, limits=limits(clock)) as server:  # a restart keeps it dropped
         facts = info(server, table)
         assert facts["seats"][seat]["bot_playing"]

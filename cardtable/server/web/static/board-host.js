@@ -23,6 +23,7 @@ import { loadCatalog } from "./i18n.js";
  * @property {boolean} [taken]
  * @property {boolean} [connected]
  * @property {boolean} [bot_playing]
+ * @property {boolean} [dropped] turn-based: dropped for running out of time
  */
 
 /**

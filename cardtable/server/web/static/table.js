@@ -324,7 +324,7 @@ class TablePage {
    */
   showRefusal(msg) {
     // A take-back refused (docs/server.md, "Take-backs"): the shell's own words.
-    if (msg.key?.startsWith("takeback.")) { this.showNotice(this.t(msg.key)); return; }
+    if (msg.key?.startsWith("takeback.") || msg.key === "turn.dropped") { this.showNotice(this.t(msg.key)); return; }
     const label = this.board.module.cardLabel;
     const cardLabel = label && ((/** @type {string} */ name) => label(name, this.boardT));
     const words = refusalWords(msg, this.boardT, { names: this.names(), me: this.mySeat(), cardLabel });
@@ -423,7 +423,8 @@ class TablePage {
     if (msg.seat === null) text = `${t("table.watching")} · ${text}`;
     this.status.textContent = text;
     this.status.dataset.mine = String(msg.seat !== null && msg.to_move === msg.seat && !msg.finished);
-    const standIn = msg.seat !== null && msg.seats?.[msg.seat]?.bot_playing && !msg.finished;
+    // A person dropped at a turn-based table has no seat to take back.
+    const standIn = msg.seat !== null && msg.seats?.[msg.seat]?.bot_playing && !msg.seats?.[msg.seat]?.dropped && !msg.finished;
     this.back.hidden = !standIn;
     this.takeback.draw(msg, names);
   }
