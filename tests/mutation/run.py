@@ -87,11 +87,23 @@ TARGETS = {
     ),
     "sign-in": server_target(
         ("accounts/passwords", "accounts/signin_delays", "guard/limits"),
-        ("accounts/test_accounts", "guard/test_abuse_limits", "guard/test_limits_unit"),
+        (
+            "accounts/test_accounts",
+            "accounts/test_password_terms",
+            "guard/test_abuse_limits",
+            "guard/test_limits_unit",
+            "guard/test_limit_terms",
+        ),
     ),
     "ratings": server_target(("tables/outcomes",), ("live/test_rated_tables", "db/test_ratings")),
     "quick-match": server_target(
-        ("quick/match", "quick/store"), ("quick/test_quick_match", "quick/test_redis_store")
+        ("quick/match", "quick/store"),
+        (
+            "quick/test_quick_match",
+            "quick/test_redis_store",
+            "quick/test_quick_blocks",
+            "quick/test_quick_contract",
+        ),
     ),
     "leases": server_target(
         ("db/leases", "tables/journal"),
@@ -121,6 +133,20 @@ def prepare(workdir: Path) -> None:
         text = test.read_text(encoding="utf-8")
         if 'method="thread"' in text:
             test.write_text(text.replace('method="thread"', 'method="signal"'), encoding="utf-8")
+    # A test that runs the `cardtable` command must run the copy's (mutated) code,
+    # not the installed one: this `cardtable` comes first on the runs' PATH.
+    shim = workdir / "bin" / "cardtable"
+    shim.parent.mkdir(exist_ok=True)
+    shim.write_text(f'#!/bin/sh\nexec "{sys.executable}" -m cardtable "$@"\n', encoding="utf-8")
+    shim.chmod(0o755)
+
+
+def run_env(workdir: Path) -> dict[str, str]:
+    """The environment of every run in ``workdir``: its ``cardtable`` command
+    first on PATH (see :func:`prepare`), and no PYTHONPATH (the copy's code only)."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    env["PATH"] = f"{workdir / 'bin'}{os.pathsep}{env.get('PATH', '')}"
+    return env
 
 
 def configure(workdir: Path, modules: tuple[str, ...], tests: tuple[str, ...]) -> None:
@@ -157,7 +183,7 @@ def run_afresh(
     import runs mutated; and every test gets its chance, not only those that
     mutmut's mapping assigns to the function.
     """
-    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}  # import mutants/ only
+    env = run_env(workdir)
     command = [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", *tests]
     mutants = workdir / "mutants"
     start = time.monotonic()
@@ -198,6 +224,7 @@ def mutmut(workdir: Path, *args: str) -> str:
     done = subprocess.run(
         [sys.executable, "-m", "mutmut", *args],
         cwd=workdir,
+        env={**os.environ, "PATH": run_env(workdir)["PATH"]},  # its own cardtable command
         capture_output=True,
         text=True,
         check=False,
