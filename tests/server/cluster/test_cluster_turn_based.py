@@ -1,0 +1,82 @@
+"""A turn-based table's deadline across processes (issue 30, item 1): it lives
+in the database, so when the table's owner is killed (kill -9) after the
+deadline was set in the past, the process that takes the table over acts on
+it, and acts once: one stand-in move for the late person, not one per sweep
+or per process. Three ``cardtable serve`` processes on one PostgreSQL, as in
+``test_cluster.py``."""
+
+from __future__ import annotations
+
+import json
+import signal
+import time
+from typing import Any
+
+import pytest
+from sqlalchemy import update
+from sqlalchemy.ext.asyncio import create_async_engine
+
+from cardtable.server.db.schema import tables
+from tests.server.cluster.test_cluster import (
+    AGAINST_A_BOT,
+    _join,
+    _socket,
+    _stored_events,
+    running_cluster,
+)
+from tests.server.helpers import QUICK, run_coroutine
+from tests.server.processes import post
+
+pytestmark = pytest.mark.usefixtures("needs_haproxy")
+
+MT = "marshmallow-test"
+SWEEP_SECONDS = 30.0  # cardtable/server/live/lifecycle.py
+HOUR_MS = 3_600_000
+
+
+async def _turn_began(url: str, table: str, at_ms: int) -> None:
+    engine = create_async_engine(url)
+    try:
+        async with engine.begin() as conn:
+            await conn.execute(
+                update(tables).where(tables.c.id == table).values(turn_started_ms=at_ms)
+            )
+    finally:
+        await engine.dispose()
+
+
+def moves_of(stored: list[tuple[int, str, Any, int | None]], seat: int) -> int:
+    return sum(1 for _, kind, data, _ in stored if kind == "move" and data["seat"] == seat)
+
+
+def test_a_deadline_missed_while_its_owner_died_acts_once_on_the_process_that_takes_over(
+    postgres_url: str, redis_url: str
+) -> None:
+    with running_cluster(postgres_url, redis_url) as cluster:
+        body = {"game": MT, "options": QUICK[MT], "seats": AGAINST_A_BOT, "bot_delay_ms": 0,
+                "move_hours": 1, "on_timeout": "stand-in"}  # fmt: skip
+        table: str = post(cluster.proxy, "/api/tables", body)["id"]
+        token = _join(cluster.proxy, table, 0, "Ann")
+        with _socket(cluster.proxy, table, token) as (ws, first):
+            state = first
+            while state["to_move"] != 0:  # the bot plays up to Ann
+                message = json.loads(ws.recv(timeout=30))
+                if message["type"] == "state":
+                    state = message
+        assert state["timer"]["turn_based"] is True
+        before = run_coroutine(_stored_events(cluster.db, table))
+        owner = cluster.owner(table)
+        # Ann's hour ran out while nobody looked: only the database says so (the
+        # owner's memory still holds the hour), and the owner dies.
+        run_coroutine(_turn_began(cluster.db, table, int(time.time() * 1000) - 2 * HOUR_MS))
+        cluster.processes[owner].send_signal(signal.SIGKILL)
+        cluster.processes[owner].wait()
+        deadline = time.monotonic() + 2 * SWEEP_SECONDS + 60
+        while moves_of(run_coroutine(_stored_events(cluster.db, table)), 0) == moves_of(before, 0):
+            assert time.monotonic() < deadline, "no process acted on the missed deadline"
+            time.sleep(0.5)
+        assert cluster.owner(table) != owner
+        time.sleep(SWEEP_SECONDS + 5)  # at least one more sweep of whoever holds it now
+        after = run_coroutine(_stored_events(cluster.db, table))
+        assert moves_of(after, 0) == moves_of(before, 0) + 1  # one stand-in move, once
+        assert [n for n, *_ in after] == list(range(len(after)))  # no event written twice
