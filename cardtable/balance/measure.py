@@ -93,7 +93,8 @@ def phase_counts(
     ((2, 1, 1), (4, 1, 2), (1, 1, 0))
     """
     count, legal_sum, forced = [0] * 3, [0] * 3, [0] * 3
-    ends = [*round_starts[1:], len(legal)]
+    # A game stopped before its first decision (a hole) has no round to count.
+    ends = [*round_starts[1:], len(legal)] if round_starts else []
     for start, end in zip(round_starts, ends, strict=True):
         length = end - start
         for phase in range(3):
