@@ -15,7 +15,7 @@ import pytest
 
 from cardtable.core.registry import manifest
 from cardtable.core.rulebook import parse_rules
-from cardtable.learn.puzzles import load_puzzles
+from cardtable.learn.puzzles import Puzzle, load_puzzles
 from cardtable.learn.tutorial import Step, load_tutorial
 from cardtable.server.web.pages import rules_source
 from tests.browser.helpers import PHONE, Person, Server, run_axe
@@ -132,13 +132,9 @@ def test_a_learner_finishes_the_myrummy_lesson_in_french(browser: Any, server: S
 def test_a_puzzle_takes_one_try_then_shows_every_choices_value(
     browser: Any, server: Server, axe_source: str
 ) -> None:
-    puzzles = load_puzzles("marshmallow-test")
     person = Person.open(browser, "Pia")
     page = person.page
-    page.goto(f"{server.url}/puzzles/marshmallow-test")
-    page.wait_for_selector("#board[data-puzzle] .mt-hand")
-    puzzle = puzzles.by_id(page.locator("#board").get_attribute("data-puzzle"))
-    click_move(page, puzzle.legal[puzzle.solution[0]])
+    puzzle = solve_a_puzzle(page, server)
     page.wait_for_selector("#puzzle-verdict[data-solved='true']")
     assert page.locator(".puzzle-values tbody tr").count() == len(puzzle.alternatives)
     assert_theme_worded(page, puzzle.theme_key, board_catalog("marshmallow-test", "en"))
@@ -155,6 +151,17 @@ def assert_theme_worded(page: Any, key: str | None, catalog: Mapping[str, Any]) 
     theme = page.locator("#puzzle-theme").inner_text()
     for fixed in re.split(r"\{\w+\}", catalog[key]):
         assert fixed.strip() in theme, (fixed, theme)
+
+
+def solve_a_puzzle(page: Any, server: Server) -> Puzzle:
+    """Open the Marshmallow Test puzzles and play the shown puzzle's solution."""
+    page.goto(f"{server.url}/puzzles/marshmallow-test")
+    page.wait_for_selector("#board[data-puzzle] .mt-hand")
+    puzzle = load_puzzles("marshmallow-test").by_id(
+        page.locator("#board").get_attribute("data-puzzle")
+    )
+    click_move(page, puzzle.legal[puzzle.solution[0]])
+    return puzzle
 
 
 def in_view(page: Any, selector: str) -> bool:
@@ -175,17 +182,13 @@ def test_a_puzzle_counts_seats_from_1_and_shows_its_verdict_in_view(
 ) -> None:
     """Issue 29: seats were named from "Platz 0", and at 1280×800 the verdict
     came below the fold; on a phone too it is in view after the one try."""
-    puzzles = load_puzzles("marshmallow-test")
     shots = Path("/tmp/words-shots")
     shots.mkdir(exist_ok=True)
     for name, size in (("desktop", {"width": 1280, "height": 800}), ("phone", PHONE)):
         person = Person.open(browser, "Pia", locale="de-DE")
         page = person.page
         page.set_viewport_size(size)
-        page.goto(f"{server.url}/puzzles/marshmallow-test")
-        page.wait_for_selector("#board[data-puzzle] .mt-hand")
-        puzzle = puzzles.by_id(page.locator("#board").get_attribute("data-puzzle"))
-        click_move(page, puzzle.legal[puzzle.solution[0]])
+        solve_a_puzzle(page, server)
         page.wait_for_selector("#puzzle-verdict")
         page.wait_for_timeout(300)
         page.screenshot(path=str(shots / f"puzzle-verdict-{name}.png"))
@@ -204,14 +207,10 @@ def test_a_puzzles_theme_and_rule_are_in_the_pages_language(
     French page. Now the board's catalog words the theme (no English theme
     left) and the rule is the translated rulebook's."""
     lang = locale[:2]
-    puzzles = load_puzzles("marshmallow-test")
     catalog = board_catalog("marshmallow-test", lang)
     person = Person.open(browser, "Pia", locale=locale)
     page = person.page
-    page.goto(f"{server.url}/puzzles/marshmallow-test")
-    page.wait_for_selector("#board[data-puzzle] .mt-hand")
-    puzzle = puzzles.by_id(page.locator("#board").get_attribute("data-puzzle"))
-    click_move(page, puzzle.legal[puzzle.solution[0]])
+    puzzle = solve_a_puzzle(page, server)
     page.wait_for_selector("#puzzle-verdict")
     assert puzzle.theme not in page.locator("#puzzle-theme").inner_text()
     assert_theme_worded(page, puzzle.theme_key, catalog)

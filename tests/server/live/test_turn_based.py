@@ -12,35 +12,19 @@ from typing import Any
 
 import pytest
 
-from cardtable.server.live.lifecycle import Lifecycle
 from cardtable.server.settings import Limits
 from tests.server.accounts_helpers import account_server
 from tests.server.helpers import UNLIMITED, Server, running
+from tests.server.live.test_lobby_lifecycle import START, Clock, sweep
 
 pytestmark = pytest.mark.timeout(300, method="thread")
 
 MT = "marshmallow-test"
-START = 1_000_000.0  # seconds: the injected clock's first reading
 HOUR = 3600.0
-
-
-class Clock:
-    """A clock that moves only when the test says so."""
-
-    def __init__(self) -> None:
-        self.now = START
-
-    def __call__(self) -> float:
-        return self.now
 
 
 def limits(clock: Clock) -> Limits:
     return dataclasses.replace(UNLIMITED, clock=clock)
-
-
-def sweep(server: Server) -> None:
-    lifecycle: Lifecycle = server.client.app.state.lifecycle  # type: ignore[attr-defined]
-    server.client.portal.call(lifecycle.sweep)  # type: ignore[union-attr]
 
 
 def info(server: Server, table: str) -> dict[str, Any]:
