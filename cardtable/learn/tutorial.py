@@ -141,9 +141,9 @@ def load_tutorial(game_name: str, language: str = "en") -> Tutorial:
     words_where = f"{game_manifest.tutorial}/{language}.json"
     data = _read(folder, "steps.json", steps_where)
     text = _read(folder, f"{language}.json", words_where)
+    if not isinstance(data, dict) or data.get("format") != FORMAT or data.get("game") != game_name:
+        raise TutorialError(steps_where, f"not a {FORMAT} file for {game_name}")
     try:
-        if data.get("format") != FORMAT or data.get("game") != game_name:
-            raise TutorialError(steps_where, f"not a {FORMAT} file for {game_name}")
         game = load(game_name, **data["options"])
         seat = int(data["seat"])
         names = tuple(data["names"])
