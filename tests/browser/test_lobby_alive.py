@@ -91,6 +91,7 @@ def test_the_set_up_form_is_folded_and_names_its_bots_in_words(
     assert page.locator("#set-up").get_attribute("open") is None
     assert not page.locator("#create-table").is_visible()
     page.locator("#set-up > summary").click()
+    page.locator("#create-table").wait_for()  # the form's code comes when it is first opened
     assert page.locator("#create-table").is_visible()
     seat = page.locator("#seat-2")
     offered = seat.locator("option").all_inner_texts()
