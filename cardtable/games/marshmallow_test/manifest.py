@@ -41,6 +41,18 @@ MANIFEST = GameManifest(
             strength="measured against pimc in docs/strength.md",
             time_per_move="as pimc's budget (0.2 s unless given); more in a round's last tricks",
         ),
+        "learned": BotEntry(
+            f"{_PKG}.bots.learned:LearnedBot",
+            "a small network trained on pimc's choices in self-play; plays without searching",
+            strength="measured against heuristic in docs/strength.md",
+            time_per_move="under 1 ms",
+        ),
+        "pimc-learned": BotEntry(
+            f"{_PKG}.bots.learned:FilteredPIMCBot",
+            "pimc searching only the learned policy's three best moves",
+            strength="measured against pimc in docs/strength.md",
+            time_per_move="as pimc's budget (0.2 s unless given)",
+        ),
     },
     terminal_ui=f"{_PKG}.terminal:MarshmallowTestUI",
     determinize=f"{_PKG}.determinize:determinize",
