@@ -28,7 +28,7 @@ from typing import Any, cast
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Connection, event, func, insert, literal_column, select, update
+from sqlalchemy import Connection, event, func, insert, literal_column, select, text, update
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
@@ -242,6 +242,11 @@ class Storage:
     async def open(self) -> None:
         """Migrate the schema to the newest version and start the writer."""
         async with self.engine.begin() as conn:
+            if self.engine.dialect.name == "postgresql":
+                # The migrations are one transaction that may pause between its
+                # statements longer than a lease on a loaded machine: the idle
+                # limit that frees a stalled process's rows is not for it.
+                await conn.execute(text("SET LOCAL idle_in_transaction_session_timeout = 0"))
             await conn.run_sync(_migrate)
         self._writers = [
             asyncio.create_task(self._write_loop(), name=f"storage-writer-{i}")

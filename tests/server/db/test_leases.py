@@ -19,9 +19,10 @@ from collections.abc import Callable, Coroutine
 from typing import Any
 
 import pytest
-from sqlalchemy import select, text, update
+from sqlalchemy import Connection, select, text, update
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
+from cardtable.server.db import storage as storage_module
 from cardtable.server.db.leases import Leases
 from cardtable.server.db.schema import events, leases, seats, tables
 from cardtable.server.db.storage import DB_NOW_MS, LeaseLost, Storage, _Append, _append_fenced
@@ -372,3 +373,29 @@ def test_a_live_owners_lease_never_lapses(postgres_url: str, redis_url: str) -> 
         renewals = run_coroutine(_watch_a_live_owner(postgres_url, table_id, process.pid))
         assert process.poll() is None
     assert renewals >= WATCHED_LEASES  # the heartbeat ran, more than once a lease
+
+
+def test_migrating_outlasts_the_idle_limit_that_frees_a_stalled_process(
+    postgres_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The limit that ends a transaction idle past a lease (300 ms here) must
+    not end the migrations' one transaction when a loaded machine pauses in
+    it (seen once in a whole-suite run: "terminating connection due to
+    idle-in-transaction timeout" while migrating)."""
+    migrate = storage_module._migrate
+
+    def paused(connection: Connection) -> None:
+        connection.execute(text("SELECT 1"))  # inside the transaction now
+        time.sleep(1.0)  # the machine pauses this process
+        migrate(connection)
+
+    monkeypatch.setattr(storage_module, "_migrate", paused)
+
+    async def scenario() -> None:
+        storage = Storage(postgres_url, owner="slow", lease_seconds=0.3)
+        try:
+            await storage.open()
+        finally:
+            await storage.close()
+
+    run_coroutine(scenario())
