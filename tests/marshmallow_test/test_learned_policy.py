@@ -29,20 +29,9 @@ from cardtable.games.marshmallow_test.bots.learned import (
 from cardtable.games.marshmallow_test.determinize import determinize
 from cardtable.games.marshmallow_test.observations import MarshmallowEncoder
 from tests.marshmallow_test.helpers import scenario
+from tests.marshmallow_test.test_package import random_position
 
 PLAYERS = (2, 3, 4, 5)
-
-
-def position(players: int, seed: int, moves: int) -> MarshmallowState:
-    """A game after ``moves`` random moves (fewer if it ended)."""
-    state = MarshmallowTest(players=players).new_game(random.Random(seed))
-    rng = random.Random(seed + 1)
-    for _ in range(moves):
-        if state.finished:
-            break
-        legal = state.legal_moves()
-        state.apply(legal[rng.randrange(len(legal))])
-    return state
 
 
 def read(state: MarshmallowState, seat: int) -> tuple[bytes, Move]:
@@ -65,7 +54,7 @@ def test_the_shipped_weights_load_with_a_model_for_every_player_count() -> None:
         assert int(arrays[f"{players}p/size"]) == MarshmallowEncoder(game).size
         assert all(np.isfinite(w).all() and np.isfinite(b).all() for w, b in policy.layers)
         # A trained network, not zeros: different views get different scores.
-        views = [position(players, seed, 9 * seed).view(0) for seed in range(3)]
+        views = [random_position(players, seed, 9 * seed).view(0) for seed in range(3)]
         assert len({policy.logits(v).tobytes() for v in views}) == 3
 
 
@@ -87,7 +76,7 @@ def test_a_weights_file_of_another_kind_is_refused_with_its_path(tmp_path: Path)
 def test_the_same_view_gets_the_same_move_whatever_the_generator(players: int) -> None:
     game = MarshmallowTest(players=players)
     for seed in range(12):
-        state = position(players, seed, 3 * seed)
+        state = random_position(players, seed, 3 * seed)
         if state.finished:
             continue
         seat = state.to_move
@@ -138,7 +127,7 @@ def test_decoy_hidden_cards_mid_round_give_the_same_input_and_move(players: int)
     game = MarshmallowTest(players=players)
     checked = 0
     for seed in range(8):
-        state = position(players, seed, 4 + 2 * seed)
+        state = random_position(players, seed, 4 + 2 * seed)
         if state.finished or state.to_move is None:
             continue
         seat = state.to_move
@@ -168,7 +157,7 @@ def test_the_filtered_search_keeps_to_the_policys_best_moves() -> None:
     game = MarshmallowTest(players=4)
     wide = 0
     for seed in range(6):
-        state = position(4, seed, 5 * seed)
+        state = random_position(4, seed, 5 * seed)
         seat = state.to_move
         assert seat is not None
         view, legal = state.view(seat), state.legal_moves()
