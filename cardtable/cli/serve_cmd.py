@@ -27,6 +27,11 @@ REDIS_HELP = (
     "redis://HOST:PORT/N: run as one of several processes on the same PostgreSQL --db"
     " (each table served by one process at a time; see docs/deployment.md)"
 )
+SMTP_HELP = (
+    "smtp://USER:PASSWORD@HOST:PORT (?starttls=1 for STARTTLS) or smtps://… (TLS): send"
+    " e-mail notices of turn-based games through this server (needs --mail-from)"
+)
+MAIL_FROM_HELP = "the From address of the notices, e.g. cards@example.org (with --smtp)"
 LOG_JSON_HELP = "log as JSON lines (time, level, process, table, logger, message), not text"
 CONNECTIONS_HELP = "connections open at once, sockets included; past it new requests get 503"
 PUBLIC_URL_HELP = (
@@ -145,6 +150,9 @@ def serve(
     friends_per_account: Annotated[int, flag(Limits, "friends_per_account")] = default(
         Limits, "friends_per_account"
     ),
+    turn_based_per_account: Annotated[int, flag(Limits, "turn_based_per_account")] = default(
+        Limits, "turn_based_per_account"
+    ),
     public_url: Annotated[str | None, typer.Option(help=PUBLIC_URL_HELP)] = None,
     trusted_proxy: Annotated[list[str] | None, typer.Option(help=PROXY_HELP)] = None,
     redis: Annotated[str | None, typer.Option(metavar="URL", help=REDIS_HELP)] = None,
@@ -155,6 +163,8 @@ def serve(
         int, typer.Option(help=CONNECTIONS_HELP, callback=_at_least_one("--max-connections"))
     ] = 10_000,
     log_json: Annotated[bool, typer.Option("--log-json", help=LOG_JSON_HELP)] = False,
+    smtp: Annotated[str | None, typer.Option(metavar="URL", help=SMTP_HELP)] = None,
+    mail_from: Annotated[str | None, typer.Option(metavar="ADDRESS", help=MAIL_FROM_HELP)] = None,
 ) -> None:
     """Play in the browser: start the server and print the address to open."""
     try:
@@ -172,6 +182,7 @@ def serve(
     if redis is not None:  # before the default SQLite file is made, which it cannot use
         _check_cluster(redis, normalize_db_url(db) if db else "")
     url = normalize_db_url(db) if db else default_db_url()
+    _check_mail(smtp, mail_from)
     limits = Limits(
         creates_per_minute=creates_per_minute,
         waiting_per_client=waiting_per_client,
@@ -182,6 +193,7 @@ def serve(
         chat_per_minute=chat_per_minute,
         chat_per_address_per_minute=chat_per_address_per_minute,
         friends_per_account=friends_per_account,
+        turn_based_per_account=turn_based_per_account,
         waiting_seconds=in_field_units(Limits, "waiting_seconds", waiting_minutes),
         abandoned_seconds=in_field_units(Limits, "abandoned_seconds", abandoned_hours),
         public_url=_public_url(public_url) if public_url else None,
@@ -197,6 +209,8 @@ def serve(
         analysis_budget=analysis_budget,
         limits=limits,
         settle_heap=True,
+        smtp_url=smtp,
+        mail_from=mail_from,
     )
     shown = "127.0.0.1" if host == "0.0.0.0" else host
     typer.echo(
@@ -250,6 +264,22 @@ def _check_cluster(redis: str, db_url: str) -> None:
         raise fail(f"--redis {redis!r}: give a redis://HOST:PORT/N address")
     if not db_url.startswith("postgresql"):
         raise fail("--redis: several processes share one PostgreSQL; give --db postgresql://…")
+
+
+def _check_mail(smtp: str | None, mail_from: str | None) -> None:
+    """``--smtp`` and ``--mail-from`` checked: both or neither, each well formed."""
+    from cardtable.server.accounts.mailer import smtp_server
+
+    if smtp is None:
+        if mail_from is not None:
+            raise fail("--mail-from: notices are sent only with --smtp URL; give it too")
+        return
+    try:
+        smtp_server(smtp)
+    except ValueError as exc:
+        raise fail(f"--smtp {exc}") from None
+    if mail_from is None or "@" not in mail_from:
+        raise fail("--smtp: give --mail-from ADDRESS too (the notices' From: cards@example.org)")
 
 
 def _public_url(url: str) -> str:

@@ -13,6 +13,8 @@ from starlette.middleware import Middleware
 from starlette.routing import WebSocketRoute
 
 from cardtable.server.accounts.accounts import Accounts
+from cardtable.server.accounts.mailer import Mailer
+from cardtable.server.accounts.notices import Notices
 from cardtable.server.accounts.passwords import Passwords
 from cardtable.server.accounts.puzzle_training import PuzzleRatings
 from cardtable.server.accounts.secret import data_folder, load_or_create_secret
@@ -31,12 +33,14 @@ from cardtable.server.live.moderation import RemovalWatch
 from cardtable.server.live.play import Play
 from cardtable.server.logs import TableContext
 from cardtable.server.quick.match import QuickMatch
+from cardtable.server.quick.turn_based import TurnBasedMatch
 from cardtable.server.settings import Settings
 from cardtable.server.web import (
     account_api,
     friends_api,
     leaderboard_api,
     learn_api,
+    notices_api,
     pages,
     quick_api,
     tables_api,
@@ -73,11 +77,20 @@ def create_app(settings: Settings) -> Starlette:
     secret = load_or_create_secret(data_folder(settings.db_url, settings.data_dir))
     accounts = Accounts(storage.engine, secret, Passwords(fast=settings.fast_passwords))
     lifecycle = Lifecycle(hub, play)
+    # E-mail notices: only with --smtp (and its From address) is any mail sent or queued.
+    mailer = None
+    if settings.smtp_url is not None and settings.mail_from is not None:
+        mailer = Mailer(settings.smtp_url, settings.mail_from)
+    notices = Notices(
+        storage.engine, secret, mailer, settings.limits.clock, settings.limits.public_url
+    )
+    play.watch = notices.watch
     removals = RemovalWatch(hub)
     ratings = Ratings(storage.engine)
     # Several processes share one queue in Redis: any of them answers any ticket.
     store = cluster.quick if cluster is not None else None
     quick = QuickMatch(hub, play, accounts, rating=ratings.shown_rating, store=store)
+    paced = TurnBasedMatch(hub, play, accounts, rating=ratings.shown_rating)
     puzzle_ratings = PuzzleRatings(storage.engine, secret)
 
     @asynccontextmanager
@@ -91,9 +104,11 @@ def create_app(settings: Settings) -> Starlette:
         await analyses.start()
         await lifecycle.start()
         removals.start()
+        notices.start()
         try:
             yield
         finally:
+            await notices.stop()
             await removals.stop()
             await lifecycle.stop()
             await analyses.stop()
@@ -111,7 +126,8 @@ def create_app(settings: Settings) -> Starlette:
             *learn_api.routes(STATIC, accounts, puzzle_ratings),
             *account_api.routes(hub, accounts, ratings, STATIC),
             *friends_api.routes(hub, accounts, STATIC),
-            *quick_api.routes(quick, accounts),
+            *notices_api.routes(accounts, notices),
+            *quick_api.routes(quick, paced, accounts),
             *leaderboard_api.routes(ratings, STATIC),
             WebSocketRoute("/ws/{table_id}", ws.endpoint(hub, play)),
         ],
@@ -135,7 +151,9 @@ def create_app(settings: Settings) -> Starlette:
     app.state.accounts = accounts
     app.state.puzzle_ratings = puzzle_ratings
     app.state.lifecycle = lifecycle
+    app.state.notices = notices
     app.state.removals = removals
     app.state.quick = quick
+    app.state.paced = paced  # turn-based quick match
     app.state.ratings = ratings  # rating_for(account_id, game, players), for matching
     return app

@@ -41,8 +41,9 @@ STAND_INS: tuple[str, ...] = get_args(StandIn)  # in the order a default is chos
 MoveHours = Literal[1, 12, 24, 72]
 MOVE_HOURS: tuple[int, ...] = get_args(MoveHours)
 #: What a turn-based table does when a person's move time runs out: its
-#: stand-in bot plays that one move, or takes the seat for the rest of the game.
-OnTimeout = Literal["stand-in", "drop"]
+#: stand-in bot plays that one move, or takes the seat for the rest of the game,
+#: or the game ends with that person last.
+OnTimeout = Literal["stand-in", "drop", "end"]
 ON_TIMEOUT: tuple[str, ...] = get_args(OnTimeout)
 
 SeatNumber = Annotated[int, Meta(ge=0, le=99)]
@@ -96,6 +97,14 @@ class QuickJoin(Closed):
     bots: Annotated[
         str | None, Meta(description="must be a bot level, or null to wait for people only")
     ] = None
+
+
+class QuickTurnBased(Closed):
+    """``POST /api/quick/turn-based``: a seat at a turn-based table, at once."""
+
+    game: str
+    players: Annotated[int, Meta(ge=1, le=99)]
+    move_hours: MoveHours = 24
 
 
 class Analyze(Closed):

@@ -105,6 +105,11 @@ class Limits:
     chat_per_address_per_minute: int = setting(
         60, "chat lines from one address at all tables together per minute", at_least=1
     )
+    # A turn-based game costs a table for days: a bound per account keeps one
+    # account from holding the server's tables (issue 30 suggests 500).
+    turn_based_per_account: int = setting(
+        500, "unfinished turn-based games one account may sit at", at_least=1
+    )
     # Each list is read whole for the friends page: a bound keeps that page small.
     friends_per_account: int = setting(
         200, "people one account may follow, and people it may block", at_least=1
@@ -161,6 +166,11 @@ class Settings:
         at_least=0.5,
         at_most=300,
     )
+    # E-mail notices (cardtable/server/accounts/notices.py): the SMTP server's
+    # URL (smtp://user:password@host:port, smtps:// for TLS, ?starttls=1;
+    # None: no mail is sent and no address can be given) and the From address.
+    smtp_url: str | None = None
+    mail_from: str | None = None
     # A process of its own (``cardtable serve``, not a test's app): once
     # started, freeze its heap and space out the cycle collector
     # (cardtable/server/live/collector.py).

@@ -61,6 +61,10 @@ class BadInput(CardtableError):
         # in it is spelled \udxxx, so that the answer can be encoded.
         super().__init__(message.encode("utf-8", "backslashreplace").decode("utf-8"))
 
+    def body(self) -> dict[str, Any]:
+        """The JSON answer (a refusal worded in the catalogs adds its key and facts)."""
+        return {"error": str(self)}
+
 
 # --- JSON -------------------------------------------------------------------
 

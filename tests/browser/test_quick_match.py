@@ -81,3 +81,63 @@ def test_waiting_can_be_cancelled_and_leaves_nobody_in_the_queue(
     assert cy.page.get_by_role("button", name="Play now Marshmallow Test").is_enabled()
     assert cy.errors == []
     cy.close()
+
+
+def test_turn_based_play_now_seats_at_once_and_the_next_person_joins(
+    browser: Any, server: Server, axe_source: str, screenshots: Path
+) -> None:
+    """Issue 30, item 1: Play now at a day a move takes a seat at once at a
+    table that waits for the others (no queue, no wait, no bots); the next
+    person who asks for the same lands at that table. A guest is asked to
+    sign in, in their language, with the link."""
+    from tests.browser.test_friends import signed_up  # the accounts' own helper
+
+    guest = Person.open(browser, "Gus", locale="fr-FR")
+    guest.page.goto(server.url + "/")
+    guest.page.locator(f"#quick-speed-{GAME}").select_option("24")
+    guest.page.get_by_role("button", name="Jouer maintenant Marshmallow Test").click()
+    refused = guest.page.locator(".quick-error", has_text="Connectez-vous")
+    refused.get_by_role("link", name="Se connecter").wait_for()
+    assert refused.inner_text().startswith("Connectez-vous pour jouer au tour par tour")
+    guest.close()
+
+    ann = signed_up(browser, server, "Ann Paced", "en-US")
+    page = ann.page
+    page.goto(server.url + "/")
+    page.locator(f"#quick-players-{GAME}").select_option("2")
+    page.locator(f"#quick-speed-{GAME}").select_option("24")
+    assert page.locator(f"#quick-wait-{GAME}").is_hidden()  # nobody waits in a queue
+    assert page.locator(f"#quick-then-{GAME}").is_hidden()
+    assert (
+        "others join over the coming hours" in page.locator(".quick-pace-hint").first.inner_text()
+    )
+    assert run_axe(page, axe_source) == []
+    shoot(page, screenshots, "quick-turn-based-desktop")
+    page.get_by_role("button", name="Play now Marshmallow Test").click()
+    ann.wait_seated()
+    table = page.url.rsplit("/", 1)[1]
+    facts = json.loads(
+        page.evaluate(
+            f"async () => JSON.stringify(await (await fetch('/api/tables/{table}')).json())"
+        )
+    )
+    assert (facts["status"], facts["move_hours"]) == ("waiting", 24)
+
+    bea = signed_up(browser, server, "Bea Paced", "de-DE")
+    bea.page.set_viewport_size(PHONE)
+    bea.page.goto(server.url + "/")
+    bea.page.locator(f"#quick-players-{GAME}").select_option("2")
+    bea.page.locator(f"#quick-speed-{GAME}").select_option("24")
+    shoot(bea.page, screenshots, "quick-turn-based-de-phone")
+    bea.page.get_by_role("button", name="Jetzt spielen Marshmallow Test").click()
+    bea.wait_seated()
+    assert bea.page.url.rsplit("/", 1)[1] == table
+    assert {seat_of(p, table)["seat"] for p in (ann, bea)} == {0, 1}
+    bea.page.wait_for_function(
+        "() => ['Ann Paced', 'Bea Paced']"
+        ".every((n) => document.querySelector('#board').innerText.includes(n))"
+    )
+    shoot(bea.page, screenshots, "quick-turn-based-seated-de-phone")
+    assert ann.errors == [] and bea.errors == []
+    ann.close()
+    bea.close()

@@ -8,10 +8,14 @@ from __future__ import annotations
 import json
 import re
 import urllib.request
+from pathlib import Path
 from typing import Any
 
-from tests.browser.helpers import PHONE, Person, Server, run_axe
+from tests.browser.helpers import DESKTOP, PHONE, Person, Server, run_axe
 from tests.browser.test_friends import signed_up
+from tests.server.helpers import running
+from tests.server.live.test_lobby_lifecycle import Clock, sweep
+from tests.server.live.test_turn_based import HOUR, MT, limits, mover, play_some
 
 
 def table_facts(server: Server, table: str) -> dict[str, Any]:
@@ -96,3 +100,80 @@ def test_games_waiting_for_you_are_counted_on_every_page_and_listed_with_their_t
         page.screenshot(path=f"/tmp/shots/my-turns-de-{name}.png")
     assert lea.errors == []
     lea.close()
+
+
+SHOTS = Path("/tmp/shots/records")
+ENDED_WORDS = {
+    "en-GB": "The game ended when Ann’s move time ran out",
+    "de-DE": "Das Spiel endete, als die Zugzeit von Ann ablief",
+    "fr-FR": "La partie s’est arrêtée quand le temps de jeu de Ann s’est écoulé",
+}
+
+
+def test_the_lobby_offers_ending_the_game_when_time_runs_out(browser: Any, server: Server) -> None:
+    """Issue 30, item 1's third choice: "or the game ends with that person last"."""
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    for locale, words in (("en-GB", "The game ends"), ("de-DE", "Das Spiel endet")):
+        ann = Person.open(browser, "Ann", locale=locale)
+        page = ann.page
+        page.goto(server.url + "/")
+        turn_based_table(page)
+        page.locator("#new-on-timeout").select_option("end")
+        chosen = page.locator("#new-on-timeout option:checked").inner_text()
+        assert chosen.startswith(words), chosen
+        page.locator("#player-name").fill("Ann")
+        for name, size in (("desktop", DESKTOP), ("phone", PHONE)):
+            page.set_viewport_size(size)
+            page.locator("#new-on-timeout").scroll_into_view_if_needed()
+            page.screenshot(path=str(SHOTS / f"lobby-on-timeout-{locale}-{name}.png"))
+        page.locator("#create-table").click()
+        ann.wait_seated()
+        facts = table_facts(server, page.url.rsplit("/", 1)[1])
+        assert (facts["move_hours"], facts["on_timeout"]) == (24, "end")
+        assert ann.errors == []
+        ann.close()
+
+
+def test_a_game_ended_on_time_says_why_on_its_end_screen(
+    browser: Any, tmp_path: Path, axe_source: str
+) -> None:
+    """The deadline passes on the test's clock (in-process), then the real
+    server starts on the same database (a restart) and Bea's page shows the
+    final standings: Ann, who ran out of time, last and the reason said."""
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    db = tmp_path / "tables.sqlite3"
+    clock = Clock()
+    with running(f"sqlite+aiosqlite:///{db}", limits=limits(clock)) as made:
+        table = made.create(MT, ["human", "human"], move_hours=1, on_timeout="end")
+        tokens = [made.join(table, 0, "Ann"), made.join(table, 1, "Bea")]
+        seat, _ = mover(made, table, tokens)
+        if seat != 0:  # Ann is the one to run out: Bea moves first
+            play_some(made, table, tokens, 1, seed=3)
+        late, _ = mover(made, table, tokens)
+        assert late == 0
+        clock.now += HOUR
+        sweep(made)
+    served = Server(db)
+    served.start()
+    try:
+        for locale, words in ENDED_WORDS.items():
+            bea = Person.open(browser, "Bea", locale=locale)
+            page = bea.page
+            saved = json.dumps(json.dumps({"seat": 1, "token": tokens[1]}))
+            page.add_init_script(f"localStorage.setItem('cardtable.seat.{table}', {saved})")
+            page.goto(f"{served.url}/t/{table}")
+            page.wait_for_selector("#end-panel:not([hidden])")
+            ended = page.locator("#end-ended")
+            assert ended.inner_text().startswith(words), ended.inner_text()
+            assert ended.get_attribute("data-seat") == "0"
+            standings = page.locator(".standings .standing-name").all_inner_texts()
+            assert standings == ["Bea", "Ann"]  # the late person last
+            assert page.locator("#end-decided").count() == 0
+            assert run_axe(page, axe_source) == []
+            for name, size in (("desktop", DESKTOP), ("phone", PHONE)):
+                page.set_viewport_size(size)
+                page.screenshot(path=str(SHOTS / f"ended-{locale}-{name}.png"), full_page=True)
+            assert bea.errors == []
+            bea.close()
+    finally:
+        served.stop()

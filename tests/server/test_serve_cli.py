@@ -57,6 +57,9 @@ def test_the_default_database_lives_in_the_user_data_directory(
         (["--public-url", "cards.example.org"], "--public-url 'cards.example.org'"),
         (["--redis", "localhost:6379"], "--redis 'localhost:6379': give a redis://"),
         (["--redis", "redis://127.0.0.1:6379/0"], "--redis: several processes share one"),
+        (["--smtp", "mail.example.org", "--mail-from", "c@x.org"], "--smtp 'mail.example.org'"),
+        (["--smtp", "smtp://mail.example.org"], "--smtp: give --mail-from ADDRESS too"),
+        (["--mail-from", "c@x.org"], "--mail-from: notices are sent only with --smtp"),
         (
             ["--db", "postgresql://me@h/ct", "--redis", "redis://h/0", "--lease-seconds", "0.1"],
             "--lease-seconds 0.1: give 0.5 to 300",

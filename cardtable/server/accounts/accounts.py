@@ -39,6 +39,8 @@ from cardtable.server.db.schema import (
     chat_reports,
     follows,
     invites,
+    notice_addresses,
+    notices,
     puzzle_attempts,
     puzzle_players,
     rating_changes,
@@ -340,7 +342,7 @@ class Accounts:
             )
 
     async def delete(self, account: Account, password: str) -> list[tuple[str, int]]:
-        """Delete the account, its ratings, follows, blocks and invitations: its
+        """Delete the account, its ratings, follows, blocks, invitations and e-mail address: its
         games stay, its seats (and what they said in the chat, and what it said
         as a spectator) are renamed :data:`DELETED_NAME`. The ``(table, seat)`` pairs it held."""
         async with self.engine.begin() as conn:
@@ -401,6 +403,11 @@ class Accounts:
                 (invites, invites.c.inviter_id, invites.c.invitee_id),
             ):
                 await conn.execute(delete(pairs).where((one == account.id) | (other == account.id)))
+            # Its e-mail address and the notices waiting for it (accounts/notices.py).
+            await conn.execute(delete(notices).where(notices.c.account_id == account.id))
+            await conn.execute(
+                delete(notice_addresses).where(notice_addresses.c.account_id == account.id)
+            )
             await conn.execute(delete(accounts).where(accounts.c.id == account.id))
         return held
 

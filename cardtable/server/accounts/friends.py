@@ -27,6 +27,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from cardtable.server.accounts.accounts import Account, Accounts
+from cardtable.server.accounts.notices import invited
 from cardtable.server.db.schema import account_seats, accounts, blocks, follows, invites, tables
 from cardtable.server.wire import BadInput
 
@@ -249,6 +250,7 @@ class Friends:
                         created_ms=self.accounts.clock(),
                     )
                 )
+                await invited(conn, other.id, account.name, table_id, self.accounts.clock())
         return other
 
     async def invites_for(self, account: Account) -> list[Invite]:

@@ -22,6 +22,11 @@ Friends: ``ct_follows`` (who follows whom), ``ct_blocks`` (who blocked whom)
 and ``ct_invites`` (an invitation to a table, from one account to another),
 each row going with either account (``accounts.py``, ``delete``).
 
+Notifications (accounts/notices.py): ``ct_notice_addresses`` holds one
+account's e-mail address, its verification, its unsubscribe key and its
+choices; ``ct_notices`` the notices waiting for its next digest, one per
+account, kind, table and turn (two processes enqueueing one notice make one row).
+
 Puzzle training: ``ct_puzzle_players`` holds one Glicko-2 state per account
 and game; ``ct_puzzle_attempts`` one row per puzzle an account tried, its first
 try (the only one that is rated: a puzzle counts once, so its answer, once
@@ -44,6 +49,7 @@ from sqlalchemy import (
     String,
     Table,
     Text,
+    UniqueConstraint,
     false,
 )
 
@@ -305,4 +311,44 @@ invites = Table(
     Column("table_id", String(32), ForeignKey("ct_tables.id"), primary_key=True),
     Column("created_ms", BigInteger, nullable=False),
     Index("ix_ct_invites_inviter_id", "inviter_id"),
+)
+
+# Notifications (accounts/notices.py).
+
+notice_addresses = Table(
+    "ct_notice_addresses",
+    metadata,
+    Column("account_id", String(32), ForeignKey("ct_accounts.id"), primary_key=True),
+    Column("email", String(254), nullable=True),
+    Column("set_ms", BigInteger, nullable=False),  # when the address was set
+    Column("verified_ms", BigInteger, nullable=True),
+    # SHA-256 of the link's token: the token itself is only in the mail.
+    Column("verify_key", String(64), nullable=True, unique=True),
+    # SHA-256 of the unsubscribe token (an HMAC of the account under the
+    # server's secret), to find the account by the token of a link.
+    Column("unsubscribe_key", String(64), nullable=False, unique=True),
+    Column("lang", String(8), nullable=False),  # the page's language when it was set
+    Column("base_url", String(256), nullable=False),  # the site the links point to
+    Column("your_turn", Boolean, nullable=False),
+    Column("deadline_soon", Boolean, nullable=False),
+    Column("finished", Boolean, nullable=False),
+    Column("invite", Boolean, nullable=False),
+    # When the last digest was sent: the next one waits an hour from it.
+    Column("last_digest_ms", BigInteger, nullable=False),
+)
+
+notices = Table(
+    "ct_notices",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("account_id", String(32), ForeignKey("ct_accounts.id"), nullable=False),
+    Column("kind", String(16), nullable=False),
+    Column("table_id", String(32), nullable=False),
+    # The turn it is about (ct_tables.turn_started_ms), 0 for a notice once per table.
+    Column("turn_ms", BigInteger, nullable=False),
+    Column("detail", String(64), nullable=True),  # the inviter's name
+    Column("created_ms", BigInteger, nullable=False),
+    Column("sent_ms", BigInteger, nullable=True),
+    UniqueConstraint("account_id", "kind", "table_id", "turn_ms", name="uq_ct_notices_once"),
+    Index("ix_ct_notices_pending", "account_id", "sent_ms"),
 )

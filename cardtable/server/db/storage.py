@@ -142,6 +142,8 @@ class _Append:
     epoch: int | None  # the lease epoch it is written under (None: one process alone)
     # A turn-based table's next turn began (the deadline's start), in the same transaction.
     turn_started_ms: int | None = None
+    # A turn-based table dropped the person at a seat (seat, dropped_ms), in the same transaction.
+    dropped: tuple[int, int] | None = None
 
 
 @dataclass(slots=True)
@@ -162,14 +164,6 @@ class _Table:
 
 
 @dataclass(slots=True)
-class _SeatValues:
-    table_id: str
-    seat: int
-    values: dict[str, Any]
-    epoch: int | None
-
-
-@dataclass(slots=True)
 class _Analysis:
     row: AnalysisRow
     new: bool  # insert (a first request) rather than update
@@ -181,7 +175,7 @@ class _Chat:
     line: ChatLine
 
 
-_Write = _Create | _Append | _Seat | _Table | _SeatValues | _Analysis | _Chat
+_Write = _Create | _Append | _Seat | _Table | _Analysis | _Chat
 
 
 def _migrate(connection: Connection) -> None:
@@ -284,13 +278,26 @@ class Storage:
         status: str | None = None,
         outcome: Outcome | None = None,
         turn_started_ms: int | None = None,
+        dropped: tuple[int, int] | None = None,
     ) -> None:
-        """Store new events; with ``outcome`` (the last move) the table is
-        rated in the same transaction, its changes left in ``outcome.changes``;
-        with ``turn_started_ms`` (a turn-based table) the next turn's start
-        is stored with the move that began it."""
+        """Store new events; with ``outcome`` (the last move, or a turn-based
+        game ended on time) the table is rated in the same transaction, its
+        changes left in ``outcome.changes``; with ``turn_started_ms`` (a
+        turn-based table) the next turn's start is stored with the move that
+        began it; with ``dropped`` (seat, when) a turn-based table dropped
+        that person (out of time: a bot plays the seat for the rest of the
+        game, across restarts) with the deadline event that says so."""
         await self._submit(
-            _Append(table_id, first, new, status, outcome, self._epoch(table_id), turn_started_ms)
+            _Append(
+                table_id,
+                first,
+                new,
+                status,
+                outcome,
+                self._epoch(table_id),
+                turn_started_ms,
+                dropped,
+            )
         )
 
     async def set_seat(
@@ -300,13 +307,6 @@ class Storage:
 
     async def set_table(self, table_id: str, **values: Any) -> None:
         await self._submit(_Table(table_id, values, self._epoch(table_id)))
-
-    async def drop_seat(self, table_id: str, seat: int, dropped_ms: int) -> None:
-        """A turn-based table dropped the person at ``seat`` (out of time): a
-        bot plays the seat for the rest of the game, across restarts."""
-        await self._submit(
-            _SeatValues(table_id, seat, {"dropped_ms": dropped_ms}, self._epoch(table_id))
-        )
 
     async def set_finished_table(self, table_id: str, **values: Any) -> None:
         """A write about a finished table (its rematch's id): no lease holds a
@@ -418,6 +418,14 @@ class Storage:
                         await conn.execute(
                             update(tables).where(tables.c.id == write.table_id).values(values)
                         )
+                    if write.dropped is not None:
+                        await _flush(conn, event_rows)
+                        seat, dropped_ms = write.dropped
+                        await conn.execute(
+                            update(seats)
+                            .where(seats.c.table_id == write.table_id, seats.c.seat == seat)
+                            .values(dropped_ms=dropped_ms)
+                        )
                     if write.outcome is not None:
                         await _flush(conn, event_rows)
                         write.outcome.changes = await rate_table(conn, write.outcome)
@@ -438,7 +446,7 @@ class Storage:
         wanted = {
             (w.table_id, w.epoch)
             for w in writes
-            if isinstance(w, _Append | _Seat | _Table | _SeatValues) and w.epoch is not None
+            if isinstance(w, _Append | _Seat | _Table) and w.epoch is not None
         }
         if not wanted:
             return
@@ -631,6 +639,7 @@ def _plain_move(write: _Write) -> bool:
         and write.status is None
         and write.outcome is None
         and write.turn_started_ms is None
+        and write.dropped is None
         and write.epoch is not None
     )
 
@@ -746,12 +755,6 @@ async def _execute(conn: AsyncConnection, write: _Write) -> None:
             )
     elif isinstance(write, _Table):
         await conn.execute(update(tables).where(tables.c.id == write.table_id).values(write.values))
-    elif isinstance(write, _SeatValues):
-        await conn.execute(
-            update(seats)
-            .where(seats.c.table_id == write.table_id, seats.c.seat == write.seat)
-            .values(write.values)
-        )
     elif isinstance(write, _Chat):
         line = write.line
         await conn.execute(

@@ -8,7 +8,9 @@ site), and a request or WebSocket handshake that carries an ``Origin`` must
 come from this server's own origin. A request without ``Origin`` comes from a
 program, not a page of another site, and passes. The server's origin is
 ``--public-url`` when given (behind a reverse proxy), else the scheme and
-``Host`` of the request itself.
+``Host`` of the request itself. The one-click unsubscribe of a mail
+(:data:`FORM_POSTS`) is a form post by design: its secret token, not a
+cookie, is what it acts on.
 
 It also refuses a request whose headers come to more than
 :data:`MAX_HEADERS` bytes (431): no browser of this site sends that much, and
@@ -26,6 +28,10 @@ from urllib.parse import urlsplit
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 SAFE_METHODS = ("GET", "HEAD", "OPTIONS")
+# Posts that a mail program or a form without script sends: RFC 8058's
+# one-click unsubscribe (a form post, no Origin). The link's secret token is
+# what authorizes it, never a cookie, so another site gains nothing by it.
+FORM_POSTS = ("/api/unsubscribe/",)
 MAX_HEADERS = 16 * 1024  # bytes of names and values; a browser's are a few KiB
 
 
@@ -64,7 +70,8 @@ def refusal(scope: Scope, public_url: str | None) -> tuple[int, str] | None:
     origin = _header(scope, b"origin")
     if origin is not None and origin_of(origin) != own_origin(scope, public_url):
         return 403, f"requests from {origin[:80]!r} are refused: only this site's own pages may"
-    if scope["type"] == "http" and scope["method"] not in SAFE_METHODS:
+    form_post = scope["type"] == "http" and scope.get("path", "").startswith(FORM_POSTS)
+    if scope["type"] == "http" and scope["method"] not in SAFE_METHODS and not form_post:
         kind = (_header(scope, b"content-type") or "").split(";")[0].strip().lower()
         if kind != "application/json":
             sent = repr(kind) if kind else "none"

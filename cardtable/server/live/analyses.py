@@ -273,7 +273,7 @@ class Analyses:
         """The seat's result as JSON text, judged a decision a job in the pool."""
         row = work.row
         table = await self.hub.get(row.table_id)
-        record = json.dumps(table.state.record(table.names()))
+        record = json.dumps(table.record())
         total = _decisions(table)[row.seat]
         work.running = True
         limit = asyncio.Semaphore(self.hub.pool.workers)

@@ -76,6 +76,7 @@ class Lifecycle:
                 await self._expire_if_old(table, now)
             elif table.status == "playing" and table.facts.turn_based:
                 await self.play.on_deadline(table)
+                self.play.watch(table)  # a deadline an hour away (accounts/notices.py)
             elif table.status == "playing" and table.has_humans:
                 await self._end_if_deserted(table, now)
             else:

@@ -14,7 +14,7 @@ import json
 import logging
 import random
 import secrets
-from collections.abc import Coroutine
+from collections.abc import Callable, Coroutine
 from typing import Any
 
 from cardtable.core.game import Move
@@ -41,7 +41,7 @@ from cardtable.server.tables.chat import (
     may_read,
     reporter_key,
 )
-from cardtable.server.tables.journal import Event
+from cardtable.server.tables.journal import DROP, END, STAND_IN, Event, deadline_event
 from cardtable.server.tables.messages import (
     chat_message,
     dumps,
@@ -53,6 +53,7 @@ from cardtable.server.tables.outcomes import Outcome, outcome_of
 from cardtable.server.tables.table import (
     DROPPED,
     Client,
+    Overdue,
     Refused,
     Table,
     TakebackRequest,
@@ -81,6 +82,9 @@ class Play:
         self.hub = hub
         self._tasks: set[asyncio.Task[None]] = set()
         self._commits: set[asyncio.Task[None]] = set()  # moves being stored and adopted
+        # Told of every change, and of each lobby sweep's look at a turn-based
+        # table: the e-mail notices (cardtable/server/accounts/notices.py).
+        self.watch: Callable[[Table], None] = lambda table: None
 
     def start(self, tables: list[Table]) -> None:
         for table in tables:
@@ -215,6 +219,8 @@ class Play:
 
     def _take_back(self, table: Table, seat: int) -> None:
         table.seats[seat].stand_in = None
+        if table.overdue is not None and table.overdue.seat == seat:
+            table.overdue = None  # they make the move that ran out themselves
         table.note("back", seat)
         if table.timer is not None and table.timer.seat == seat:
             self._stop_timer(table)  # a fresh turn for the player who came back
@@ -241,9 +247,13 @@ class Play:
             client.send(dumps({"type": "ack", "seq": table.seq}))
         self.changed(table)
 
-    async def _commit(self, table: Table, seat: int, move: Move) -> None:
-        """Store ``move`` and only then make it the table's (call under the lock)."""
+    async def _commit(
+        self, table: Table, seat: int, move: Move, before: list[Event] | None = None
+    ) -> None:
+        """Store ``move`` (after the events ``before`` it: a deadline's) and
+        only then make it the table's (call under the lock)."""
         after, new = table.prepare(seat, move)
+        new = [*(before or []), *new]
         status = "finished" if after.finished else None
         # The game's end is rated with its last move, in one transaction (ratings.py).
         outcome = outcome_of(table, after, now_ms()) if after.finished else None
@@ -365,6 +375,7 @@ class Play:
         """Start what should happen next, then tell every client."""
         self.review(table)
         self.broadcast(table)
+        self.watch(table)
 
     def broadcast(self, table: Table) -> None:
         """Each client its own ``state`` message (built once per seat)."""
@@ -480,13 +491,21 @@ class Play:
         async with table.lock:
             if table.seq != seq or table.controller(seat) != bot or table.status != "playing":
                 return  # the game moved on (the player came back, a restart…)
+            overdue, before = table.overdue, None
+            if overdue is not None and overdue.seat == seat:  # stored with the move it caused
+                before = [
+                    deadline_event(
+                        table.journal, seat, STAND_IN, overdue.at_ms, overdue.deadline_ms
+                    )
+                ]
             try:
-                await self._commit(table, seat, table.game.move_from_index(index))
+                await self._commit(table, seat, table.game.move_from_index(index), before)
             except Refused:
                 self._spawn(self._review_later(table, 1.0))  # storage trouble: try again soon
                 return
             if table.facts.turn_based and table.seats[seat].stand_in == "timeout":
                 table.seats[seat].stand_in = None  # it played the one move that ran out
+                table.overdue = None
         self.changed(table)
 
     # --- turn-based deadlines (docs/server.md, "Turn-based tables") ---------------
@@ -494,27 +513,59 @@ class Play:
         """If the person to move on turn-based ``table`` is past their deadline
         (on the server's clock), do what the table chose: its stand-in plays
         that one move, or the person is dropped and it plays the seat to the
-        end. Only the process serving the table calls this, and its writes are
-        fenced by the table's lease: a deadline acts once across processes."""
+        end, or the game ends with that person last. Each is stored as a
+        deadline event of the record, in the write of what it causes (the
+        stand-in's move, the drop, the end). Only the process serving the
+        table calls this, and its writes are fenced by the table's lease: a
+        deadline acts once across processes."""
         async with table.lock:
             if not self._past_deadline(table):
                 return
             seat = table.state.to_move
-            assert seat is not None
-            if table.facts.on_timeout == "drop":
-                dropped_ms = int(self.hub.settings.limits.clock() * 1000)
-                try:
-                    await self.hub.storage.drop_seat(table.id, seat, dropped_ms)
-                except LeaseLost:
-                    self.let_go(table)
-                    return
-                table.seats[seat].facts.dropped_ms = dropped_ms
-                table.seats[seat].stand_in = DROPPED
-                table.note("dropped", seat)
-            else:
+            deadline = table.facts.deadline_ms
+            assert seat is not None and deadline is not None
+            at_ms = int(self.hub.settings.limits.clock() * 1000)
+            action = table.facts.on_timeout or STAND_IN
+            if action == STAND_IN:
                 table.seats[seat].stand_in = "timeout"
+                table.overdue = Overdue(seat, at_ms, deadline)
                 table.note("timeout", seat)
+            elif not await self._store_deadline(table, seat, action, at_ms, deadline):
+                return
         self.changed(table)
+
+    async def _store_deadline(
+        self, table: Table, seat: int, action: str, at_ms: int, deadline: int
+    ) -> bool:
+        """Drop the person at ``seat`` or end the game (``action``), storing
+        it with its deadline event; ``False`` where this process lost the
+        table meanwhile (it lets it go: the holder acts instead)."""
+        new = [deadline_event(table.journal, seat, action, at_ms, deadline)]
+        # The game ends with the late person last, rated as it stands (outcomes.py).
+        outcome = outcome_of(table, table.state, at_ms, ran_out=seat) if action == END else None
+        try:
+            await self.hub.storage.append(
+                table.id,
+                table.journal.stored,
+                new,
+                "finished" if outcome is not None else None,
+                outcome,
+                dropped=(seat, at_ms) if action == DROP else None,
+            )
+        except LeaseLost:
+            self.let_go(table)
+            return False
+        table.journal.commit(new)
+        if outcome is not None:
+            table.facts.status = "finished"
+            table.facts.ratings = outcome.changes
+            table.facts.rated = outcome.rated
+            table.note("ended", seat)
+        else:
+            table.seats[seat].facts.dropped_ms = at_ms
+            table.seats[seat].stand_in = DROPPED
+            table.note("dropped", seat)
+        return True
 
     def _past_deadline(self, table: Table) -> bool:
         """A person's move is due on a turn-based table and its time has run out."""

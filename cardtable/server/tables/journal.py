@@ -9,6 +9,12 @@ of a move does not grow with the game. A state whose ``apply`` returns
 are asked for their record instead, of which the journal takes only what is
 new (:meth:`Journal.pending`), so any game's record format works unchanged.
 
+A turn-based table also stores ``("deadline", {...})`` events: a person's
+move time ran out and what the table did (:func:`deadline_event`). They are
+no part of the game's rounds: the journal keeps them apart
+(:attr:`Journal.deadlines`), and the table's record lists them under its
+top-level ``deadlines`` key (docs/records.md, "Turn-based tables").
+
 >>> import random, cardtable
 >>> game = cardtable.load("marshmallow-test", players=3)
 >>> state = game.new_game(random.Random(1))
@@ -35,8 +41,30 @@ from cardtable.core.errors import RecordError
 from cardtable.core.game import JSON, Applied, State
 from cardtable.core.records import make_record
 
-Event = tuple[str, dict[str, Any]]  # ("deal" | "move" | "takeback", its JSON)
+Event = tuple[str, dict[str, Any]]  # ("deal" | "move" | "takeback" | "deadline", its JSON)
 TAKEBACK = "takeback"
+DEADLINE = "deadline"
+# What a table did when a person's move time ran out (TableFacts.on_timeout):
+# its stand-in made that move, the person was dropped, or the game ended.
+STAND_IN, DROP, END = "stand-in", "drop", "end"
+
+
+def deadline_event(journal: Journal, seat: int, action: str, at_ms: int, deadline_ms: int) -> Event:
+    """The deadline event of ``seat`` whose time ran out at ``deadline_ms``
+    (acted on at ``at_ms``), at the journal's current place: ``move`` is the
+    1-based number within the round of the next move (the stand-in's, for
+    ``stand-in``)."""
+    return (
+        DEADLINE,
+        {
+            "round": journal.rounds,
+            "move": journal.moves_in_round + 1,
+            "seat": seat,
+            "action": action,
+            "at_ms": at_ms,
+            "deadline_ms": deadline_ms,
+        },
+    )
 
 
 class Journal:
@@ -49,6 +77,7 @@ class Journal:
         self.moves = 0  # moves standing in all
         self.takebacks = 0  # moves taken back
         self.stored = 0  # events written, take-backs and the moves they undid included
+        self.deadlines: list[dict[str, Any]] = []  # the deadline events' JSON, in order
         self._add(list(events))
 
     @property
@@ -62,6 +91,9 @@ class Journal:
         for kind, data in new:
             if kind == TAKEBACK:
                 self._undo(data)
+                continue
+            if kind == DEADLINE:
+                self.deadlines.append(data)
                 continue
             if kind == "deal":
                 self.rounds += 1
@@ -77,6 +109,10 @@ class Journal:
             raise RecordError("takeback", "it follows no move of this round")
         if self.events[-1][1].get("seat") != data.get("seat"):
             raise RecordError("takeback.seat", "the move before it is another seat's")
+        undone = (STAND_IN, self.rounds, self.moves_in_round)  # the stand-in's move it named
+        self.deadlines = [
+            d for d in self.deadlines if (d["action"], d["round"], d["move"]) != undone
+        ]
         self.events.pop()
         self.moves -= 1
         self.moves_in_round -= 1
@@ -106,6 +142,11 @@ class Journal:
         new = self.pending(state)
         self._add(new)
         return new
+
+    @property
+    def ended(self) -> dict[str, Any] | None:
+        """The deadline event that ended the game (``end``), if one did."""
+        return next((d for d in self.deadlines if d["action"] == END), None)
 
     def commit(self, new: Sequence[Event]) -> None:
         """Count ``new`` (from :meth:`pending`) as written."""

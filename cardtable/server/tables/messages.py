@@ -23,7 +23,7 @@ from cardtable.core.errors import RefusalParam
 from cardtable.core.game import Game, State
 from cardtable.core.registry import manifest
 from cardtable.server.tables.chat import ChatLine
-from cardtable.server.tables.outcomes import change_json
+from cardtable.server.tables.outcomes import change_json, final_ranks, outcome_of
 from cardtable.server.tables.table import Table
 from cardtable.server.tables.takeback import may_ask, takeback_json
 
@@ -243,8 +243,30 @@ def state_message(table: Table, seat: int | None) -> str:
         "may_take_back": may_ask(table, seat),
         # Once a rated game is over: each rated seat's change (rating_rules.change_json).
         "ratings": [change_json(c) for c in table.facts.ratings],
+        "ended": None,
     }
+    ended = table.journal.ended
+    if ended is not None:
+        message.update(_ended_json(table, ended))
     return dumps(message)
+
+
+def _ended_json(table: Table, ended: dict[str, Any]) -> dict[str, Any]:
+    """A turn-based game ended because a person's move time ran out
+    (``on_timeout: "end"``): the table is over although its rules did not
+    end the game, so ``finished`` is true, nobody is to move, ``ended``
+    names the late seat and ``winners`` are those ranked first as the
+    ratings rank them (the late person last, the others by their scores)."""
+    late = ended["seat"]
+    ranks = final_ranks(outcome_of(table, table.state, ended["at_ms"], ran_out=late))
+    return {
+        "finished": True,
+        "to_move": None,
+        "legal": [],
+        "refused": [],
+        "winners": [seat for seat, rank in enumerate(ranks) if rank == 1],
+        "ended": {"seat": late, "reason": "timeout", "at_ms": ended["at_ms"]},
+    }
 
 
 def table_info(table: Table) -> dict[str, Any]:

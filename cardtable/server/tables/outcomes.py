@@ -11,8 +11,10 @@ When a table is rated
     account holds two of its seats. Two accounts that took their seats from
     one client address may be one person farming a rating: such a table is
     not rated and ends friendly (stored so). An expired table, or a game not
-    played to its end, is never rated; a seat claimed for an account after
-    the end is not rated either.
+    played to its end, is never rated, except a turn-based game that ended
+    because a person's move time ran out (``on_timeout: "end"``): it is rated
+    as it stands. A seat claimed for an account after the end is not rated
+    either.
 
 Who is in the update
     Every seat is one player of one OpenSkill update
@@ -26,8 +28,9 @@ Ranks
     The game's own finishing order (:func:`cardtable.bots.ratings.finishing_ranks`:
     its winners, then by score, ties shared). A player whose seat a stand-in
     was playing when the game ended (they left, or their time ran out and
-    they did not take the seat back) is ranked last, below everyone who
-    stayed (Board Game Arena's rule); several such seats share last place.
+    they did not take the seat back), or whose move time ran out and ended
+    a turn-based game, is ranked last, below everyone who stayed (Board
+    Game Arena's rule); several such seats share last place.
 
 Exactly once
     The update is computed and written by the storage writer in the
@@ -85,16 +88,20 @@ class Outcome:
         return len(self.seats)
 
 
-def outcome_of(table: Table, final: State, finished_ms: int) -> Outcome:
-    """The outcome of ``table`` whose game ``final`` has ended (before it is stored)."""
+def outcome_of(table: Table, final: State, finished_ms: int, ran_out: int | None = None) -> Outcome:
+    """The outcome of ``table`` whose game ``final`` has ended (before it is
+    stored), or which ended because the person at seat ``ran_out`` ran out
+    of time (that seat ranks as one who left)."""
     return Outcome(
         table_id=table.id,
         game=table.game.name,
         scores=tuple(final.scores),
         winners=tuple(final.winners),
         seats=tuple(
-            SeatOutcome(s.facts.kind, s.facts.bot, s.human and s.stand_in is not None)
-            for s in table.seats
+            SeatOutcome(
+                s.facts.kind, s.facts.bot, s.human and (s.stand_in is not None or i == ran_out)
+            )
+            for i, s in enumerate(table.seats)
         ),
         finished_ms=finished_ms,
         rated=table.facts.rated,

@@ -123,6 +123,17 @@ class Timer:
     task: asyncio.Task[None] | None = None
 
 
+@dataclass(frozen=True)
+class Overdue:
+    """A person's move time ran out at a turn-based table whose stand-in
+    plays that move: the deadline event is stored with the stand-in's move
+    (:func:`~cardtable.server.tables.journal.deadline_event`)."""
+
+    seat: int
+    at_ms: int
+    deadline_ms: int
+
+
 @dataclass(eq=False)
 class TakebackRequest:
     """``seat`` asked at move ``seq`` to take its last move back; ``waiting``
@@ -156,6 +167,7 @@ class Table:
     chat: deque[ChatLine] = field(default_factory=lambda: deque(maxlen=HISTORY))
     chat_next: int = 0
     takeback: TakebackRequest | None = None  # a take-back asked for and not yet answered
+    overdue: Overdue | None = None  # a timed-out person's move the stand-in is to make
 
     @property
     def id(self) -> str:
@@ -188,6 +200,24 @@ class Table:
             s.facts.name or (f"bot:{s.facts.bot}" if not s.human else f"seat {i}")
             for i, s in enumerate(self.seats)
         ]
+
+    def record(self) -> dict[str, Any]:
+        """The game's ``cardtable-record/1`` document, with a turn-based
+        table's metadata (docs/records.md, "Turn-based tables"): its
+        ``move_hours``, ``on_timeout`` and ``deadlines``. A game ended on
+        time stopped before its rules ended it: its ``result`` keeps only
+        what the moves give (``scores``, ``round_scores``), and the ending is
+        its ``end`` deadline."""
+        record: dict[str, Any] = self.state.record(self.names())
+        if not self.facts.turn_based:
+            return record
+        if self.journal.ended is not None and isinstance(record.get("result"), dict):
+            result = record["result"]
+            record["result"] = {k: v for k, v in result.items() if k not in ("finished", "winners")}
+        record["move_hours"] = self.facts.move_hours
+        record["on_timeout"] = self.facts.on_timeout
+        record["deadlines"] = [dict(d) for d in self.journal.deadlines]
+        return record
 
     def rename_in_chat(self, spectator: str, seats: set[int], name: str) -> None:
         """Rename the kept chat lines of ``seats`` and of the spectator named ``spectator``."""

@@ -18,14 +18,15 @@ from starlette.routing import BaseRoute, Route
 from cardtable.server.accounts.accounts import Accounts
 from cardtable.server.guard.limits import client_address
 from cardtable.server.quick.match import PlayNow, QuickMatch
-from cardtable.server.requests import QuickJoin
+from cardtable.server.quick.turn_based import PaceRefusal, PaceRequest, TurnBasedMatch
+from cardtable.server.requests import QuickJoin, QuickTurnBased
 from cardtable.server.web.session_cookie import signed_in
 from cardtable.server.wire import BadInput, convert, display_name, read_json
 
 MAX_POLL_SECONDS = 25  # a long poll's longest wait, under common proxies' idle timeouts
 
 
-def routes(quick: QuickMatch, accounts: Accounts) -> list[BaseRoute]:
+def routes(quick: QuickMatch, paced: TurnBasedMatch, accounts: Accounts) -> list[BaseRoute]:
     gate = quick.hub.gate
 
     async def waiting(request: Request) -> Response:
@@ -60,8 +61,22 @@ def routes(quick: QuickMatch, accounts: Accounts) -> list[BaseRoute]:
         await quick.cancel(request.path_params["ticket"])
         return JSONResponse({"cancelled": True})
 
+    async def turn_based(request: Request) -> Response:
+        # A seat at once, at an open turn-based table or a new one (quick/turn_based.py).
+        client = client_address(request.scope, quick.hub.settings.limits)
+        await gate.may_join(client)
+        body = convert(await read_json(request), QuickTurnBased, "request")
+        account = await signed_in(accounts, request)
+        if account is None:
+            raise PaceRefusal(
+                "sign in to play turn-based: your games wait for you on any device", 401, "signIn"
+            )
+        asked = PaceRequest(body.game, body.players, body.move_hours)
+        return JSONResponse(await paced.seat(asked, account, client), status_code=201)
+
     return [
         Route("/api/quick", waiting, methods=["GET"]),
+        Route("/api/quick/turn-based", turn_based, methods=["POST"]),
         Route("/api/quick", join, methods=["POST"]),
         Route("/api/quick/{ticket}", poll, methods=["GET"]),
         Route("/api/quick/{ticket}/cancel", cancel, methods=["POST"]),

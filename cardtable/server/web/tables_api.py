@@ -30,6 +30,7 @@ from cardtable.server.guard.limits import TooMany, client_address
 from cardtable.server.live.analyses import Analyses
 from cardtable.server.live.hub import Hub
 from cardtable.server.live.play import Play
+from cardtable.server.quick.turn_based import check_room
 from cardtable.server.requests import Analyze, Join, Rematch
 from cardtable.server.tables.listing import entry, live_ids, online, tables_page
 from cardtable.server.tables.lobby import WORDS_FILE, WORDS_FOLDER, games_json, parse_create
@@ -53,7 +54,7 @@ def error_response(request: Request, exc: Exception) -> Response:
         headers = {"Retry-After": str(exc.retry_after)}
         return JSONResponse({"error": str(exc)}, status_code=exc.status, headers=headers)
     if isinstance(exc, BadInput):
-        return JSONResponse({"error": str(exc)}, status_code=exc.status)
+        return JSONResponse(exc.body(), status_code=exc.status)
     if isinstance(exc, HTTPException):
         return JSONResponse({"error": f"{request.url.path}: {exc.detail}"}, exc.status_code)
     raise exc
@@ -129,6 +130,9 @@ def routes(hub: Hub, play: Play, analyses: Analyses, static: Path) -> list[BaseR
         # A block between this account and one seated here keeps it away (either way).
         if account and (refused := await seating_refusal(accounts.engine, account.id, table.id)):
             return JSONResponse(refused.body(), refused.status)
+        if account and table.facts.turn_based:  # a seat for days: counted per account
+            limit = hub.settings.limits.turn_based_per_account
+            await check_room(accounts.engine, account.id, limit)
         name = account.name if account else display_name(body.name, "request.name")
         token = await hub.join(table, body.seat, name, account=account is not None)
         if account:
@@ -142,7 +146,7 @@ def routes(hub: Hub, play: Play, analyses: Analyses, static: Path) -> list[BaseR
             raise BadInput("the record is offered once the game is over", 409)
         filename = f"cardtable-{table.id}.json"
         return JSONResponse(
-            table.state.record(table.names()),
+            table.record(),
             headers={"Content-Disposition": f'attachment; filename="{filename}"'},
         )
 

@@ -49,12 +49,20 @@ def moves_of(stored: list[tuple[int, str, Any, int | None]], seat: int) -> int:
     return sum(1 for _, kind, data, _ in stored if kind == "move" and data["seat"] == seat)
 
 
+def deadlines_of(stored: list[tuple[int, str, Any, int | None]]) -> list[Any]:
+    """The deadline events stored (the record's ``deadlines``)."""
+    return [data for _, kind, data, _ in stored if kind == "deadline"]
+
+
+@pytest.mark.parametrize("on_timeout", ["stand-in", "end"])
 def test_a_deadline_missed_while_its_owner_died_acts_once_on_the_process_that_takes_over(
-    postgres_url: str, redis_url: str
+    postgres_url: str, redis_url: str, on_timeout: str
 ) -> None:
+    """The stand-in's move (or the game's end) and its deadline event are
+    stored once, whatever the sweeps of the processes."""
     with running_cluster(postgres_url, redis_url) as cluster:
         body = {"game": MT, "options": QUICK[MT], "seats": AGAINST_A_BOT, "bot_delay_ms": 0,
-                "move_hours": 1, "on_timeout": "stand-in"}  # fmt: skip
+                "move_hours": 1, "on_timeout": on_timeout}  # fmt: skip
         table: str = post(cluster.proxy, "/api/tables", body)["id"]
         token = _join(cluster.proxy, table, 0, "Ann")
         with _socket(cluster.proxy, table, token) as (ws, first):
@@ -72,11 +80,14 @@ def test_a_deadline_missed_while_its_owner_died_acts_once_on_the_process_that_ta
         cluster.processes[owner].send_signal(signal.SIGKILL)
         cluster.processes[owner].wait()
         deadline = time.monotonic() + 2 * SWEEP_SECONDS + 60
-        while moves_of(run_coroutine(_stored_events(cluster.db, table)), 0) == moves_of(before, 0):
+        while not deadlines_of(run_coroutine(_stored_events(cluster.db, table))):
             assert time.monotonic() < deadline, "no process acted on the missed deadline"
             time.sleep(0.5)
         assert cluster.owner(table) != owner
         time.sleep(SWEEP_SECONDS + 5)  # at least one more sweep of whoever holds it now
         after = run_coroutine(_stored_events(cluster.db, table))
-        assert moves_of(after, 0) == moves_of(before, 0) + 1  # one stand-in move, once
+        [event] = deadlines_of(after)  # acted on once
+        assert (event["seat"], event["action"]) == (0, on_timeout)
+        # One stand-in move, once; or none: the game ended there.
+        assert moves_of(after, 0) == moves_of(before, 0) + (on_timeout == "stand-in")
         assert [n for n, *_ in after] == list(range(len(after)))  # no event written twice

@@ -1,10 +1,12 @@
 // @ts-check
 // The account page (/account): for a guest, sign up (their guest seats in this
 // browser become the account's) or sign in; once signed in, sign out (here or
-// everywhere), change the password, delete the account.
+// everywhere), change the password, choose e-mail notices (notices.js),
+// delete the account.
 
 import { api } from "./api.js";
 import { h } from "./dom.js";
+import { noticesSection } from "./notices.js";
 
 const SEAT_KEY = /^cardtable\.seat\.(.+)$/;
 const MAX_CLAIMED_SEATS = 50; // the most one claim hands in (account_schemas.py)
@@ -152,6 +154,7 @@ function signedIn(account, t) {
         /** @type {HTMLButtonElement} */ (document.querySelector("#change-password button")).disabled = false;
         done.textContent = t("account.passwordChanged");
       }, done),
+    noticesSection(t),
     form("delete-account", t, t("account.deleteHeading"),
       [["password", t("account.deleteConfirm"), "password", "current-password"]],
       t("account.delete"),

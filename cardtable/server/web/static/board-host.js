@@ -52,6 +52,7 @@ import { loadCatalog } from "./i18n.js";
  * @property {{seat: number, waiting: number[], deadline_ms: number, server_ms?: number} | null} [takeback] a take-back waiting for answers
  * @property {boolean} [may_take_back] whether this seat may ask to take its last move back
  * @property {import("./ratings.js").RatingChange[]} [ratings]
+ * @property {{seat: number, reason: string, at_ms: number} | null} [ended] a turn-based game ended because this seat ran out of time
  * @property {boolean} [replay]
  */
 

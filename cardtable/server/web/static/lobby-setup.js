@@ -9,14 +9,14 @@ import { h } from "./dom.js";
 import { DEFAULT_BOT_DELAY_MS, botChoiceWords, optionLabel, playerName, summaryWords, valueWords } from "./lobby.js";
 import { ratedChoice } from "./rated.js";
 import { ruleHref, withRuleLinks } from "./rules.js";
+import { MOVE_HOURS, speedWords } from "./speeds.js";
 
 /** @typedef {import("./api.js").GameInfo} GameInfo */
 /** @typedef {import("./api.js").OptionInfo} OptionInfo */
 /** @typedef {import("./i18n.js").Translate} Translate */
 
-// A turn-based table's hours per move, and what their end does (requests.py: MoveHours, OnTimeout).
-const MOVE_HOURS = [1, 12, 24, 72];
-const ON_TIMEOUT = ["stand-in", "drop"];
+// What the end of a turn-based table's time per move does (requests.py: OnTimeout).
+const ON_TIMEOUT = ["stand-in", "drop", "end"];
 
 /**
  * @param {OptionInfo} option
@@ -90,8 +90,7 @@ export function createForm(games, nameInput, t) {
   // Real time, or turn-based with hours per move (docs/server.md, "Turn-based tables").
   const speed = h("select", { id: "new-speed", name: "move_hours", "aria-describedby": "new-speed-help", onchange: () => drawSpeed() },
     h("option", { value: "" }, t("lobby.speedRealTime")),
-    MOVE_HOURS.map((hours) => h("option", { value: hours },
-      hours % 24 ? t("lobby.speedHours", { count: hours }) : t("lobby.speedDays", { count: hours / 24 }))));
+    MOVE_HOURS.map((hours) => h("option", { value: hours }, speedWords(hours, t))));
   const onTimeout = h("select", { id: "new-on-timeout", name: "on_timeout" },
     ON_TIMEOUT.map((choice) => h("option", { value: choice }, t(`lobby.onTimeout.${choice}`))));
   const timerField = h("div", { class: "field" }, h("label", { for: "new-timer" }, t("lobby.timer")), timer);

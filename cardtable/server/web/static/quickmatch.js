@@ -9,6 +9,7 @@
 
 import { api, refusedWords, saveName, saveSeat } from "./api.js";
 import { h } from "./dom.js";
+import { MOVE_HOURS, speedWords } from "./speeds.js";
 
 const WAITS = [15, 30, 60, 120]; // seconds the person may choose to wait for people
 const DEFAULT_WAIT = 30;
@@ -76,6 +77,10 @@ export function quickMatch(game, level, name, t) {
   const then = h("select", { id: id("then") },
     levels.map((l) => h("option", { value: l, selected: l === level }, t("lobby.quickThenBots", { level: t(`level.${l}`) }))),
     h("option", { value: "" }, t("lobby.quickNoBots")));
+  // Real time (the queue above) or turn-based: a seat at once, the others come over hours.
+  const speed = h("select", { id: id("speed"), onchange: () => drawSpeed() },
+    h("option", { value: "" }, t("lobby.quickSpeedRealTime")),
+    MOVE_HOURS.map((hours) => h("option", { value: hours }, speedWords(hours, t, "lobby.quickSpeed"))));
   const badge = h("span", { class: "badge quick-count", dataset: { waitingFor: game.name }, hidden: true });
   const button = h("button", { class: "play-now", type: "button", dataset: { playNow: game.name } },
     t("lobby.playNow"), h("span", { class: "visually-hidden" }, ` ${game.title}`));
@@ -85,14 +90,43 @@ export function quickMatch(game, level, name, t) {
   /** @type {(select: HTMLSelectElement, label: string) => HTMLElement} */
   const field = (select, label) => h("div", { class: "quick-field" },
     h("label", { for: select.id }, label, h("span", { class: "visually-hidden" }, ` (${game.title})`)), select);
+  // The wait and what then wrap together, onto a line of their own in a narrow tile.
+  const waiting = h("div", { class: "quick-match-row" },
+    field(wait, t("lobby.quickWait")), field(then, t("lobby.quickThen")));
+  const paceHint = h("p", { class: "hint quick-pace-hint", hidden: true }, t("lobby.quickTurnBasedHint"));
   const form = h("div", { class: "quick-match" },
     h("div", { class: "quick-match-row" },
-      field(players, t("lobby.quickPlayers")), field(wait, t("lobby.quickWait")), field(then, t("lobby.quickThen")),
-      button, badge),
-    error);
+      field(players, t("lobby.quickPlayers")), field(speed, t("lobby.speed")), waiting, button, badge),
+    paceHint, error);
+  // Turn-based nobody waits in a queue: the wait and its bots do not apply.
+  const drawSpeed = () => {
+    const turnBased = speed.value !== "";
+    waiting.hidden = turnBased;
+    paceHint.hidden = !turnBased;
+  };
+  drawSpeed();
 
   const element = h("div", {}, form);
-  button.onclick = () => start();
+  button.onclick = () => (speed.value === "" ? start() : seatTurnBased());
+
+  async function seatTurnBased() {
+    await leaveCurrent?.();
+    error.replaceChildren();
+    button.disabled = true;
+    const asked = { game: game.name, players: Number(players.value), move_hours: Number(speed.value) };
+    try {
+      /** @type {Ticket} */
+      const answer = await api("/api/quick/turn-based", { method: "POST", body: asked });
+      saveSeat(answer.table, answer.seat, answer.token);
+      location.assign(answer.url);
+    } catch (failure) {
+      button.disabled = false;
+      error.append(refusedWords(failure, t));
+      if (/** @type {import("./api.js").ApiError} */ (failure).status === 401) {
+        error.append(" ", h("a", { href: "/account" }, t("lobby.quickSignIn")));
+      }
+    }
+  }
 
   async function start() {
     await leaveCurrent?.();

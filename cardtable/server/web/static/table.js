@@ -514,19 +514,23 @@ class TablePage {
     const t = this.t;
     const names = this.names();
     const ahead = msg.lowest_wins ? -1 : 1; // penalty totals: the lowest first
+    // A game ended on time (turn-based): the person who ran out ranks last, whatever their points.
+    const late = msg.ended?.seat;
     const order = msg.scores.map((score, seat) => ({ seat, score }))
-      .sort((a, b) => ahead * (b.score - a.score) || a.seat - b.seat);
+      .sort((a, b) => Number(a.seat === late) - Number(b.seat === late) || ahead * (b.score - a.score) || a.seat - b.seat);
     const saved = savedSeat(this.tableId);
     const rematch = msg.rematch;
     const summarize = this.board.module.summary;
     const error = h("p", { class: "error", role: "alert" });
     const winners = msg.winners.map((s) => names[s]).join(t("end.and"));
-    const decided = decidingRound(msg.view?.round_scores, msg.winners);
+    // No round decided a game its rules did not end.
+    const decided = late === undefined ? decidingRound(msg.view?.round_scores, msg.winners) : null;
     this.endPanel.hidden = false;
     this.endPanel.dataset.drawn = drawn;
     this.endPanel.replaceChildren(
       h("h2", { id: "end-heading" }, t("end.heading")),
       h("p", { class: "winners" }, t("end.winners", { count: msg.winners.length, names: winners })),
+      ...(late === undefined ? [] : [h("p", { class: "ended", id: "end-ended", dataset: { seat: late } }, t("end.ranOut", { name: names[late] }))]),
       h("ol", { class: "standings" }, order.map(({ seat, score }) => h("li", {
         class: msg.winners.includes(seat) ? "winner" : "",
       }, h("span", { class: "standing-name" }, names[seat]),

@@ -1,0 +1,124 @@
+"""The HTTP routes of e-mail notices: an account's address and switches, the
+verification link, and the one-click unsubscribe (accounts/notices.py).
+
+``GET``/``POST /api/me/notices`` are the signed-in account's (a JSON post,
+same-origin guarded like every write). The links in a mail need no
+sign-in: their token is the key. ``GET /verify-email/{token}`` and
+``GET /unsubscribe/{token}`` are small pages of their own, in the language
+the address was given in; ``POST /api/unsubscribe/{token}`` is what their
+button and a mail program's one-click unsubscribe (RFC 8058) send.
+"""
+
+from __future__ import annotations
+
+import html
+from typing import Annotated, Literal
+
+from msgspec import Meta
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, JSONResponse, Response
+from starlette.routing import BaseRoute, Route
+
+from cardtable.server.accounts.accounts import Accounts
+from cardtable.server.accounts.notices import KINDS, Notices, checked_address, words
+from cardtable.server.requests import Closed
+from cardtable.server.web.session_cookie import need_account
+from cardtable.server.wire import convert, read_json
+
+TOKEN_CHARS = 64  # a token longer than any the server makes is no token
+
+
+class NoticeChoices(Closed):
+    """``POST /api/me/notices``: the address (``""`` forgets it, left out keeps
+    it), the page's language for the mails, and any of the four switches."""
+
+    email: Annotated[str, Meta(max_length=254)] | None = None
+    lang: Literal["en", "de", "fr"] = "en"
+    your_turn: bool | None = None
+    deadline_soon: bool | None = None
+    finished: bool | None = None
+    invite: bool | None = None
+
+
+def _page(lang: str, title: str, *paragraphs: str, form: str = "") -> HTMLResponse:
+    """A page of its own (no script needed): a heading, its sentences, a button."""
+    text = "".join(f"<p>{html.escape(p)}</p>" for p in paragraphs)
+    account = html.escape(words(lang, "page.account"))
+    return HTMLResponse(
+        f'<!doctype html><html lang="{lang}"><head><meta charset="utf-8">'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">'
+        f"<title>{html.escape(title)} — cardtable</title>"
+        '<link rel="stylesheet" href="/static/style.css">'
+        '<link rel="stylesheet" href="/static/accounts.css"></head>'
+        '<body><header class="topbar"><a href="/" class="brand">cardtable</a></header>'
+        f'<main class="notice-page"><section class="panel"><h1>{html.escape(title)}</h1>'
+        f'{text}{form}<p><a href="/account">{account}</a></p></section></main></body></html>'
+    )
+
+
+def _unknown(lang: str) -> HTMLResponse:
+    page = _page(lang, words(lang, "page.unknown.title"), words(lang, "page.unknown.text"))
+    page.status_code = 404
+    return page
+
+
+def routes(accounts: Accounts, notices: Notices) -> list[BaseRoute]:
+    async def mine(request: Request) -> Response:
+        account = await need_account(accounts, request)
+        return JSONResponse((await notices.choices(account)).to_json())
+
+    async def choose(request: Request) -> Response:
+        account = await need_account(accounts, request)
+        body = convert(await read_json(request), NoticeChoices, "request")
+        email = body.email
+        if email is not None and email.strip():
+            email = checked_address(email, "request.email")
+        kinds = {k: v for k in KINDS if (v := getattr(body, k)) is not None}
+        base = str(request.base_url)
+        choices = await notices.choose(account, email, kinds, body.lang, base)
+        return JSONResponse(choices.to_json())
+
+    def token_of(request: Request) -> str | None:
+        token: str = request.path_params["token"]
+        return token if len(token) <= TOKEN_CHARS else None
+
+    async def verify(request: Request) -> Response:
+        token = token_of(request)
+        found = None if token is None else await notices.verify(token)
+        if found is None:
+            return _unknown("en")
+        email, lang = found
+        return _page(
+            lang, words(lang, "page.verified.title"), words(lang, "page.verified.text", email=email)
+        )
+
+    async def unsubscribe_page(request: Request) -> Response:
+        token = token_of(request)
+        found = None if token is None else await notices.unsubscribing(token)
+        if found is None or token is None:
+            return _unknown("en")
+        email, lang = found
+        button = html.escape(words(lang, "page.unsubscribe.button"))
+        form = (
+            f'<form method="post" action="/api/unsubscribe/{html.escape(token)}">'
+            '<input type="hidden" name="List-Unsubscribe" value="One-Click">'
+            f'<button class="primary" type="submit">{button}</button></form>'
+        )
+        title = words(lang, "page.unsubscribe.title")
+        return _page(lang, title, words(lang, "page.unsubscribe.text", email=email), form=form)
+
+    async def unsubscribe(request: Request) -> Response:
+        token = token_of(request)
+        lang = None if token is None else await notices.unsubscribe(token)
+        if lang is None:
+            return _unknown("en")
+        title = words(lang, "page.unsubscribe.title")
+        return _page(lang, title, words(lang, "page.unsubscribed.text"))
+
+    return [
+        Route("/api/me/notices", mine, methods=["GET"]),
+        Route("/api/me/notices", choose, methods=["POST"]),
+        Route("/verify-email/{token}", verify, methods=["GET"]),
+        Route("/unsubscribe/{token}", unsubscribe_page, methods=["GET"]),
+        Route("/api/unsubscribe/{token}", unsubscribe, methods=["POST"]),
+    ]
