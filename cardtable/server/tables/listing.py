@@ -71,6 +71,8 @@ def entry(table: Table) -> dict[str, Any]:
             "round": state.round_number,
             "scores": list(state.scores),
             "to_move": state.to_move,
+            # Turn-based: when the move due runs out (public, as the state's timer).
+            "deadline_ms": table.facts.deadline_ms,
         }
     return line
 

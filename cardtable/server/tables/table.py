@@ -197,8 +197,7 @@ class Table:
     def names(self) -> list[str]:
         """A name per seat, as a record's ``players`` lists them."""
         return [
-            s.facts.name or (f"bot:{s.facts.bot}" if not s.human else f"seat {i}")
-            for i, s in enumerate(self.seats)
+            seat_name(i, s.facts.kind, s.facts.bot, s.facts.name) for i, s in enumerate(self.seats)
         ]
 
     def record(self) -> dict[str, Any]:
@@ -308,6 +307,12 @@ class Table:
 #: A Seat.stand_in reason: a turn-based table dropped the person for running
 #: out of time, and its stand-in plays the seat to the end (stored: dropped_ms).
 DROPPED = "dropped"
+
+
+def seat_name(seat: int, kind: str, bot: str | None, name: str | None) -> str:
+    """A seat's name as a record's ``players`` lists it: its person's, its
+    bot's (``bot:easy``), or ``seat N`` for a person's seat still free."""
+    return name or (f"bot:{bot}" if kind != "human" else f"seat {seat}")
 
 
 def build_table(facts: TableFacts, game: Game, state: State, journal: Journal) -> Table:

@@ -14,9 +14,10 @@ from typing import Any
 from cardtable.server.accounts.accounts import Account, Accounts, HeldSeat
 from cardtable.server.db.ratings import Ratings
 from cardtable.server.live.hub import Hub
+from cardtable.server.tables.listing import entry
 from cardtable.server.tables.lobby import title
 from cardtable.server.tables.outcomes import seat_change
-from cardtable.server.tables.table import Table
+from cardtable.server.tables.table import Table, seat_name
 
 MAX_LIVE = 100
 MAX_FINISHED = 30
@@ -57,23 +58,39 @@ def _finished(held: HeldSeat, table: Table) -> dict[str, Any]:
     }
 
 
+def _live(held: HeldSeat, line: dict[str, Any]) -> dict[str, Any]:
+    """A game in progress from its lobby line (:func:`~cardtable.server.tables.listing.entry`)."""
+    play = line.get("play") or {}
+    turn = line["status"] == "playing" and play.get("to_move") == held.seat
+    names = [seat_name(s["seat"], s["kind"], s["bot"], s["name"]) for s in line["seats"]]
+    return {
+        "id": held.table_id,
+        "game": held.game,
+        "title": title(held.game),
+        "seat": held.seat,
+        "status": line["status"],
+        "names": names,
+        "created_ms": held.created_ms,
+        "url": f"/t/{held.table_id}",
+        "your_turn": turn,
+        # Turn-based (docs/server.md): when the move waiting for you runs out.
+        "move_hours": line["move_hours"],
+        "deadline_ms": play.get("deadline_ms") if turn else None,
+    }
+
+
 async def my_games(hub: Hub, accounts: Accounts, account: Account) -> dict[str, Any]:
-    """Games in progress (those where it is the account's turn first), then finished ones."""
-    live = []
-    for held in await accounts.held_seats(account, finished=False, limit=MAX_LIVE):
-        table = hub.tables.get(held.table_id)
-        if table is None:  # a table that could not be rebuilt at start
-            continue
-        turn = table.status == "playing" and table.state.to_move == held.seat
-        live.append(
-            {
-                **_entry(held, table),
-                "your_turn": turn,
-                # Turn-based (docs/server.md): when the move waiting for you runs out.
-                "move_hours": table.facts.move_hours,
-                "deadline_ms": table.facts.deadline_ms if turn else None,
-            }
-        )
+    """Games in progress (those where it is the account's turn first), then
+    finished ones. A game in progress is read from its lobby line: this
+    process's own, or with several processes the line its owner publishes
+    (a table served elsewhere is not moved here to be looked at)."""
+    held_live = await accounts.held_seats(account, finished=False, limit=MAX_LIVE)
+    lines = {t.id: entry(t) for h in held_live if (t := hub.tables.get(h.table_id))}
+    elsewhere = [h.table_id for h in held_live if h.table_id not in lines]
+    if elsewhere and hub.owners is not None:
+        lines.update((line["id"], line) for line in await hub.owners.live_lines(elsewhere))
+    # A table missing from both could not be rebuilt at start, or is moving now.
+    live = [_live(held, lines[held.table_id]) for held in held_live if held.table_id in lines]
     # Your turn first, the oldest deadline first; sorted() is stable: else newest first.
     live = sorted(live, key=lambda g: (not g["your_turn"], g["deadline_ms"] or math.inf))
     finished = [

@@ -5,7 +5,9 @@ wherever they are served."""
 
 from __future__ import annotations
 
+import json
 import time
+import urllib.request
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack
 from typing import Any
@@ -83,3 +85,56 @@ def test_games_in_play_people_online_and_own_tables_across_processes(
         cluster, f"/api/live-tables?ids={public},{hidden}", lambda a: len(a["tables"]) == 2
     )
     assert all({t["id"] for t in a["tables"]} == {public, hidden} for a in mine)
+
+
+def _as(port: int, path: str, cookie: str, body: dict[str, Any] | None = None) -> Any:
+    """A request of a signed-in browser (its session cookie sent as it is)."""
+    request = urllib.request.Request(
+        f"http://127.0.0.1:{port}{path}",
+        data=None if body is None else json.dumps(body).encode(),
+        headers={"Content-Type": "application/json", "Cookie": cookie},
+    )
+    with urllib.request.urlopen(request, timeout=10) as response:
+        return json.load(response)
+
+
+def _signed_up(port: int, name: str) -> str:
+    """A new account's session cookie (``ct_session=…``)."""
+    request = urllib.request.Request(
+        f"http://127.0.0.1:{port}/api/account/signup",
+        data=json.dumps({"name": name, "password": "correct horse"}).encode(),
+        headers={"Content-Type": "application/json"},
+    )
+    with urllib.request.urlopen(request, timeout=10) as response:
+        return str(response.headers["Set-Cookie"]).split(";")[0]
+
+
+def test_my_games_and_your_turn_count_a_table_another_process_serves(cluster: Cluster) -> None:
+    """ "My games" (and the header's "Your turn: N" read from it) on any
+    process lists a person's turn-based table served by another, whose turn
+    it is and when it runs out, without taking the table over."""
+    owner, other = cluster.ports[1], cluster.ports[2]
+    ann, bob = _signed_up(owner, "Ann Away"), _signed_up(owner, "Bob Away")
+    body = {"game": "marshmallow-test", "seats": [{"kind": "human"}] * 2, "move_hours": 24}
+    table = post(owner, "/api/tables", body)["id"]
+    for seat, cookie in enumerate((ann, bob)):
+        _as(owner, f"/api/tables/{table}/join", cookie, {"seat": seat, "name": "x"})
+    facts = get(owner, f"/api/tables/{table}")
+    assert facts["status"] == "playing"
+
+    def listed(answer: dict[str, Any]) -> bool:  # as it plays (the owner's line after the joins)
+        return [(g["id"], g["status"]) for g in answer["in_progress"]] == [(table, "playing")]
+
+    deadline = time.monotonic() + WAIT_SECONDS
+    while not all(listed(_as(other, "/api/me/games", c)) for c in (ann, bob)):
+        assert time.monotonic() < deadline, "the other process never listed the table"
+        time.sleep(0.1)  # the owner publishes its lines at its heartbeat
+    games = [_as(other, "/api/me/games", c)["in_progress"][0] for c in (ann, bob)]
+    assert [g["seat"] for g in games] == [0, 1]
+    assert [g["names"] for g in games] == [["Ann Away", "Bob Away"]] * 2
+    mover = next(i for i, g in enumerate(games) if g["your_turn"])
+    assert not games[1 - mover]["your_turn"]  # one person is to move
+    assert games[mover]["deadline_ms"] is not None and games[1 - mover]["deadline_ms"] is None
+    assert games[mover]["move_hours"] == 24
+    with _socket(owner, table) as (_, state):  # the table stayed with its owner
+        assert state["to_move"] == mover

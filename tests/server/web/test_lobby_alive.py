@@ -43,6 +43,7 @@ def test_games_in_play_are_listed_apart_with_round_and_scores_private_ones_never
                 "round": state.round_number,
                 "scores": list(state.scores),
                 "to_move": state.to_move,
+                "deadline_ms": None,  # a real-time table (a turn-based one's: tests/server/cluster)
             }
             assert [s["name"] for s in line["seats"]][:1] == ["Ann"]
             assert [t["id"] for t in listed(server, "status=waiting")] == [waiting]
