@@ -11,8 +11,16 @@ import random
 import pytest
 
 import cardtable
+from cardtable.core.errors import RecordError
 from cardtable.core.game import Game, State
-from cardtable.server.tables.journal import Journal
+from cardtable.server.tables.journal import (
+    DEADLINE,
+    DROP,
+    END,
+    STAND_IN,
+    Journal,
+    deadline_event,
+)
 
 
 def dealt(game: Game, seed: int) -> tuple[State, Journal]:
@@ -141,3 +149,93 @@ def test_a_state_whose_apply_returns_nothing_is_read_from_its_record() -> None:
         journal.commit(journal.applied(None, state))  # as a bare-protocol plugin answers
     assert journal.rounds > 1  # new rounds' deals came from the record too
     assert rounds_of(game, journal) == state.record()["rounds"]
+
+
+# --- deadlines (issue 30, item 5; docs/records.md, "Turn-based tables") ------
+
+
+def played(game: Game, seed: int, moves: int) -> tuple[State, Journal]:
+    """A game ``moves`` moves in, every move written."""
+    state, journal = dealt(game, seed)
+    rng = random.Random(seed)
+    for _ in range(moves):
+        journal.commit(journal.applied(state.apply(rng.choice(state.legal_moves())), state))
+    return state, journal
+
+
+def test_a_deadline_event_names_its_place_seat_action_and_times() -> None:
+    game = cardtable.load("marshmallow-test", players=3, target=60)
+    _, journal = played(game, 5, 4)
+    kind, data = deadline_event(journal, 2, STAND_IN, at_ms=7_000, deadline_ms=6_500)
+    assert kind == DEADLINE == "deadline"
+    assert data == {
+        "round": 1,
+        "move": 5,  # the next move of the round: the stand-in's
+        "seat": 2,
+        "action": "stand-in",
+        "at_ms": 7_000,
+        "deadline_ms": 6_500,
+    }
+
+
+def test_deadlines_are_kept_apart_from_the_rounds_and_read_back_in_order() -> None:
+    game = cardtable.load("marshmallow-test", players=3, target=60)
+    state, journal = played(game, 6, 3)
+    rounds, seq, moves, stored = (
+        rounds_of(game, journal),
+        journal.seq,
+        journal.moves,
+        journal.stored,
+    )
+    events = [
+        deadline_event(journal, 1, STAND_IN, at_ms=10, deadline_ms=9),
+        deadline_event(journal, 0, DROP, at_ms=20, deadline_ms=19),
+    ]
+    journal.commit(events)
+    assert rounds_of(game, journal) == rounds  # no part of the game's rounds
+    assert (journal.seq, journal.moves, journal.stored) == (seq, moves, stored + 2)
+    assert journal.deadlines == [data for _, data in events]
+    assert journal.pending(state) == []  # the game itself is all written
+    again = Journal([*journal.events[:2], events[0], *journal.events[2:], events[1]])
+    assert again.deadlines == [data for _, data in events]
+    assert again.moves == journal.moves and again.rounds == journal.rounds
+    assert journal.ended is None and again.ended is None  # neither ended the game
+
+
+def test_the_game_ended_by_a_deadline_is_the_end_event() -> None:
+    game = cardtable.load("marshmallow-test", players=2, target=60)
+    _, journal = played(game, 7, 2)
+    stand_in = deadline_event(journal, 0, STAND_IN, at_ms=1, deadline_ms=1)
+    end = deadline_event(journal, 1, END, at_ms=2, deadline_ms=2)
+    journal.commit([stand_in, end])
+    assert journal.ended == end[1]
+
+
+def test_a_taken_back_stand_in_move_takes_its_deadline_with_it() -> None:
+    """The stand-in's move is the record's; taken back, the deadline that made
+    it names a move that is no more. A drop at that place, or a stand-in's
+    entry of another move, stays."""
+    game = cardtable.load("marshmallow-test", players=3, target=60)
+    state, journal = played(game, 8, 2)
+    earlier = deadline_event(journal, 0, STAND_IN, at_ms=1, deadline_ms=1)
+    journal.commit([earlier])
+    journal.commit(journal.applied(state.apply(state.legal_moves()[0]), state))
+    seat = state.to_move
+    assert seat is not None
+    made = deadline_event(journal, seat, STAND_IN, at_ms=2, deadline_ms=2)
+    dropped = deadline_event(journal, seat, DROP, at_ms=2, deadline_ms=2)
+    journal.commit([made, dropped])
+    journal.commit(journal.applied(state.apply(state.legal_moves()[0]), state))
+    journal.commit([("takeback", {"seat": seat})])
+    assert journal.deadlines == [earlier[1], dropped[1]]
+
+
+def test_a_takeback_that_follows_no_move_of_its_seat_is_refused_in_words() -> None:
+    game = cardtable.load("marshmallow-test", players=3, target=60)
+    _, journal = dealt(game, 9)
+    with pytest.raises(RecordError, match="follows no move"):
+        journal.commit([("takeback", {"seat": 0})])
+    _, journal = played(game, 9, 1)
+    mover = journal.events[-1][1]["seat"]
+    with pytest.raises(RecordError, match="another seat's"):
+        journal.commit([("takeback", {"seat": (mover + 1) % 3})])
