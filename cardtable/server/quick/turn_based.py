@@ -172,6 +172,8 @@ class TurnBasedMatch:
     ) -> dict[str, Any] | None:
         """Take a free seat at ``table_id`` if ``account`` may sit there and
         its people's ratings are near enough; ``None`` to look further."""
+        if self.hub.owners is None and table_id not in self.hub.tables:
+            return None  # alone, every live table is held: this one could not be rebuilt
         try:
             table = await self.hub.get(table_id)
         except TableMoving:  # another process is taking it over: the next one
