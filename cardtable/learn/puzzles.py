@@ -274,59 +274,93 @@ def load_puzzles(game_name: str, where: Path | None = None) -> PuzzleSet:
             f"no puzzles have been built into {path}"
             f" (cardtable puzzles build {game_name} writes them there)",
         )
-    puzzles = parse_puzzles(json.loads(path.read_text(encoding="utf-8")), str(path))
+    try:
+        obj = json.loads(path.read_text(encoding="utf-8"))
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise RecordError(str(path), f"not JSON: {exc}") from None
+    puzzles = parse_puzzles(obj, str(path))
     if puzzles.game != game_name:
         raise NoPuzzlesError(game_name, f"{path} holds puzzles of {puzzles.game}")
     return puzzles
 
 
+def _typed(obj: Mapping[str, Any], name: str, kinds: tuple[type, ...], what: str) -> Any:
+    """``obj[name]``, or a :class:`ValueError` saying it is missing or not ``what``
+    (a JSON ``true`` is no number here, though Python counts it one)."""
+    if name not in obj:
+        raise ValueError(f"{name} is missing")
+    value = obj[name]
+    if not isinstance(value, kinds) or (isinstance(value, bool) and bool not in kinds):
+        raise ValueError(f"{name} must be {what}, not {json.dumps(value)[:40]}")
+    return value
+
+
+NUMBER = ((int, float), "a number")
+TEXT = ((str,), "a string")
+
+
+def _alternative(a: Any) -> Alternative:
+    if not isinstance(a, dict):
+        raise ValueError("each alternative must be an object")
+    numbers = {k: _typed(a, k, *NUMBER) for k in ("win", "win_se", "points", "loss", "loss_se")}
+    return Alternative(moves=tuple(_typed(a, "moves", (list,), "a list")), **numbers)
+
+
+def _puzzle(game: Game, p: Any) -> Puzzle:
+    """One puzzle of a set; :class:`ValueError` (or the engine's
+    ``KeyError``/``TypeError``) says what is wrong with it."""
+    if not isinstance(p, dict):
+        raise ValueError("a puzzle must be an object")
+    game.view_from_json(_typed(p, "view", (dict,), "an object"))
+    if not isinstance(p.get("theme_key", ""), str) or not isinstance(
+        p.get("theme_params", {}), dict
+    ):
+        raise ValueError("theme_key must be a string and theme_params an object")
+    legal = tuple(_typed(p, "legal", (list,), "a list"))
+    solution = tuple(_typed(p, "solution", (list,), "a list"))
+    if not solution or any(
+        isinstance(s, bool) or not isinstance(s, int) or not 0 <= s < len(legal) for s in solution
+    ):
+        raise ValueError(f"solution {list(solution)} is not among its {len(legal)} moves")
+    alternatives = _typed(p, "alternatives", (list,), "a list")
+    return Puzzle(
+        id=_typed(p, "id", *TEXT),
+        seat=_typed(p, "seat", (int,), "a whole number"),
+        view=p["view"],
+        legal=legal,
+        solution=solution,
+        alternatives=tuple(_alternative(a) for a in alternatives),
+        margin=_typed(p, "margin", *NUMBER),
+        theme=_typed(p, "theme", *TEXT),
+        rule=_typed(p, "rule", (str, type(None)), "a string or null"),
+        rating=_typed(p, "rating", *NUMBER),
+        deviation=_typed(p, "deviation", *NUMBER),
+        theme_key=p.get("theme_key"),
+        theme_params=p.get("theme_params"),
+    )
+
+
 def parse_puzzles(obj: Any, where: str) -> PuzzleSet:
     """A puzzle set from its JSON; :class:`RecordError` names the puzzle and
-    field at fault, including a view the game does not accept."""
+    field at fault, including a view the game does not accept, and never
+    lets another error through (a set is read from any file a person names)."""
     if not isinstance(obj, dict) or obj.get("format") != FORMAT:
         raise RecordError(where, f"not a {FORMAT} file")
-    game: Game = load(obj["game"], **obj["options"])
+    try:
+        name = _typed(obj, "game", *TEXT)
+        options = _typed(obj, "options", (dict,), "an object")
+        listed = _typed(obj, "puzzles", (list,), "a list")
+        builds = _typed(obj, "builds", (list,), "a list")
+    except ValueError as exc:
+        raise RecordError(where, str(exc)) from None
+    try:
+        game: Game = load(name, **options)
+    except CardtableError as exc:  # an unknown game, options it refuses
+        raise RecordError(where, str(exc)) from None
     puzzles = []
-    for i, p in enumerate(obj["puzzles"]):
-        at = f"{where}: puzzles[{i}]"
+    for i, p in enumerate(listed):
         try:
-            game.view_from_json(p["view"])
-            if not isinstance(p.get("theme_key", ""), str) or not isinstance(
-                p.get("theme_params", {}), dict
-            ):
-                raise ValueError("theme_key must be a string and theme_params an object")
-            legal = tuple(p["legal"])
-            solution = tuple(int(x) for x in p["solution"])
-            alternatives = tuple(
-                Alternative(
-                    moves=tuple(a["moves"]),
-                    win=a["win"],
-                    win_se=a["win_se"],
-                    points=a["points"],
-                    loss=a["loss"],
-                    loss_se=a["loss_se"],
-                )
-                for a in p["alternatives"]
-            )
+            puzzles.append(_puzzle(game, p))
         except (KeyError, TypeError, ValueError) as exc:
-            raise RecordError(at, str(exc)) from None
-        if not solution or any(not 0 <= s < len(legal) for s in solution):
-            raise RecordError(at, f"solution {list(solution)} is not among its {len(legal)} moves")
-        puzzles.append(
-            Puzzle(
-                id=p["id"],
-                seat=p["seat"],
-                view=p["view"],
-                legal=legal,
-                solution=solution,
-                alternatives=alternatives,
-                margin=p["margin"],
-                theme=p["theme"],
-                rule=p["rule"],
-                rating=p["rating"],
-                deviation=p["deviation"],
-                theme_key=p.get("theme_key"),
-                theme_params=p.get("theme_params"),
-            )
-        )
-    return PuzzleSet(obj["game"], obj["options"], tuple(obj["builds"]), tuple(puzzles))
+            raise RecordError(f"{where}: puzzles[{i}]", str(exc)) from None
+    return PuzzleSet(name, options, tuple(builds), tuple(puzzles))
