@@ -66,6 +66,20 @@ class BadInput(CardtableError):
         return {"error": str(self)}
 
 
+class Worded(BadInput):
+    """A refusal the page words from its catalogs: ``key`` names its words
+    (``<prefix>.<key>``, the prefix of the subclass), ``params`` the facts they need."""
+
+    prefix = ""
+
+    def __init__(self, message: str, status: int, key: str, **params: Any) -> None:
+        super().__init__(message, status)
+        self.key, self.params = key, params
+
+    def body(self) -> dict[str, Any]:
+        return {"error": str(self), "key": f"{self.prefix}.{self.key}", "params": self.params}
+
+
 # --- JSON -------------------------------------------------------------------
 
 

@@ -29,23 +29,16 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 from cardtable.server.accounts.accounts import Account, Accounts
 from cardtable.server.accounts.notices import invited
 from cardtable.server.db.schema import account_seats, accounts, blocks, follows, invites, tables
-from cardtable.server.wire import BadInput
+from cardtable.server.wire import Worded
 
 #: The statuses of a table a person may be seen at, or be invited to.
 LIVE = ("waiting", "playing")
 
 
-class Refusal(BadInput):
-    """A friends request refused: ``key`` names its words in the catalogs
-    (``friends.error.<key>``), ``params`` the facts they need."""
+class Refusal(Worded):
+    """A friends request refused, worded as ``friends.error.<key>``."""
 
-    def __init__(self, message: str, status: int, key: str, **params: Any) -> None:
-        super().__init__(message, status)
-        self.key, self.params = key, params
-
-    def body(self) -> dict[str, Any]:
-        """The JSON answer: the sentence, and the catalog key with its facts."""
-        return {"error": str(self), "key": f"friends.error.{self.key}", "params": self.params}
+    prefix = "friends.error"
 
 
 @dataclass(frozen=True, slots=True)

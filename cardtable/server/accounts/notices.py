@@ -107,6 +107,13 @@ class Choices:
         }
 
 
+async def _unsubscriber(conn: AsyncConnection, token: str) -> Any:
+    """The address row (account, email, language) of an unsubscribe link's token, or None."""
+    columns = (notice_addresses.c.account_id, notice_addresses.c.email, notice_addresses.c.lang)
+    query = select(*columns).where(notice_addresses.c.unsubscribe_key == _key(token))
+    return (await conn.execute(query)).first()
+
+
 class Notices:
     """The notices of one server process; ``mailer`` None: it sends no mail
     (no ``--smtp``), and nothing is queued. ``clock`` gives seconds (the
@@ -338,25 +345,13 @@ class Notices:
     async def unsubscribing(self, token: str) -> tuple[str, str] | None:
         """``(email, lang)`` of the unsubscribe link's token, or None."""
         async with self.engine.connect() as conn:
-            row = (
-                await conn.execute(
-                    select(notice_addresses.c.email, notice_addresses.c.lang).where(
-                        notice_addresses.c.unsubscribe_key == _key(token)
-                    )
-                )
-            ).first()
+            row = await _unsubscriber(conn, token)
         return None if row is None or row.email is None else (row.email, row.lang)
 
     async def unsubscribe(self, token: str) -> str | None:
         """Turn every notice of the link's account off; its language, or None."""
         async with self.engine.begin() as conn:
-            row = (
-                await conn.execute(
-                    select(notice_addresses.c.account_id, notice_addresses.c.lang).where(
-                        notice_addresses.c.unsubscribe_key == _key(token)
-                    )
-                )
-            ).first()
+            row = await _unsubscriber(conn, token)
             if row is None:
                 return None
             await conn.execute(

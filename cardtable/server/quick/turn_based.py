@@ -44,7 +44,7 @@ from cardtable.server.live.play import Play
 from cardtable.server.quick.match import Rating, check_request, same_rating
 from cardtable.server.tables.lobby import parse_create
 from cardtable.server.tables.table import Refused, Table, new_token
-from cardtable.server.wire import BadInput
+from cardtable.server.wire import Worded
 
 log = logging.getLogger(__name__)
 
@@ -54,16 +54,10 @@ CANDIDATES = 20  # open tables looked at per request, oldest first
 ON_TIMEOUT = "stand-in"  # the timeout choice of a quick-match table (the lobby's default)
 
 
-class PaceRefusal(BadInput):
-    """A turn-based seat refused: ``key`` names its words in the catalogs
-    (``quick.error.<key>``), ``params`` the facts they need."""
+class PaceRefusal(Worded):
+    """A turn-based seat refused, worded as ``quick.error.<key>``."""
 
-    def __init__(self, message: str, status: int, key: str, **params: Any) -> None:
-        super().__init__(message, status)
-        self.key, self.params = key, params
-
-    def body(self) -> dict[str, Any]:
-        return {"error": str(self), "key": f"quick.error.{self.key}", "params": self.params}
+    prefix = "quick.error"
 
 
 @dataclass(frozen=True)

@@ -6,7 +6,6 @@ from __future__ import annotations
 import email
 import email.policy
 import re
-import socket
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -14,6 +13,8 @@ from email.message import EmailMessage
 from typing import Any
 
 from aiosmtpd.controller import Controller
+
+from tests.server.processes import free_port
 
 
 class Inbox:
@@ -58,13 +59,6 @@ def link_in(mail: EmailMessage, path: str) -> str:
     found = re.search(r"https?://[^/\s]+(" + re.escape(path) + r"[^\s]*)", text_of(mail))
     assert found is not None, (path, text_of(mail))
     return found[1]
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
 
 
 @contextmanager
