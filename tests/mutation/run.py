@@ -107,8 +107,14 @@ TARGETS = {
     ),
     "leases": server_target(
         ("db/leases", "tables/journal"),
-        # The journal's unit tests first: a survivor's second run stops at its first failure.
-        ("tables/test_journal", "db/test_leases", "db/test_restart"),
+        # The unit tests first: a survivor's second run stops at its first failure.
+        (
+            "tables/test_journal",
+            "tables/test_takeback",
+            "db/test_lease_terms",
+            "db/test_leases",
+            "db/test_restart",
+        ),
     ),
     "balance": Target(("cardtable/balance/measure.py",), ("tests/balance",)),
     # The lesson and the puzzles apart: each survivor's second run takes the

@@ -232,10 +232,41 @@ def test_a_taken_back_stand_in_move_takes_its_deadline_with_it() -> None:
 
 def test_a_takeback_that_follows_no_move_of_its_seat_is_refused_in_words() -> None:
     game = cardtable.load("marshmallow-test", players=3, target=60)
-    _, journal = dealt(game, 9)
-    with pytest.raises(RecordError, match="follows no move"):
-        journal.commit([("takeback", {"seat": 0})])
+    for journal in (Journal(), dealt(game, 9)[1]):  # nothing written; a deal, no move yet
+        with pytest.raises(RecordError) as nothing:
+            journal.commit([("takeback", {"seat": 0})])
+        assert (nothing.value.where, nothing.value.reason) == (
+            "takeback",
+            "it follows no move of this round",
+        )
     _, journal = played(game, 9, 1)
     mover = journal.events[-1][1]["seat"]
-    with pytest.raises(RecordError, match="another seat's"):
+    with pytest.raises(RecordError) as other:
         journal.commit([("takeback", {"seat": (mover + 1) % 3})])
+    assert (other.value.where, other.value.reason) == (
+        "takeback.seat",
+        "the move before it is another seat's",
+    )
+
+
+def test_a_takeback_undoes_one_move_and_counts_itself() -> None:
+    """The move it follows stands no more; the journal's counts say so, and
+    ``seq`` still grows (a take-back is a new number), whatever follows it in
+    the same write."""
+    game = cardtable.load("marshmallow-test", players=3, target=60)
+    _, journal = played(game, 10, 3)
+    last = journal.events[-1]
+    assert (journal.moves, journal.moves_in_round, journal.takebacks, journal.stored) == (
+        3,
+        3,
+        0,
+        4,
+    )
+    redo = deadline_event(journal, 0, DROP, at_ms=1, deadline_ms=1)
+    journal.commit([("takeback", {"seat": last[1]["seat"]}), redo])
+    assert (journal.moves, journal.moves_in_round, journal.takebacks) == (2, 2, 1)
+    assert (journal.seq, journal.stored) == (4, 6)
+    assert journal.events[-1] != last and len(journal.events) == 3  # the deal and two moves
+    assert journal.deadlines == [redo[1]]  # what came after the take-back was read too
+    again = Journal(journal.events)  # read back: the moves that stand
+    assert (again.moves, again.takebacks) == (2, 0)
