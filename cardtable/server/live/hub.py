@@ -49,6 +49,15 @@ log = logging.getLogger(__name__)
 TABLE_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
 
 
+def new_table_id() -> str:
+    """A new table's id: 12 random URL-safe characters, never a leading "-"
+    (an operator types an id after ``cardtable admin chat remove``, where it
+    would read as an option)."""
+    while (table_id := secrets.token_urlsafe(9)).startswith("-"):
+        pass
+    return table_id
+
+
 class NotFound(BadInput):
     def __init__(self, table_id: str) -> None:
         super().__init__(f"there is no table {table_id[:40]!r}; check the link", 404)
@@ -214,7 +223,7 @@ class Hub:
         deal = journal.new_events(state)
         waiting = any(s.kind == "human" and s.token_hash is None for s in new.seats)
         facts = TableFacts(
-            id=secrets.token_urlsafe(9),
+            id=new_table_id(),
             game=new.game.name,
             options=new.game.options_json,
             private=new.private,

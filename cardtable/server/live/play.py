@@ -10,6 +10,7 @@ moves only while at least one of its people is connected.
 from __future__ import annotations
 
 import asyncio
+import bisect
 import json
 import logging
 import random
@@ -190,7 +191,9 @@ class Play:
         except Exception:
             log.exception("table %s: storing a chat line failed", table.id)
             raise BadInput("the server could not store this chat line; try again") from None
-        table.chat.append(line)
+        # Two lines stored at once may finish in either order: the history a
+        # socket gets on (re)connecting keeps the order of their numbers.
+        bisect.insort(table.chat, line, key=lambda kept: kept.n)
         text_out = chat_message([line])
         for other in list(table.clients):
             if other.hears(line):  # its channel, and the speaker not blocked by the reader

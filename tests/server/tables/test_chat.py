@@ -5,9 +5,11 @@ SQLite and PostgreSQL."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import random
 import re
+import time
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
@@ -276,3 +278,29 @@ def test_the_page_offers_the_servers_quick_phrases_in_every_language() -> None:
     for lang in ("en", "de", "fr"):
         catalog = json.loads((static / "i18n" / f"{lang}.json").read_text())
         assert all(catalog.get(f"chat.phrase.{key}") for key in PHRASES), lang
+
+
+def test_lines_stored_out_of_order_keep_their_numbers_order_in_the_history(
+    db_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Ann's line takes its number first but is stored after Bob's (a slow
+    write): a socket that connects later still reads them in their numbers'
+    order."""
+    with running(db_url) as server, at_the_table(server) as (table, ann, bob, rail):
+        storage = server.hub.storage
+        store = storage.add_chat
+
+        async def slow_first(table_id: str, line: Any) -> None:
+            if line.n == 0:
+                await asyncio.sleep(0.5)  # Bob's line is stored meanwhile
+            await store(table_id, line)
+
+        monkeypatch.setattr(storage, "add_chat", slow_first)
+        ann.send({"type": "chat", "text": "first"})
+        time.sleep(0.1)  # Ann's line has its number, and waits
+        bob.send({"type": "chat", "text": "second"})
+        for _ in range(2):
+            rail.until(lambda m: m["type"] == "chat" and not m["history"])
+        with server.connect(table) as late:
+            history = late.until(lambda m: m["type"] == "chat" and m["history"])["lines"]
+        assert [(line["n"], line["text"]) for line in history] == [(0, "first"), (1, "second")]
