@@ -4,34 +4,40 @@ table, and deadlines falling due.
     python benchmarks/bench_turn_based.py [--tables 10000] [--accounts 2000]
         [--game marshmallow-test] [--opens 200] [--db postgresql://user@127.0.0.1:5432/db]
 
-Two processes, one after the other, over one database (a fresh SQLite file
+Three processes, one after the other, over one database (a fresh SQLite file
 unless ``--db`` names an empty PostgreSQL database):
 
 1. **Prepare** (not timed as a figure): ``--accounts`` accounts and
    ``--tables`` two-person turn-based tables (24 hours a move, a stand-in for
    a late move), each seating two different accounts, every game started and
    played a few moves in, as a server that ran for a while leaves them.
-2. **Serve**: a new process starts the server on that database exactly as
-   ``cardtable serve`` does (migrations, then every unfinished table comes
-   back), with a clock the benchmark moves. Measured:
+2. **Warm** (the peer): a new process starts the server on that database
+   as the release before parking did: every unfinished table comes back at
+   start and stays in memory. Measured: its resident memory (VmRSS) before
+   the server starts and with every table held. Then the clock moves on by
+   ``park_seconds`` and one sweep parks every table (nobody opened one), as
+   a server that ran a while leaves them.
+3. **Cold**: a new process starts the server exactly as ``cardtable serve``
+   does, with a clock the benchmark moves. Measured:
 
-   - the process's resident memory before the server starts and with every
-     table back, and the start's time;
-   - opening a table as a person does (the socket's first ``state``) for
-     ``--opens`` tables drawn at random, p50 and p99;
+   - the tables held at start (none: they rest) and the resident memory
+     then, beside the peer's;
+   - opening a parked table as a person does (the socket's first ``state``,
+     the table rebuilt from its record) for ``--opens`` tables drawn at
+     random, p50 and p99;
    - all the deadlines falling due at once: the clock moves 24 hours on and
-     one sweep acts on every table; the tables handled per second until each
-     table's stand-in move is stored.
+     one sweep wakes every parked table and acts on it; the tables handled
+     per second until each table's stand-in move is stored.
 
    Then the database is read: every table must hold exactly one more move
    than before (no deadline missed, none acted on twice).
 
 Bounded: ``--tables`` at most 20,000; everything on 127.0.0.1 and in-process.
-Not measured here yet: tables kept out of memory until opened (today every
-unfinished table is held in memory, so "open" is a warm open), and two
-processes with a ``kill -9`` (``benchmarks/bench_failover.py`` measures
-takeovers of real-time tables; ``tests/server/cluster/test_cluster_turn_based.py``
-checks a deadline acts once across a kill).
+Not measured here: two processes with a ``kill -9``
+(``benchmarks/bench_failover.py`` measures takeovers of real-time tables;
+``tests/server/cluster/test_cluster_turn_based.py`` checks that a deadline
+acts once across a kill, and that a parked table is passed over by the
+other processes' claims and wakes once).
 """
 
 from __future__ import annotations
@@ -134,8 +140,39 @@ async def play_a_little(hub: Any, table: Any, rng: random.Random) -> None:
 # --- 2. serve ---------------------------------------------------------------
 
 
-def serve(db_url: str, opens: int, seed: int) -> dict[str, Any]:
-    """Start the server on the prepared database and measure (see the module)."""
+def serve_warm(db_url: str) -> dict[str, Any]:
+    """The release before parking, as the peer: every unfinished table comes
+    back at start and stays in memory. Then one sweep parks them all (nobody
+    has them open), as a server that ran a while leaves them."""
+    from starlette.testclient import TestClient
+
+    from cardtable.server.app import create_app
+    from cardtable.server.settings import Limits, Settings
+
+    clock = Clock()
+    before = resident_mib()
+    limits = Limits(clock=clock)
+    app = create_app(Settings(db_url=db_url, limits=limits, fast_passwords=True))
+    with TestClient(app) as client:
+        hub = app.state.hub
+        held = len(hub.tables)
+        loaded = resident_mib()
+        portal = client.portal
+        assert portal is not None  # inside the client's block
+        clock.now += limits.park_seconds  # nobody opened one since the start's sweep
+        portal.call(app.state.lifecycle.sweep)
+        left = len(hub.tables)
+    return {
+        "held": held,
+        "left_after_sweep": left,
+        "rss_before_mib": round(before, 1),
+        "rss_loaded_mib": round(loaded, 1),
+    }
+
+
+def serve_cold(db_url: str, opens: int, seed: int) -> dict[str, Any]:
+    """A new process on the parked tables: memory with none open, opening
+    one cold, and every deadline falling due at once (see the module)."""
     from starlette.testclient import TestClient
 
     from cardtable.server.app import create_app
@@ -145,24 +182,26 @@ def serve(db_url: str, opens: int, seed: int) -> dict[str, Any]:
     before = resident_mib()
     app = create_app(Settings(db_url=db_url, limits=Limits(clock=clock), fast_passwords=True))
     began = time.perf_counter()
+    ids = sorted(moves_per_table(db_url))
     with TestClient(app) as client:
         started_s = time.perf_counter() - began
         hub = app.state.hub
-        ids = sorted(hub.tables)
-        loaded = resident_mib()
-        seqs = {i: hub.tables[i].seq for i in ids}
+        held = len(hub.tables)
+        idle = resident_mib()
         opened = opens_timed(client, random.Random(seed).sample(ids, min(opens, len(ids))))
+        moves = moves_per_table(db_url)
         clock.now += MOVE_HOURS * 3600
         swept = time.perf_counter()
         portal = client.portal
         assert portal is not None  # inside the client's block
         portal.call(app.state.lifecycle.sweep)
-        portal.call(wait_for_moves, hub, seqs)
+        portal.call(wait_for_moves, hub, db_url, moves)
         sweep_s = time.perf_counter() - swept
     return {
         "tables": len(ids),
+        "held_at_start": held,
         "rss_before_mib": round(before, 1),
-        "rss_loaded_mib": round(loaded, 1),
+        "rss_idle_mib": round(idle, 1),
         "start_s": round(started_s, 2),
         "open_ms": opened,
         "deadlines_per_s": round(len(ids) / sweep_s, 1),
@@ -188,14 +227,20 @@ def opens_timed(client: Any, ids: list[str]) -> dict[str, float]:
     }
 
 
-async def wait_for_moves(hub: Any, seqs: dict[str, int], limit_s: float = 600.0) -> None:
-    """Until every table has moved past ``seqs`` (its stand-in's move stored)."""
+async def wait_for_moves(
+    hub: Any, db_url: str, before: dict[str, int], limit_s: float = 600.0
+) -> None:
+    """Until every table has a move more than ``before`` stored (its
+    stand-in's move), read from the database as the check after it is."""
     until = time.monotonic() + limit_s
-    while any(hub.tables[i].seq <= seq for i, seq in seqs.items()):
+    while True:
+        await hub.storage.flush()
+        now = await asyncio.to_thread(moves_per_table, db_url)
+        if all(now.get(t, 0) > n for t, n in before.items()):
+            return
         if time.monotonic() > until:
             raise SystemExit("deadlines not all handled within the limit")
-        await asyncio.sleep(0.05)
-    await hub.storage.flush()
+        await asyncio.sleep(0.5)
 
 
 def moves_per_table(db_url: str) -> dict[str, int]:
@@ -235,7 +280,7 @@ def main() -> int:
     parser.add_argument("--opens", type=int, default=200)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--db", help="an empty database (default: a new SQLite file)")
-    parser.add_argument("--stage", choices=("prepare", "serve"), help=argparse.SUPPRESS)
+    parser.add_argument("--stage", choices=("prepare", "warm", "cold"), help=argparse.SUPPRESS)
     args = parser.parse_args()
     if not 2 <= args.tables <= MAX_TABLES or not 2 <= args.accounts <= args.tables * 2:
         parser.error(f"--tables 2 to {MAX_TABLES}, --accounts 2 to twice the tables")
@@ -243,8 +288,11 @@ def main() -> int:
         asyncio.run(prepare(args.db, args.game, args.tables, args.accounts, args.seed))
         print(json.dumps({"prepared": args.tables}))
         return 0
-    if args.stage == "serve":
-        print(json.dumps(serve(args.db, args.opens, args.seed)))
+    if args.stage == "warm":
+        print(json.dumps(serve_warm(args.db)))
+        return 0
+    if args.stage == "cold":
+        print(json.dumps(serve_cold(args.db, args.opens, args.seed)))
         return 0
     with tempfile.TemporaryDirectory() as folder:
         db_url = args.db or f"sqlite+aiosqlite:///{Path(folder) / 'turn-based.sqlite3'}"
@@ -252,25 +300,33 @@ def main() -> int:
         in_child("prepare", args, db_url)
         prepared_s = time.perf_counter() - began
         before = moves_per_table(db_url)
-        result = in_child("serve", args, db_url)
+        warm = in_child("warm", args, db_url)
+        cold = in_child("cold", args, db_url)
         after = moves_per_table(db_url)
     missed = [t for t in before if after.get(t, 0) == before[t]]
     twice = [t for t in before if after.get(t, 0) > before[t] + 1]
     print(f"{args.tables} turn-based tables of {args.game} over {args.accounts} accounts")
     print(f"  prepared in {prepared_s:.0f} s ({os.cpu_count()} cores)")
+    held = warm["rss_loaded_mib"] - warm["rss_before_mib"]
     print(
-        f"  server start: {result['start_s']} s; resident {result['rss_before_mib']} MiB before,"
-        f" {result['rss_loaded_mib']} MiB with every table in memory"
-        f" (+{result['rss_loaded_mib'] - result['rss_before_mib']:.1f} MiB)"
+        f"  peer, every table held in memory: {warm['held']} tables,"
+        f" resident {warm['rss_loaded_mib']} MiB (+{held:.1f} MiB over the bare process);"
+        f" one sweep parked all but {warm['left_after_sweep']}"
     )
-    opened = result["open_ms"]
+    rested = cold["rss_idle_mib"] - cold["rss_before_mib"]
     print(
-        f"  open a table (first state): p50 {opened['p50']} ms, p99 {opened['p99']} ms"
-        f" over {min(args.opens, args.tables)} tables"
+        f"  parked, none open: {cold['held_at_start']} tables in memory after a start of"
+        f" {cold['start_s']} s; resident {cold['rss_idle_mib']} MiB (+{rested:.1f} MiB);"
+        f" ratio of the tables' memory to the peer's: {rested / held:.3f}"
+    )
+    opened = cold["open_ms"]
+    print(
+        f"  open a parked table cold (first state): p50 {opened['p50']} ms,"
+        f" p99 {opened['p99']} ms over {min(args.opens, args.tables)} tables"
     )
     print(
-        f"  all deadlines due at once: {result['sweep_s']} s for {result['tables']} tables,"
-        f" {result['deadlines_per_s']} a second"
+        f"  all deadlines due at once (parked tables woken, then acted on):"
+        f" {cold['sweep_s']} s for {cold['tables']} tables, {cold['deadlines_per_s']} a second"
     )
     print(f"  deadlines missed: {len(missed)}; acted on twice: {len(twice)}")
     return 1 if missed or twice else 0

@@ -123,6 +123,7 @@ def serve(
     abandoned_hours: Annotated[float, flag(Limits, "abandoned_seconds")] = default(
         Limits, "abandoned_seconds"
     ),
+    park_minutes: Annotated[float, flag(Limits, "park_seconds")] = default(Limits, "park_seconds"),
     creates_per_minute: Annotated[int, flag(Limits, "creates_per_minute")] = default(
         Limits, "creates_per_minute"
     ),
@@ -196,6 +197,7 @@ def serve(
         turn_based_per_account=turn_based_per_account,
         waiting_seconds=in_field_units(Limits, "waiting_seconds", waiting_minutes),
         abandoned_seconds=in_field_units(Limits, "abandoned_seconds", abandoned_hours),
+        park_seconds=in_field_units(Limits, "park_seconds", park_minutes),
         public_url=_public_url(public_url) if public_url else None,
         trusted_proxies=frozenset(trusted_proxy or ()),
     )

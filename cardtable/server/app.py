@@ -60,6 +60,7 @@ def create_app(settings: Settings) -> Starlette:
     pool = BotPool(settings.bot_workers)
     hub = Hub(storage, settings, pool)
     play = Play(hub)
+    hub.on_wake = play.review  # a parked table opened again (live/parking.py)
     cluster = None
     if settings.redis_url is not None:
         from cardtable.server.cluster.cluster import Cluster  # redis-py: only when asked for

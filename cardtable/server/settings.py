@@ -128,6 +128,15 @@ class Limits:
         flag="abandoned-hours",
         scale=3600,
     )
+    # A turn-based game nobody has open leaves memory (cardtable/server/live/parking.py):
+    # it costs only its rows until someone opens it or its deadline nears.
+    park_seconds: float = setting(
+        5 * 60,
+        "a turn-based game nobody has open leaves memory after this",
+        at_least=0,
+        flag="park-minutes",
+        scale=60,
+    )
     public_url: str | None = None  # the site's address behind a reverse proxy
     trusted_proxies: frozenset[str] = frozenset()  # proxies whose X-Forwarded-For counts
     clock: Callable[[], float] = field(default=time.time, compare=False)  # seconds (tests)

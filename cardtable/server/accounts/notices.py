@@ -44,6 +44,7 @@ from cardtable.server.accounts.signin_delays import upsert
 from cardtable.server.db.schema import account_seats, accounts, notice_addresses, notices, seats
 from cardtable.server.db.schema import tables as game_tables
 from cardtable.server.periodic import Periodic
+from cardtable.server.tables.facts import HOUR_LEFT_MS
 from cardtable.server.tables.lobby import title
 from cardtable.server.tables.table import Table
 from cardtable.server.wire import BadInput
@@ -54,7 +55,6 @@ KINDS = ("your_turn", "deadline_soon", "finished", "invite")
 LANGUAGES = ("en", "de", "fr")
 SEND_SECONDS = 60.0  # how often each process looks for digests due
 DIGEST_MS = 3_600_000  # at most one digest an hour per person
-SOON_MS = 3_600_000  # "a deadline in 1 hour"
 VERIFY_MS = 7 * 24 * 3_600_000  # how long a verification link works
 RESEND_MS = 60_000  # a new verification mail at most once a minute
 KEEP_SENT_MS = 8 * 24 * 3_600_000  # past the longest turn (72 h): a sent notice's key is kept
@@ -178,7 +178,7 @@ class Notices:
             return  # a bot's move, or a stand-in's
         self._enqueue(table.id, [seat], "your_turn", started)
         deadline = facts.deadline_ms
-        if deadline is not None and deadline - self.now_ms() <= SOON_MS:
+        if deadline is not None and deadline - self.now_ms() <= HOUR_LEFT_MS:
             self._enqueue(table.id, [seat], "deadline_soon", started)
 
     def _enqueue(self, table_id: str, seat_numbers: list[int], kind: str, turn_ms: int) -> None:

@@ -168,6 +168,7 @@ class Cluster:
             stored = await storage.load(table_id)
             if stored is None or stored.facts.status not in LIVE:
                 raise CardtableError("it is not live any more")
+            await storage.unpark(table_id)  # if it was parked: before any move is made
             table = await self.hub.adopt(stored)
         except Exception:
             log.exception("table %s: cannot take it over; giving its lease back", table_id)
@@ -179,6 +180,23 @@ class Cluster:
             self._taking.discard(table_id)
         self.play.review(table)
         return table
+
+    async def wake(self, table_id: str) -> Table | None:
+        lock = self._acquiring.setdefault(table_id, asyncio.Lock())
+        try:
+            async with lock:
+                if (held := self.hub.tables.get(table_id)) is not None:
+                    return held
+                claimed = await self.leases.claim(table_id)
+                if not claimed:
+                    return None  # another process holds it (and wakes it)
+                return await self._take(table_id, claimed[table_id])
+        finally:
+            if not lock.locked():
+                self._acquiring.pop(table_id, None)
+
+    async def parked(self, table_id: str) -> None:
+        await self.leases.release([table_id])
 
     async def tables_page(self, query: Mapping[str, str]) -> dict[str, Any]:
         return await self.lobby.tables_page(query)

@@ -11,7 +11,9 @@ process paused past its lease (``SIGSTOP``, a long GC, a network split)
 cannot write over its successor's moves.
 
 Only tables that are waiting or playing are claimed: a finished table is
-read-only, any process may show it.
+read-only, any process may show it. A sweep's claim passes over a parked
+turn-based table (``ct_parked``, :mod:`cardtable.server.live.parking`): it
+is claimed by name only, when someone asks for it or it falls due.
 """
 
 from __future__ import annotations
@@ -34,6 +36,8 @@ WITH free AS (
     WHERE t.status IN ('waiting', 'playing')
       AND (l.expires_ms < {DB_NOW_MS} - :idle_ms OR (l.owner IS NULL AND :idle_ms = 0))
       AND (CAST(:table_id AS TEXT) IS NULL OR l.table_id = :table_id)
+      AND (CAST(:table_id AS TEXT) IS NOT NULL
+           OR NOT EXISTS (SELECT 1 FROM ct_parked p WHERE p.table_id = l.table_id))
     ORDER BY l.expires_ms
     LIMIT :limit
     FOR UPDATE OF l SKIP LOCKED

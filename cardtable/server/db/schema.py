@@ -141,6 +141,22 @@ leases = Table(
     Column("expires_ms", BigInteger, nullable=False),
 )
 
+# A turn-based game at rest (v0018, cardtable/server/live/parking.py): nobody
+# had it open, so no process holds it in memory. ``due_ms``: when a process must
+# bring it back (an hour before the deadline of the move it waits for);
+# ``line``: its lobby line as it was parked (public facts only), which "My
+# games" and "Your turn" show while it rests. A row and a live lease never go
+# together for long: the process that brings the table back deletes the row
+# first.
+parked = Table(
+    "ct_parked",
+    metadata,
+    Column("table_id", String(32), ForeignKey("ct_tables.id"), primary_key=True),
+    Column("due_ms", BigInteger, nullable=False, index=True),
+    Column("line", Text, nullable=False),  # JSON
+    Column("parked_ms", BigInteger, nullable=False),
+)
+
 chat = Table(
     "ct_chat",
     metadata,

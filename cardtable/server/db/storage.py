@@ -28,13 +28,23 @@ from typing import Any, cast
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Connection, event, func, insert, literal_column, select, text, update
+from sqlalchemy import (
+    Connection,
+    delete,
+    event,
+    func,
+    insert,
+    literal_column,
+    select,
+    text,
+    update,
+)
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
 from cardtable.server.db.ratings import rate_table, table_changes
-from cardtable.server.db.schema import analyses, chat, events, leases, seats, tables
+from cardtable.server.db.schema import analyses, chat, events, leases, parked, seats, tables
 from cardtable.server.tables.chat import ChatLine
 from cardtable.server.tables.facts import SeatFacts, TableFacts
 from cardtable.server.tables.journal import Event
@@ -175,7 +185,16 @@ class _Chat:
     line: ChatLine
 
 
-_Write = _Create | _Append | _Seat | _Table | _Analysis | _Chat
+@dataclass(slots=True)
+class _Park:
+    table_id: str
+    due_ms: int
+    line: dict[str, Any]
+    parked_ms: int
+    epoch: int | None
+
+
+_Write = _Create | _Append | _Seat | _Table | _Analysis | _Chat | _Park
 
 
 def _migrate(connection: Connection) -> None:
@@ -323,6 +342,38 @@ class Storage:
             raise LeaseLost(table_id)
         return epoch
 
+    async def park(self, table_id: str, due_ms: int, line: dict[str, Any], now_ms: int) -> None:
+        """Mark turn-based ``table_id`` as at rest until ``due_ms``, with its
+        lobby line ``line`` (cardtable/server/live/parking.py); fenced like a
+        move, so a process that lost the table cannot park it."""
+        await self._submit(_Park(table_id, due_ms, line, now_ms, self._epoch(table_id)))
+
+    async def unpark(self, table_id: str) -> None:
+        """``table_id`` is back in a process's memory: no longer at rest."""
+        async with self.engine.begin() as conn:
+            await conn.execute(delete(parked).where(parked.c.table_id == table_id))
+
+    async def parked_due(self, now_ms: int, limit: int) -> list[str]:
+        """Up to ``limit`` resting tables, still live, due back by ``now_ms``
+        (the most overdue first)."""
+        query = (
+            select(parked.c.table_id)
+            .join(tables, tables.c.id == parked.c.table_id)
+            .where(parked.c.due_ms <= now_ms, tables.c.status.in_(LIVE))
+            .order_by(parked.c.due_ms)
+            .limit(limit)
+        )
+        async with self.engine.connect() as conn:
+            return list((await conn.scalars(query)).all())
+
+    async def parked_lines(self, ids: Sequence[str]) -> list[dict[str, Any]]:
+        """The lobby lines of those of ``ids`` that are at rest."""
+        if not ids:
+            return []
+        query = select(parked.c.line).where(parked.c.table_id.in_(list(ids)))
+        async with self.engine.connect() as conn:
+            return [json.loads(line) for line in (await conn.scalars(query)).all()]
+
     async def put_analysis(self, row: AnalysisRow, new: bool) -> None:
         """Store a seat's analysis row: ``new`` inserts it, else it is updated."""
         await self._submit(_Analysis(row, new))
@@ -446,7 +497,7 @@ class Storage:
         wanted = {
             (w.table_id, w.epoch)
             for w in writes
-            if isinstance(w, _Append | _Seat | _Table) and w.epoch is not None
+            if isinstance(w, _Append | _Seat | _Table | _Park) and w.epoch is not None
         }
         if not wanted:
             return
@@ -467,8 +518,10 @@ class Storage:
         return rows[0] if rows else None
 
     async def load_live(self) -> list[StoredTable]:
-        """Every table still waiting or playing: what a restart brings back."""
-        return await self._load(tables.c.status.in_(LIVE))
+        """Every table still waiting or playing, except those at rest: what a
+        restart brings back."""
+        resting = select(parked.c.table_id).where(parked.c.table_id == tables.c.id)
+        return await self._load(tables.c.status.in_(LIVE) & ~resting.exists())
 
     async def rematch_of(self, table_id: str) -> str | None:
         """The id of the stored rematch of ``table_id``, if one was made."""
@@ -755,6 +808,16 @@ async def _execute(conn: AsyncConnection, write: _Write) -> None:
             )
     elif isinstance(write, _Table):
         await conn.execute(update(tables).where(tables.c.id == write.table_id).values(write.values))
+    elif isinstance(write, _Park):
+        await conn.execute(delete(parked).where(parked.c.table_id == write.table_id))
+        await conn.execute(
+            insert(parked).values(
+                table_id=write.table_id,
+                due_ms=write.due_ms,
+                line=json.dumps(write.line),
+                parked_ms=write.parked_ms,
+            )
+        )
     elif isinstance(write, _Chat):
         line = write.line
         await conn.execute(

@@ -13,23 +13,25 @@ hub holds only the live tables whose lease this process holds, and asks its
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import logging
 import random
 import re
 import secrets
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, Protocol
 
 from cardtable.core.errors import CardtableError
 from cardtable.core.registry import load
 from cardtable.core.replay import load_record
-from cardtable.server.db.storage import RematchExists, Storage, StoredTable, log_failure
+from cardtable.server.db.storage import LIVE, RematchExists, Storage, StoredTable, log_failure
 from cardtable.server.guard.limits import Gate
 from cardtable.server.live.bots import BotPool
 from cardtable.server.settings import Settings
 from cardtable.server.tables.facts import TableFacts
 from cardtable.server.tables.journal import Journal
+from cardtable.server.tables.listing import entry
 from cardtable.server.tables.lobby import NewTable
 from cardtable.server.tables.table import (
     Reader,
@@ -115,6 +117,15 @@ class Owners(Protocol):
         """The lobby lines of the live ones of ``ids``, on any process."""
         ...
 
+    async def wake(self, table_id: str) -> Table | None:
+        """Parked ``table_id``, claimed and served by this process now; None
+        where another process holds it (it is passed over, not asked for)."""
+        ...
+
+    async def parked(self, table_id: str) -> None:
+        """This process parked ``table_id``: give its lease back at once."""
+        ...
+
 
 class Hub:
     """Every table of this process, and the ways to make and find them."""
@@ -126,6 +137,9 @@ class Hub:
         self.tables: dict[str, Table] = {}
         self.gate = Gate(settings.limits)
         self.owners: Owners | None = None  # set when processes share the database
+        # A table brought back into memory starts to play (Play.review).
+        self.on_wake: Callable[[Table], None] = lambda table: None
+        self._waking: dict[str, asyncio.Lock] = {}
 
     async def load_live(self) -> list[Table]:
         """Rebuild every waiting or playing table from the database."""
@@ -195,8 +209,50 @@ class Hub:
         stored = await self.storage.load(table_id)
         if stored is None:
             raise NotFound(table_id)
+        if self.owners is None and stored.facts.status in LIVE:  # parked (live/parking.py)
+            return await self._wake(stored)
         table = self._revive(stored)
         return self.tables.setdefault(table_id, table) if keep else table
+
+    async def wake(self, table_id: str) -> Table | None:
+        """Parked ``table_id`` back in this process's memory (None: it is not
+        live any more, or another process serves it)."""
+        if (table := self.tables.get(table_id)) is not None:
+            return table
+        if self.owners is not None:
+            return await self.owners.wake(table_id)
+        stored = await self.storage.load(table_id)
+        if stored is None or stored.facts.status not in LIVE:
+            return None
+        return await self._wake(stored)
+
+    async def _wake(self, stored: StoredTable) -> Table:
+        """Serve parked ``stored`` from memory again (one process alone: no
+        lease to claim); one rebuild however many ask at once."""
+        table_id = stored.facts.id
+        lock = self._waking.setdefault(table_id, asyncio.Lock())
+        try:
+            async with lock:
+                if (table := self.tables.get(table_id)) is not None:
+                    return table
+                await self.storage.unpark(table_id)  # before any move is made
+                table = await self.adopt(stored)
+        finally:
+            if not lock.locked():
+                self._waking.pop(table_id, None)
+        self.on_wake(table)
+        return table
+
+    async def live_lines(self, ids: list[str]) -> list[dict[str, Any]]:
+        """The lobby lines of the live ones of ``ids``: this process's, the
+        other processes' and, for a parked table, the line it was parked with."""
+        lines = {i: entry(t) for i in ids if (t := self.tables.get(i)) and t.status in LIVE}
+        elsewhere = [i for i in ids if i not in lines]
+        if elsewhere and self.owners is not None:
+            lines.update((line["id"], line) for line in await self.owners.live_lines(elsewhere))
+            elsewhere = [i for i in ids if i not in lines]
+        lines.update((line["id"], line) for line in await self.storage.parked_lines(elsewhere))
+        return [lines[i] for i in ids if i in lines]
 
     def forget_if_idle(self, table: Table) -> None:
         """Drop a finished (or expired) table nobody looks at from memory (it stays on disk)."""

@@ -17,7 +17,9 @@ each live table is looked at against the settings' clock
 A turn-based table (``move_hours``) is never deserted: its people come and
 go. When the person to move is past their deadline (when their turn began
 plus the table's hours per move), :meth:`Play.on_deadline` does what the
-table chose. A turn-based table waiting for people expires after
+table chose. One nobody has open is parked (it leaves memory), and parked
+ones come back when their deadline nears (:mod:`cardtable.server.live.parking`).
+A turn-based table waiting for people expires after
 :data:`TURN_BASED_WAITING_SECONDS` instead: invited friends may answer a
 day later.
 
@@ -32,6 +34,7 @@ import logging
 
 from cardtable.server.guard.limits import WINDOW
 from cardtable.server.live.hub import Hub
+from cardtable.server.live.parking import Parking
 from cardtable.server.live.play import Play
 from cardtable.server.periodic import Periodic
 from cardtable.server.tables.table import Table
@@ -50,6 +53,7 @@ class Lifecycle:
         self.hub = hub
         self.play = play
         self.deserted_since: dict[str, float] = {}  # table id -> clock time first seen deserted
+        self.parking = Parking(hub, play)
         self._sweeps = Periodic(SWEEP_SECONDS, self.sweep, "the lobby sweep")
 
     @property
@@ -71,18 +75,21 @@ class Lifecycle:
     async def sweep(self) -> None:
         """Expire, pause and end tables as the clock says (see the module)."""
         now = self.clock_now
+        await self.parking.wake_due(now)  # then acted on below, as every table here
         for table in list(self.hub.tables.values()):
             if table.status == "waiting":
                 await self._expire_if_old(table, now)
             elif table.status == "playing" and table.facts.turn_based:
                 await self.play.on_deadline(table)
                 self.play.watch(table)  # a deadline an hour away (accounts/notices.py)
+                await self.parking.park_if_idle(table, now)
             elif table.status == "playing" and table.has_humans:
                 await self._end_if_deserted(table, now)
             else:
                 self.deserted_since.pop(table.id, None)
         for gone in self.deserted_since.keys() - self.hub.tables.keys():
             del self.deserted_since[gone]  # left memory some other way
+        self.parking.forget(set(self.hub.tables))
 
     async def _expire_if_old(self, table: Table, now: float) -> None:
         waiting = self.hub.settings.limits.waiting_seconds

@@ -11,6 +11,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+# "An hour left": when the person to move is told so (accounts/notices.py), and
+# when a parked turn-based table comes back into memory (live/parking.py).
+HOUR_LEFT_MS = 3_600_000
+
 
 @dataclass(slots=True)
 class SeatFacts:

@@ -14,7 +14,6 @@ from typing import Any
 from cardtable.server.accounts.accounts import Account, Accounts, HeldSeat
 from cardtable.server.db.ratings import Ratings
 from cardtable.server.live.hub import Hub
-from cardtable.server.tables.listing import entry
 from cardtable.server.tables.lobby import title
 from cardtable.server.tables.outcomes import seat_change
 from cardtable.server.tables.table import Table, seat_name
@@ -82,14 +81,12 @@ def _live(held: HeldSeat, line: dict[str, Any]) -> dict[str, Any]:
 async def my_games(hub: Hub, accounts: Accounts, account: Account) -> dict[str, Any]:
     """Games in progress (those where it is the account's turn first), then
     finished ones. A game in progress is read from its lobby line: this
-    process's own, or with several processes the line its owner publishes
-    (a table served elsewhere is not moved here to be looked at)."""
+    process's own, with several processes the line its owner publishes, or
+    the line a parked game rests with (:meth:`Hub.live_lines`: no table is
+    moved or brought back into memory to be looked at)."""
     held_live = await accounts.held_seats(account, finished=False, limit=MAX_LIVE)
-    lines = {t.id: entry(t) for h in held_live if (t := hub.tables.get(h.table_id))}
-    elsewhere = [h.table_id for h in held_live if h.table_id not in lines]
-    if elsewhere and hub.owners is not None:
-        lines.update((line["id"], line) for line in await hub.owners.live_lines(elsewhere))
-    # A table missing from both could not be rebuilt at start, or is moving now.
+    lines = {line["id"]: line for line in await hub.live_lines([h.table_id for h in held_live])}
+    # A table missing there could not be rebuilt at start, or is moving now.
     live = [_live(held, lines[held.table_id]) for held in held_live if held.table_id in lines]
     # Your turn first, the oldest deadline first; sorted() is stable: else newest first.
     live = sorted(live, key=lambda g: (not g["your_turn"], g["deadline_ms"] or math.inf))

@@ -25,7 +25,7 @@ from cardtable.core.errors import CardtableError
 from cardtable.core.registry import game_names, manifest
 from cardtable.server.accounts.accounts import Accounts
 from cardtable.server.accounts.friends import seating_refusal
-from cardtable.server.db.storage import LIVE, unreachable
+from cardtable.server.db.storage import unreachable
 from cardtable.server.guard.limits import TooMany, client_address
 from cardtable.server.live.analyses import Analyses
 from cardtable.server.live.hub import Hub
@@ -100,10 +100,7 @@ def routes(hub: Hub, play: Play, analyses: Analyses, static: Path) -> list[BaseR
         # "Your tables" in the lobby: the live ones of the tables a browser
         # holds seats at (their ids are their links: anyone with one may look).
         ids = live_ids(request.query_params.get("ids", ""))
-        if hub.owners is not None:
-            return JSONResponse({"tables": await hub.owners.live_lines(ids)})
-        found = [hub.tables.get(i) for i in ids]
-        return JSONResponse({"tables": [entry(t) for t in found if t and t.status in LIVE]})
+        return JSONResponse({"tables": await hub.live_lines(ids)})
 
     async def create_table(request: Request) -> Response:
         client = client_address(request.scope, hub.settings.limits)

@@ -15,6 +15,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from cardtable.server.accounts.accounts import Accounts
 from cardtable.server.accounts.friends import muted_names
+from cardtable.server.db.storage import LIVE
 from cardtable.server.guard.limits import TooMany, client_address
 from cardtable.server.live.hub import Hub, ServedElsewhere, TableMoving
 from cardtable.server.live.play import Play
@@ -98,6 +99,11 @@ def endpoint(hub: Hub, play: Play) -> Callable[[WebSocket], Awaitable[None]]:
             await ws.close(text)
 
         reader = await _reader(ws, hub)
+        if table.status in LIVE and hub.tables.get(table.id) is not table:
+            # Parked or let go while this socket was set up: the browser
+            # connects again, and finds it where it is served now.
+            await ws.close(CLOSE_TRY_AGAIN)
+            return
         client = Client(
             seat,
             send,
