@@ -63,6 +63,8 @@ CATALOGS = Path(__file__).parents[1] / "web" / "static" / "i18n" / "mail"
 # 254 characters at most). The verification mail proves the rest.
 ADDRESS = re.compile(r"[^\s@<>,;\"]{1,64}@[^\s@<>,;\"]+\.[^\s@<>,;\".]{2,}")
 
+_Key = tuple[str, str, int, tuple[int, ...]]  # table, kind, turn, seats: one notice
+
 
 @cache
 def catalog(lang: str) -> dict[str, str]:
@@ -132,10 +134,10 @@ class Notices:
         self.mailer = mailer
         self.clock = clock
         self.public_url = public_url.rstrip("/") if public_url else None
-        # (table, kind, turn) already enqueued by this process: saves a
+        # (table, kind, turn, seats) already enqueued by this process: saves a
         # statement per change. The database's unique key is what makes a
         # notice once, across processes too.
-        self._seen: set[tuple[str, str, int]] = set()
+        self._seen: set[_Key] = set()
         self._pending: set[asyncio.Task[None]] = set()
         self._sender = Periodic(SEND_SECONDS, self.send_due, "the notice sender")
 
@@ -182,7 +184,9 @@ class Notices:
             self._enqueue(table.id, [seat], "deadline_soon", started)
 
     def _enqueue(self, table_id: str, seat_numbers: list[int], kind: str, turn_ms: int) -> None:
-        key = (table_id, kind, turn_ms)
+        # Whose notice it is belongs to the key: two people's turns may begin in
+        # the same millisecond (a frozen test clock), and each is told.
+        key = (table_id, kind, turn_ms, tuple(seat_numbers))
         if key in self._seen:
             return
         if len(self._seen) > 100_000:  # a bound on memory; the database still dedups
@@ -198,7 +202,7 @@ class Notices:
         seat_numbers: list[int],
         kind: str,
         turn_ms: int,
-        key: tuple[str, str, int],
+        key: _Key,
     ) -> None:
         try:
             async with self.engine.begin() as conn:
@@ -209,6 +213,9 @@ class Notices:
                     )
                 )
                 account_ids = [r.account_id for r in owners]
+                if not account_ids:  # a guest's seat, or one not linked to its account yet
+                    self._seen.discard(key)  # (a seat taken through another process): next sweep
+                    return
                 await enqueue(conn, account_ids, kind, table_id, turn_ms, now=self.now_ms())
         except Exception:
             self._seen.discard(key)  # the next change or sweep tries again

@@ -15,7 +15,9 @@ process:
   and does so between two moves: all of a table's sockets then meet at the
   process the proxy sends them to (``docs/deployment.md`` routes by table
   id). An owner with sockets of its own at the table keeps it (op ``keep``)
-  and the socket is relayed instead (:mod:`cardtable.server.cluster.relay`).
+  and the socket is relayed instead (:mod:`cardtable.server.cluster.relay`);
+  a seat Play now finds there is asked of it
+  (:mod:`cardtable.server.cluster.remote_seats`).
 - **A graceful stop** releases every lease after the last write, so the
   tables move without waiting for their leases to run out.
 
@@ -40,6 +42,7 @@ from redis.exceptions import RedisError
 from cardtable.core.errors import CardtableError
 from cardtable.server.cluster.open_tables import SharedLobby
 from cardtable.server.cluster.relay import Relays, process_channel
+from cardtable.server.cluster.remote_seats import RemoteSeats
 from cardtable.server.db.leases import Leases
 from cardtable.server.db.storage import LIVE
 from cardtable.server.live.hub import Hub, ServedElsewhere, TableMoving
@@ -79,6 +82,7 @@ class Cluster:
         self._taking: set[str] = set()  # claimed, being rebuilt: not in the hub yet
         self._kept: dict[str, str] = {}  # table -> the process that answered "keep"
         self.relays = Relays(hub, play, self.redis, self.name, self.leases)
+        self.seats = RemoteSeats(hub, play, self.redis)
         self.lobby = SharedLobby(hub, self.redis, self.lease_seconds, self.name)
         self.quick = SharedQueue(self.redis)
         hub.owners = self
@@ -105,6 +109,7 @@ class Cluster:
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
         await self.relays.stop()
+        await self.seats.stop()
         await self.quick.stop()
         try:
             await self.leases.release()
@@ -195,6 +200,9 @@ class Cluster:
             if not lock.locked():
                 self._acquiring.pop(table_id, None)
 
+    async def seat_at(self, holder: str, table_id: str, seat: int, name: str) -> str:
+        return await self.seats.take(holder, table_id, seat, name)
+
     async def parked(self, table_id: str) -> None:
         await self.leases.release([table_id])
 
@@ -268,6 +276,8 @@ class Cluster:
             await self._hand_over(str(message.get("table")), str(message.get("from")))
         elif op == "keep":
             self._kept[str(message.get("table"))] = str(message.get("from"))
+        elif op == "seat":
+            self.seats.on_seat(message)
         else:
             await self.relays.on_message(message)
 

@@ -126,6 +126,11 @@ class Owners(Protocol):
         """This process parked ``table_id``: give its lease back at once."""
         ...
 
+    async def seat_at(self, holder: str, table_id: str, seat: int, name: str) -> str:
+        """Seat account ``name`` at ``seat`` of ``table_id``, which ``holder``
+        keeps; the seat's token (raises :class:`Refused` if it did not)."""
+        ...
+
 
 class Hub:
     """Every table of this process, and the ways to make and find them."""

@@ -39,7 +39,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from cardtable.server.accounts.accounts import Account, Accounts
 from cardtable.server.accounts.friends import seating_refusal
 from cardtable.server.db.schema import account_seats, tables
-from cardtable.server.live.hub import Hub, TableMoving
+from cardtable.server.live.hub import Hub, ServedElsewhere, TableMoving
 from cardtable.server.live.play import Play
 from cardtable.server.quick.match import Rating, check_request, same_rating
 from cardtable.server.tables.lobby import parse_create
@@ -165,34 +165,51 @@ class TurnBasedMatch:
         self, table_id: str, request: PaceRequest, account: Account, mine: float, client: str
     ) -> dict[str, Any] | None:
         """Take a free seat at ``table_id`` if ``account`` may sit there and
-        its people's ratings are near enough; ``None`` to look further."""
+        its people's ratings are near enough; ``None`` to look further. A
+        table another process keeps (its people have it open there) is read
+        from the database and its seat asked of that process."""
         if self.hub.owners is None and table_id not in self.hub.tables:
             return None  # alone, every live table is held: this one could not be rebuilt
+        table: Table | None = None
+        holder = None
         try:
             table = await self.hub.get(table_id)
+            facts = table.facts
+        except ServedElsewhere as there:
+            stored = await self.hub.storage.load(table_id)
+            if stored is None:
+                return None
+            facts, holder = stored.facts, there.holder
         except TableMoving:  # another process is taking it over: the next one
             return None
-        if table.status != "waiting":
+        if facts.status != "waiting":
             return None  # filled (or expired) since the query
-        if await seating_refusal(self.accounts.engine, account.id, table.id) is not None:
+        if await seating_refusal(self.accounts.engine, account.id, table_id) is not None:
             return None
-        theirs = await self._ratings(table, request)
-        waited_hours = (self.hub.settings.limits.clock() * 1000 - table.facts.created_ms) / 3.6e6
+        theirs = await self._ratings(table_id, request)
+        waited_hours = (self.hub.settings.limits.clock() * 1000 - facts.created_ms) / 3.6e6
         if not compatible(mine, theirs, waited_hours):
             return None
-        free = [s.facts.seat for s in table.seats if s.human and not s.taken]
+        free = [s.seat for s in facts.seats if s.kind == "human" and s.token_hash is None]
         if not free:
             return None
         seat = self._rng.choice(free)
         try:
-            token = await self.hub.join(table, seat, account.name, account=True)
+            if table is not None:
+                token = await self.hub.join(table, seat, account.name, account=True)
+            else:
+                assert self.hub.owners is not None and holder is not None
+                token = await self.hub.owners.seat_at(holder, table_id, seat, account.name)
         except Refused:  # taken since (another process): the next table
             return None
-        return await self._seated(table, seat, token, account, client, joined=True)
+        await self.accounts.link_seats(account, [(table_id, seat)], client)
+        if table is not None:  # (the owner told its table's sockets itself)
+            self.play.changed(table)
+        return _seated(table_id, seat, token, request.move_hours, joined=True)
 
-    async def _ratings(self, table: Table, request: PaceRequest) -> list[float]:
-        """The ratings of the accounts already seated at ``table``."""
-        query = select(account_seats.c.account_id).where(account_seats.c.table_id == table.id)
+    async def _ratings(self, table_id: str, request: PaceRequest) -> list[float]:
+        """The ratings of the accounts already seated at ``table_id``."""
+        query = select(account_seats.c.account_id).where(account_seats.c.table_id == table_id)
         async with self.hub.storage.engine.connect() as conn:
             ids = [row.account_id for row in await conn.execute(query)]
         return [await self.rating(i, request.game, request.players) for i in ids]
@@ -205,22 +222,9 @@ class TurnBasedMatch:
         new.seats[seat].name, new.seats[seat].token_hash = account.name, digest
         table = await self.hub.create(new)  # not a lobby create: no creator's waiting slot
         log.info("turn-based quick match: %s opened table %s", account.name, table.id)
-        return await self._seated(table, seat, token, account, client, joined=False)
-
-    async def _seated(
-        self, table: Table, seat: int, token: str, account: Account, client: str, *, joined: bool
-    ) -> dict[str, Any]:
         await self.accounts.link_seats(account, [(table.id, seat)], client)
         self.play.changed(table)
-        return {
-            "status": "seated",
-            "table": table.id,
-            "seat": seat,
-            "token": token,
-            "url": f"/t/{table.id}",
-            "joined": joined,  # False: a new table, waiting for the others
-            "move_hours": table.facts.move_hours,
-        }
+        return _seated(table.id, seat, token, request.move_hours, joined=False)
 
     @staticmethod
     def _body(request: PaceRequest) -> dict[str, Any]:
@@ -235,3 +239,18 @@ class TurnBasedMatch:
             "move_hours": request.move_hours,
             "on_timeout": ON_TIMEOUT,
         }
+
+
+def _seated(
+    table_id: str, seat: int, token: str, move_hours: int, *, joined: bool
+) -> dict[str, Any]:
+    """What the person's page is told once seated."""
+    return {
+        "status": "seated",
+        "table": table_id,
+        "seat": seat,
+        "token": token,
+        "url": f"/t/{table_id}",
+        "joined": joined,  # False: a new table, waiting for the others
+        "move_hours": move_hours,
+    }
