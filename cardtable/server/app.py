@@ -16,6 +16,7 @@ from cardtable.server.accounts.accounts import Accounts
 from cardtable.server.accounts.mailer import Mailer
 from cardtable.server.accounts.notices import Notices
 from cardtable.server.accounts.passwords import Passwords
+from cardtable.server.accounts.push import Pusher, load_or_create_vapid
 from cardtable.server.accounts.puzzle_training import PuzzleRatings
 from cardtable.server.accounts.secret import data_folder, load_or_create_secret
 from cardtable.server.db.analysis_queue import AnalysisQueue
@@ -75,15 +76,19 @@ def create_app(settings: Settings) -> Starlette:
         # lasting a lease, renewed while it works).
         shared_analyses = AnalysisQueue(storage.engine, owner, settings.lease_seconds)
     analyses = Analyses(hub, settings.analysis_budget, shared_analyses)
-    secret = load_or_create_secret(data_folder(settings.db_url, settings.data_dir))
+    folder = data_folder(settings.db_url, settings.data_dir)
+    secret = load_or_create_secret(folder)
     accounts = Accounts(storage.engine, secret, Passwords(fast=settings.fast_passwords))
     lifecycle = Lifecycle(hub, play)
     # E-mail notices: only with --smtp (and its From address) is any mail sent or queued.
     mailer = None
     if settings.smtp_url is not None and settings.mail_from is not None:
         mailer = Mailer(settings.smtp_url, settings.mail_from)
+    # Web Push: always offered (browsers allow it on HTTPS sites and localhost).
+    contact = f"mailto:{settings.mail_from}" if settings.mail_from else settings.limits.public_url
+    pusher = Pusher(storage.engine, load_or_create_vapid(folder), settings.limits.clock, contact)
     notices = Notices(
-        storage.engine, secret, mailer, settings.limits.clock, settings.limits.public_url
+        storage.engine, secret, mailer, settings.limits.clock, settings.limits.public_url, pusher
     )
     play.watch = notices.watch
     removals = RemovalWatch(hub)
@@ -126,8 +131,8 @@ def create_app(settings: Settings) -> Starlette:
             *tables_api.routes(hub, play, analyses, STATIC),
             *learn_api.routes(STATIC, accounts, puzzle_ratings),
             *account_api.routes(hub, accounts, ratings, STATIC),
-            *friends_api.routes(hub, accounts, STATIC),
-            *notices_api.routes(accounts, notices),
+            *friends_api.routes(hub, accounts, STATIC, notices),
+            *notices_api.routes(accounts, notices, STATIC),
             *quick_api.routes(quick, paced, accounts),
             *leaderboard_api.routes(ratings, STATIC),
             WebSocketRoute("/ws/{table_id}", ws.endpoint(hub, play)),

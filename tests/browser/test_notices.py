@@ -35,7 +35,7 @@ def mailing(tmp_path: Path, inbox: Inbox) -> Iterator[Server]:
 
 
 def switches(page: Any) -> dict[str, bool]:
-    boxes = page.locator("#notices input[type=checkbox]")
+    boxes = page.locator("#notices .notices-kinds input[type=checkbox]")
     return {box.get_attribute("name"): box.is_checked() for box in boxes.all()}
 
 
@@ -114,7 +114,70 @@ def test_german_words_and_a_server_without_smtp(
     plain.goto(server.url + "/account")
     shown = plain.locator("#notices-unavailable")
     shown.wait_for()
-    assert shown.inner_text() == (
-        "This server sends no e-mail, so notifications cannot be switched on here."
-    )
+    assert shown.inner_text() == "This server sends no e-mail."
     assert plain.locator("#notices-email").count() == 0
+
+
+def account_page(browser: Any, server: Server, name: str, lang: str = "en", **options: Any) -> Any:
+    """``name``'s account page, signed up in ``lang``, once the push part is drawn."""
+    page = Person.open(browser, name, **options).page
+    page.goto(server.url + "/account")
+    page.evaluate(f"() => localStorage.setItem('cardtable.lang', '{lang}')")
+    sign_up(page, name, "**/me")
+    page.goto(server.url + "/account")
+    page.wait_for_selector("#notices-push-state")
+    return page
+
+
+def test_notifications_in_this_browser_ask_subscribe_or_say_why_not(
+    browser: Any, server: Server, axe_source: str, screenshots: Path
+) -> None:
+    """Web Push on the account page (issue 30, item 3; docs/server.md,
+    "Notifications"). 127.0.0.1 is a secure context, so Chromium offers the
+    switch; with the permission given, switching it on registers the service
+    worker at the site's root and asks the push service for a subscription,
+    which fails here (no push service can be reached from this machine), and
+    the page says so. A browser without Push or a page not on HTTPS is told why."""
+    page = account_page(browser, server, "Ann")
+    page.context.grant_permissions(["notifications"], origin=server.url)
+    switch = page.get_by_role("switch", name="Notifications in this browser")
+    page.wait_for_function("() => !document.querySelector('#notices-push').disabled")
+    assert not switch.is_checked()
+    assert page.locator("#notices-push-state").inner_text() == (
+        "A notice pops up at once, even with no cardtable tab open."
+    )
+    assert page.locator("#notices [name=finished]").is_disabled()  # neither mail nor push yet
+    shoot(page, screenshots, "notices-push-desktop")
+    assert run_axe(page, axe_source) == []
+    worker = page.request.get(server.url + "/push-sw.js")
+    assert worker.status == 200 and "javascript" in worker.headers["content-type"]
+    assert "showNotification" in worker.text()
+
+    switch.click()
+    page.wait_for_selector("#notices-push-state:has-text('could not be signed up')")
+    assert not switch.is_checked() and switch.is_enabled()
+    scope = page.evaluate("async () => (await navigator.serviceWorker.getRegistration('/'))?.scope")
+    assert scope == server.url + "/"  # the worker's scope is the whole site
+    shoot(page, screenshots, "notices-push-failed-desktop")
+    page.set_viewport_size(PHONE)
+    shoot(page, screenshots, "notices-push-failed-phone")
+
+    # A browser without the Push API, in German; a page not served over HTTPS, in French.
+    bea = account_page(browser, server, "Bea", "de", viewport=PHONE)
+    bea.add_init_script("delete window.PushManager")
+    bea.reload()
+    bea.wait_for_selector("#notices-push-state")
+    assert bea.locator("#notices-push-state").inner_text() == (
+        "Dieser Browser kann keine Benachrichtigungen von Websites anzeigen."
+    )
+    assert bea.locator("#notices-push").count() == 0
+    shoot(bea, screenshots, "notices-push-unsupported-de-phone")
+    cy = account_page(browser, server, "Cy", "fr")
+    cy.add_init_script("Object.defineProperty(window, 'isSecureContext', { value: false })")
+    cy.reload()
+    cy.wait_for_selector("#notices-push-state")
+    assert cy.locator("#notices-push-state").inner_text() == (
+        "Les notifications du navigateur exigent un site servi en HTTPS ;"
+        " ce n’est pas le cas de cette page."
+    )
+    shoot(cy, screenshots, "notices-push-insecure-fr-desktop")

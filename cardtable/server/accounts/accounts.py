@@ -41,6 +41,7 @@ from cardtable.server.db.schema import (
     invites,
     notice_addresses,
     notices,
+    push_subscriptions,
     puzzle_attempts,
     puzzle_players,
     rating_changes,
@@ -407,6 +408,10 @@ class Accounts:
             await conn.execute(delete(notices).where(notices.c.account_id == account.id))
             await conn.execute(
                 delete(notice_addresses).where(notice_addresses.c.account_id == account.id)
+            )
+            # Its browsers' Web Push subscriptions (accounts/push.py).
+            await conn.execute(
+                delete(push_subscriptions).where(push_subscriptions.c.account_id == account.id)
             )
             await conn.execute(delete(accounts).where(accounts.c.id == account.id))
         return held

@@ -27,7 +27,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from cardtable.server.accounts.accounts import Account, Accounts
-from cardtable.server.accounts.notices import invited
+from cardtable.server.accounts.notices import Notices, invited
 from cardtable.server.db.schema import account_seats, accounts, blocks, follows, invites, tables
 from cardtable.server.wire import Worded
 
@@ -65,9 +65,12 @@ class Invite:
 class Friends:
     """The follows, blocks and invitations of one server's accounts."""
 
-    def __init__(self, accounts: Accounts, limit: Callable[[], int]) -> None:
+    def __init__(
+        self, accounts: Accounts, limit: Callable[[], int], notices: Notices | None = None
+    ) -> None:
         self.accounts = accounts
         self.limit = limit  # Limits.friends_per_account, read when it is needed
+        self.notices = notices  # an invitation is pushed to the invitee's browsers
 
     @property
     def engine(self) -> AsyncEngine:
@@ -200,6 +203,7 @@ class Friends:
     async def invite(self, account: Account, name: str, table_id: str) -> Account:
         """Invite ``name`` to ``table_id``, which ``account`` sits at and which waits."""
         other = await self.other(account, name)
+        pushed: list[str] = []
         async with self.engine.begin() as conn:
             mine = await conn.execute(
                 select(tables.c.status)
@@ -243,7 +247,11 @@ class Friends:
                         created_ms=self.accounts.clock(),
                     )
                 )
-                await invited(conn, other.id, account.name, table_id, self.accounts.clock())
+                push = self.notices is not None and self.notices.pusher is not None
+                now = self.accounts.clock()
+                pushed = await invited(conn, other.id, account.name, table_id, now, push)
+        if pushed and self.notices is not None:  # once it is stored
+            await self.notices.push_invite(pushed, table_id)
         return other
 
     async def invites_for(self, account: Account) -> list[Invite]:

@@ -17,6 +17,13 @@ person's pending notices go out together in one digest, at most one an hour
 never both send it). A notice whose turn has passed by then (the person
 moved) is dropped, not sent. A mail names games, players, time left and
 links, never a card: nothing of any seat's view is read here.
+
+Web Push (accounts/push.py) reuses the same switches: a notice for an
+account with a subscribed browser is pushed at once, not digested, by the
+process whose row it is (the unique key again: one push across processes).
+The switches outlive the address (a row with no address keeps them); an
+account that never set them has every one on. A notice only pushed is marked
+sent as it goes, so that no digest waits for it.
 """
 
 from __future__ import annotations
@@ -35,13 +42,21 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import delete, insert, select, update
+from sqlalchemy import Select, delete, insert, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from cardtable.server.accounts.accounts import Account
 from cardtable.server.accounts.mailer import Mail, Mailer
+from cardtable.server.accounts.push import Message, Pusher, subscriptions
 from cardtable.server.accounts.signin_delays import upsert
-from cardtable.server.db.schema import account_seats, accounts, notice_addresses, notices, seats
+from cardtable.server.db.schema import (
+    account_seats,
+    accounts,
+    notice_addresses,
+    notices,
+    push_subscriptions,
+    seats,
+)
 from cardtable.server.db.schema import tables as game_tables
 from cardtable.server.periodic import Periodic
 from cardtable.server.tables.facts import HOUR_LEFT_MS
@@ -99,12 +114,14 @@ class Choices:
     email: str | None
     verified: bool
     kinds: dict[str, bool]
+    push: bool = False  # some browser of the account is sent Web Push
 
     def to_json(self) -> dict[str, Any]:
         return {
             "available": self.available,
             "email": self.email,
             "verified": self.verified,
+            "push": self.push,
             **self.kinds,
         }
 
@@ -118,8 +135,8 @@ async def _unsubscriber(conn: AsyncConnection, token: str) -> Any:
 
 class Notices:
     """The notices of one server process; ``mailer`` None: it sends no mail
-    (no ``--smtp``), and nothing is queued. ``clock`` gives seconds (the
-    settings' clock, which tests drive)."""
+    (no ``--smtp``), and nothing is queued for mail; ``pusher`` None: no Web
+    Push. ``clock`` gives seconds (the settings' clock, which tests drive)."""
 
     def __init__(
         self,
@@ -128,8 +145,10 @@ class Notices:
         mailer: Mailer | None,
         clock: Callable[[], float],
         public_url: str | None = None,
+        pusher: Pusher | None = None,
     ) -> None:
         self.engine = engine
+        self.pusher = pusher
         self.secret = secret
         self.mailer = mailer
         self.clock = clock
@@ -166,7 +185,7 @@ class Notices:
         """After a change at ``table`` (and at each lobby sweep): enqueue what a
         turn-based table's people are to be told. Cheap when nothing is new."""
         facts = table.facts
-        if not self.available or not facts.turn_based:
+        if not (self.available or self.pusher) or not facts.turn_based:
             return
         if table.status == "finished":
             people = [i for i, s in enumerate(table.seats) if s.human]
@@ -216,10 +235,53 @@ class Notices:
                 if not account_ids:  # a guest's seat, or one not linked to its account yet
                     self._seen.discard(key)  # (a seat taken through another process): next sweep
                     return
-                await enqueue(conn, account_ids, kind, table_id, turn_ms, now=self.now_ms())
+                fresh = await enqueue(
+                    conn,
+                    account_ids,
+                    kind,
+                    table_id,
+                    turn_ms,
+                    now=self.now_ms(),
+                    mail=self.available,
+                    push=self.pusher is not None,
+                )
+            if fresh:
+                await self._push(fresh, kind, table_id, turn_ms)
         except Exception:
             self._seen.discard(key)  # the next change or sweep tries again
             log.exception("table %s: a %s notice could not be stored", table_id, kind)
+
+    async def push_invite(self, account_ids: list[str], table_id: str) -> None:
+        """Push a friend's invitation just stored (:func:`invited`) to the
+        browsers of ``account_ids``."""
+        if self.pusher is not None and account_ids:
+            await self._push(account_ids, "invite", table_id, 0)
+
+    async def _push(self, account_ids: list[str], kind: str, table_id: str, turn_ms: int) -> None:
+        """Push the notice just enqueued to every browser of ``account_ids``,
+        each in the language it subscribed in."""
+        assert self.pusher is not None
+        now = self.now_ms()
+        async with self.engine.connect() as conn:
+            rows = (
+                await conn.execute(
+                    _pending_query().where(
+                        notices.c.account_id.in_(account_ids),
+                        notices.c.kind == kind,
+                        notices.c.table_id == table_id,
+                        notices.c.turn_ms == turn_ms,
+                    )
+                )
+            ).all()
+            sends = []
+            for n in rows:
+                for browser in await subscriptions(conn, [n.account_id]):
+                    lang = browser.lang
+                    said = await _said(conn, lang, n, n.account_id, now)
+                    title = words(lang, f"push.{kind}")
+                    message = Message(title, said, f"{browser.base_url}/t/{table_id}")
+                    sends.append(self.pusher.send(browser, message))
+        await asyncio.gather(*sends)
 
     # --- an account's address and choices ---------------------------------------
     async def choices(self, account: Account) -> Choices:
@@ -229,10 +291,11 @@ class Notices:
                     select(notice_addresses).where(notice_addresses.c.account_id == account.id)
                 )
             ).first()
+        push = self.pusher is not None and await self.pusher.browsers(account.id) > 0
         if row is None:
-            return Choices(self.available, None, False, dict.fromkeys(KINDS, True))
+            return Choices(self.available, None, False, dict.fromkeys(KINDS, True), push)
         kinds = {kind: bool(getattr(row, kind)) for kind in KINDS}
-        return Choices(self.available, row.email, row.verified_ms is not None, kinds)
+        return Choices(self.available, row.email, row.verified_ms is not None, kinds, push)
 
     async def choose(
         self,
@@ -244,7 +307,8 @@ class Notices:
     ) -> Choices:
         """Set the address (``""``: forget it; ``None``: keep it) and the
         switches in ``kinds``. A new address, or the same one not yet
-        verified, is sent a verification mail at once."""
+        verified, is sent a verification mail at once. The switches outlive
+        the address: they are Web Push's too, which needs none."""
         if email is not None and email != "" and self.mailer is None:
             raise BadInput(
                 "this server sends no e-mail (it was started without --smtp); "
@@ -261,9 +325,15 @@ class Notices:
                 )
             ).first()
             if email == "":
-                await forget(conn, account.id)
+                await conn.execute(delete(notices).where(notices.c.account_id == account.id))
+                await conn.execute(
+                    update(notice_addresses)
+                    .where(notice_addresses.c.account_id == account.id)
+                    .values(email=None, verified_ms=None, verify_key=None)
+                )
             elif email is not None and (row is None or row.email != email or not row.verified_ms):
-                if row is not None and not row.verified_ms and now - row.set_ms < RESEND_MS:
+                mailed = row is not None and row.email is not None and not row.verified_ms
+                if row is not None and mailed and now - row.set_ms < RESEND_MS:
                     raise BadInput(
                         "a verification mail went out less than a minute ago; "
                         "wait a minute before asking for another",
@@ -301,7 +371,21 @@ class Notices:
                     .values(**{k: v for k, v in kinds.items() if k in KINDS})
                 )
             elif row is None and kinds:
-                raise BadInput("request.email: give an address first; the switches are for it")
+                if self.pusher is None:
+                    raise BadInput("request.email: give an address first; the switches are for it")
+                # The switches alone, for Web Push: a row with no address.
+                await conn.execute(
+                    insert(notice_addresses).values(
+                        account_id=account.id,
+                        email=None,
+                        set_ms=now,
+                        unsubscribe_key=_key(self._unsubscribe_token(account.id, now)),
+                        lang=lang,
+                        base_url=base,
+                        last_digest_ms=0,
+                        **{kind: kinds.get(kind, True) for kind in KINDS},
+                    )
+                )
         if mail is not None:
             await self._send(mail)  # at once, not digested
         return await self.choices(account)
@@ -473,9 +557,7 @@ class Notices:
         ).one()
         pending = (
             await conn.execute(
-                select(notices, game_tables.c.game, game_tables.c.status)
-                .add_columns(game_tables.c.turn_started_ms, game_tables.c.move_hours)
-                .join(game_tables, game_tables.c.id == notices.c.table_id)
+                _pending_query()
                 .where(notices.c.account_id == account_id, notices.c.sent_ms.is_(None))
                 .order_by(notices.c.created_ms, notices.c.id)
             )
@@ -488,15 +570,7 @@ class Notices:
         for n in news:
             if n.kind == "your_turn" and (n.table_id, n.turn_ms) in soon:
                 continue
-            opponents = await _opponents(conn, n.table_id, account_id)
-            said = words(
-                lang,
-                n.kind,
-                game=title(n.game),
-                opponents=", ".join(opponents) or words(lang, "nobody"),
-                inviter=n.detail or "",
-                time=words(lang, "minutes", count=_minutes_left(n, now)),
-            )
+            said = await _said(conn, lang, n, account_id, now)
             lines.append(said + "\n" + words(lang, "open", link=f"{base}/t/{n.table_id}"))
         ids = [n.id for n in pending]
         if not lines:
@@ -517,6 +591,28 @@ class Notices:
             language=lang,
         )
         return mail, ids
+
+
+def _pending_query() -> Select[Any]:
+    """Notices with what their sentences need of their tables."""
+    return (
+        select(notices, game_tables.c.game, game_tables.c.status)
+        .add_columns(game_tables.c.turn_started_ms, game_tables.c.move_hours)
+        .join(game_tables, game_tables.c.id == notices.c.table_id)
+    )
+
+
+async def _said(conn: AsyncConnection, lang: str, n: Any, account_id: str, now: int) -> str:
+    """The sentence of notice ``n`` (a row of :func:`_pending_query`) for ``account_id``."""
+    opponents = await _opponents(conn, n.table_id, account_id)
+    return words(
+        lang,
+        n.kind,
+        game=title(n.game),
+        opponents=", ".join(opponents) or words(lang, "nobody"),
+        inviter=n.detail or "",
+        time=words(lang, "minutes", count=_minutes_left(n, now)),
+    )
 
 
 def _deadline(n: Any) -> int | None:
@@ -567,21 +663,44 @@ async def enqueue(
     detail: str | None = None,
     *,
     now: int,
-) -> None:
+    mail: bool = True,
+    push: bool = False,
+) -> list[str]:
     """Queue a ``kind`` notice about ``table_id`` for each of ``account_ids``
-    whose verified address wants that kind; one that is queued already
-    (another process, an earlier sweep) stays one."""
-    wanted = (
-        await conn.execute(
+    whose verified address (``mail``) or subscribed browser (``push``) wants
+    that kind; one that is queued already (another process, an earlier
+    sweep) stays one. The accounts whose notice is new here and is to be
+    pushed: this process pushes it, no other."""
+    ids = list(account_ids)
+    by_mail: set[str] = set()
+    if mail:
+        rows = await conn.execute(
             select(notice_addresses.c.account_id).where(
-                notice_addresses.c.account_id.in_(list(account_ids)),
+                notice_addresses.c.account_id.in_(ids),
                 notice_addresses.c.verified_ms.is_not(None),
                 notice_addresses.c.email.is_not(None),
                 getattr(notice_addresses.c, kind).is_(True),
             )
         )
-    ).all()
-    for (account_id,) in wanted:
+        by_mail = {r.account_id for r in rows}
+    by_push: set[str] = set()
+    if push:
+        # The e-mail switches, where the account set them; all on where it did not.
+        switch = getattr(notice_addresses.c, kind)
+        rows = await conn.execute(
+            select(push_subscriptions.c.account_id)
+            .outerjoin(
+                notice_addresses,
+                notice_addresses.c.account_id == push_subscriptions.c.account_id,
+            )
+            .where(
+                push_subscriptions.c.account_id.in_(ids),
+                or_(notice_addresses.c.account_id.is_(None), switch.is_(True)),
+            )
+        )
+        by_push = {r.account_id for r in rows}
+    fresh: list[str] = []
+    for account_id in sorted(by_mail | by_push):
         row = upsert(conn.dialect.name)(notices).values(
             account_id=account_id,
             kind=kind,
@@ -589,19 +708,26 @@ async def enqueue(
             turn_ms=turn_ms,
             detail=detail,
             created_ms=now,
+            # Pushed only: sent as it is pushed, no digest waits for it.
+            sent_ms=None if account_id in by_mail else now,
         )
-        await conn.execute(row.on_conflict_do_nothing())
+        stored = await conn.execute(row.on_conflict_do_nothing())
+        if stored.rowcount == 1 and account_id in by_push:
+            fresh.append(account_id)
+    return fresh
 
 
 async def invited(
-    conn: AsyncConnection, invitee_id: str, inviter: str, table_id: str, now: int
-) -> None:
-    """A friend's invitation (accounts/friends.py), in its own transaction."""
-    await enqueue(conn, [invitee_id], "invite", table_id, 0, inviter[:64], now=now)
-
-
-async def forget(conn: AsyncConnection, account_id: str) -> None:
-    """The account's address and notices deleted (the person cleared the
-    address, or deleted the account: accounts.py)."""
-    await conn.execute(delete(notices).where(notices.c.account_id == account_id))
-    await conn.execute(delete(notice_addresses).where(notice_addresses.c.account_id == account_id))
+    conn: AsyncConnection,
+    invitee_id: str,
+    inviter: str,
+    table_id: str,
+    now: int,
+    push: bool = False,
+) -> list[str]:
+    """A friend's invitation (accounts/friends.py), in its own transaction;
+    with ``push``, ``[invitee_id]`` if it is to be pushed (after the commit:
+    :meth:`Notices.push_invite`)."""
+    return await enqueue(
+        conn, [invitee_id], "invite", table_id, 0, inviter[:64], now=now, push=push
+    )

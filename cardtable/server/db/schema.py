@@ -26,6 +26,8 @@ Notifications (accounts/notices.py): ``ct_notice_addresses`` holds one
 account's e-mail address, its verification, its unsubscribe key and its
 choices; ``ct_notices`` the notices waiting for its next digest, one per
 account, kind, table and turn (two processes enqueueing one notice make one row).
+``ct_push_subscriptions`` holds the browsers an account receives Web Push in
+(accounts/push.py), one row per push endpoint.
 
 Puzzle training: ``ct_puzzle_players`` holds one Glicko-2 state per account
 and game; ``ct_puzzle_attempts`` one row per puzzle an account tried, its first
@@ -367,4 +369,20 @@ notices = Table(
     Column("sent_ms", BigInteger, nullable=True),
     UniqueConstraint("account_id", "kind", "table_id", "turn_ms", name="uq_ct_notices_once"),
     Index("ix_ct_notices_pending", "account_id", "sent_ms"),
+)
+
+# Web Push (accounts/push.py): one row per browser, keyed by its push service's
+# endpoint (a browser that signs in to another account moves with it).
+push_subscriptions = Table(
+    "ct_push_subscriptions",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("account_id", String(32), ForeignKey("ct_accounts.id"), nullable=False),
+    Column("endpoint", String(1024), nullable=False, unique=True),
+    Column("p256dh", String(100), nullable=False),  # the browser's P-256 key, base64url
+    Column("auth", String(32), nullable=False),  # its 16-byte auth secret, base64url
+    Column("lang", String(8), nullable=False),  # the page's language when it subscribed
+    Column("base_url", String(256), nullable=False),  # the site a notice's link points to
+    Column("created_ms", BigInteger, nullable=False),
+    Index("ix_ct_push_subscriptions_account_id", "account_id"),
 )

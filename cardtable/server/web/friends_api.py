@@ -20,6 +20,7 @@ from starlette.routing import BaseRoute, Route
 
 from cardtable.server.accounts.accounts import Account, Accounts
 from cardtable.server.accounts.friends import Friends, Refusal
+from cardtable.server.accounts.notices import Notices
 from cardtable.server.guard.limits import TooMany, client_address
 from cardtable.server.live.hub import Hub
 from cardtable.server.requests import Closed
@@ -49,8 +50,10 @@ class Dismissal(Closed):
     table: Annotated[str, Meta(max_length=64)]
 
 
-def routes(hub: Hub, accounts: Accounts, static: Path) -> list[BaseRoute]:
-    friends = Friends(accounts, lambda: hub.settings.limits.friends_per_account)
+def routes(
+    hub: Hub, accounts: Accounts, static: Path, notices: Notices | None = None
+) -> list[BaseRoute]:
+    friends = Friends(accounts, lambda: hub.settings.limits.friends_per_account, notices)
 
     async def writer(request: Request) -> Account:
         """The signed-in account, its write counted (refused past the rate)."""

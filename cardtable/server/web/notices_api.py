@@ -7,23 +7,31 @@ sign-in: their token is the key. ``GET /verify-email/{token}`` and
 ``GET /unsubscribe/{token}`` are small pages of their own, in the language
 the address was given in; ``POST /api/unsubscribe/{token}`` is what their
 button and a mail program's one-click unsubscribe (RFC 8058) send.
+
+Web Push (accounts/push.py): ``GET /api/push/key`` gives the server's public
+VAPID key for ``PushManager.subscribe``; ``POST /api/me/push`` stores this
+browser's subscription for the signed-in account, ``DELETE /api/me/push``
+forgets it. ``GET /push-sw.js`` is the service worker, served at the root so
+that its scope is the whole site.
 """
 
 from __future__ import annotations
 
 import html
+from pathlib import Path
 from typing import Annotated, Literal
 
 from msgspec import Meta
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, JSONResponse, Response
+from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from cardtable.server.accounts.accounts import Accounts
 from cardtable.server.accounts.notices import KINDS, Notices, checked_address, words
+from cardtable.server.accounts.push import Pusher, Subscription
 from cardtable.server.requests import Closed
 from cardtable.server.web.session_cookie import need_account
-from cardtable.server.wire import convert, read_json
+from cardtable.server.wire import BadInput, convert, read_json
 
 TOKEN_CHARS = 64  # a token longer than any the server makes is no token
 
@@ -38,6 +46,29 @@ class NoticeChoices(Closed):
     deadline_soon: bool | None = None
     finished: bool | None = None
     invite: bool | None = None
+
+
+class PushKeys(Closed):
+    """A push subscription's keys, as ``PushSubscription.toJSON()`` gives them."""
+
+    p256dh: Annotated[str, Meta(max_length=100)]
+    auth: Annotated[str, Meta(max_length=32)]
+
+
+class PushSubscribe(Closed):
+    """``POST /api/me/push``: this browser's subscription and the page's
+    language for what is pushed to it."""
+
+    endpoint: str  # its length is Subscription.checked's to say
+    keys: PushKeys
+    lang: Literal["en", "de", "fr"] = "en"
+    expirationTime: float | None = None  # toJSON() sends it (the browser's name); unused
+
+
+class PushForget(Closed):
+    """``DELETE /api/me/push``: the endpoint of the browser to forget."""
+
+    endpoint: str
 
 
 def _page(lang: str, title: str, *paragraphs: str, form: str = "") -> HTMLResponse:
@@ -62,7 +93,39 @@ def _unknown(lang: str) -> HTMLResponse:
     return page
 
 
-def routes(accounts: Accounts, notices: Notices) -> list[BaseRoute]:
+def routes(accounts: Accounts, notices: Notices, static: Path) -> list[BaseRoute]:
+    def pusher() -> Pusher:
+        if notices.pusher is None:
+            raise BadInput("this server sends no Web Push", 409)
+        return notices.pusher
+
+    async def push_key(request: Request) -> Response:
+        return JSONResponse({"key": pusher().public_key})
+
+    async def push_subscribe(request: Request) -> Response:
+        account = await need_account(accounts, request)
+        body = convert(await read_json(request), PushSubscribe, "request")
+        subscription = Subscription.checked(
+            body.endpoint, body.keys.p256dh, body.keys.auth, "request"
+        )
+        base = notices.public_url or str(request.base_url)
+        await pusher().subscribe(account.id, subscription, body.lang, base)
+        return JSONResponse((await notices.choices(account)).to_json())
+
+    async def push_forget(request: Request) -> Response:
+        account = await need_account(accounts, request)
+        body = convert(await read_json(request), PushForget, "request")
+        await pusher().unsubscribe(account.id, body.endpoint)
+        return JSONResponse((await notices.choices(account)).to_json())
+
+    async def service_worker(request: Request) -> Response:
+        # Served at the root: a worker's scope is at most its own folder.
+        return FileResponse(
+            static / "push-sw.js",
+            media_type="text/javascript",
+            headers={"Cache-Control": "no-cache", "Service-Worker-Allowed": "/"},
+        )
+
     async def mine(request: Request) -> Response:
         account = await need_account(accounts, request)
         return JSONResponse((await notices.choices(account)).to_json())
@@ -121,4 +184,8 @@ def routes(accounts: Accounts, notices: Notices) -> list[BaseRoute]:
         Route("/verify-email/{token}", verify, methods=["GET"]),
         Route("/unsubscribe/{token}", unsubscribe_page, methods=["GET"]),
         Route("/api/unsubscribe/{token}", unsubscribe, methods=["POST"]),
+        Route("/api/push/key", push_key, methods=["GET"]),
+        Route("/api/me/push", push_subscribe, methods=["POST"]),
+        Route("/api/me/push", push_forget, methods=["DELETE"]),
+        Route("/push-sw.js", service_worker, methods=["GET"]),
     ]

@@ -108,6 +108,7 @@ def test_an_address_is_verified_by_the_link_in_the_mail_that_arrives(db_url: str
             "available": True,
             "email": None,
             "verified": False,
+            "push": False,
             "your_turn": True,
             "deadline_soon": True,
             "finished": True,

@@ -20,7 +20,7 @@ PARK = "INSERT INTO ct_parked (table_id, due_ms, line, parked_ms) VALUES ('old1'
 
 async def _upgrade_use_downgrade(
     url: str,
-) -> tuple[int, bool, set[str], set[str], int, tuple[int, int]]:
+) -> tuple[int, bool, set[str], set[str], set[str], int, tuple[int, int]]:
     await write_at(url, "v0017", old_table("playing"))
     async with migrated(url) as new:
         async with new.engine.begin() as conn:
@@ -36,20 +36,25 @@ async def _upgrade_use_downgrade(
         loaded = len(await new.load_live())  # parked: not brought back at start
     old = Storage(url)
     async with old.engine.begin() as conn:
+        # Later migrations' tables go first, so that what v0018's own downgrade drops shows.
+        await conn.run_sync(downgrade_to("v0018"))
+        at_v0018 = await conn.run_sync(table_names)
         await conn.run_sync(downgrade_to("v0017"))
         downgraded = await conn.run_sync(table_names)
         kept = await conn.scalar(select(func.count()).select_from(tables))
     await old.engine.dispose()
     async with migrated(url) as again:
         back = len(await again.load_live())  # the row went with the table: live again
-    return int(empty or 0), twice, upgraded, downgraded, int(kept or 0), (loaded, back)
+    return int(empty or 0), twice, upgraded, at_v0018, downgraded, int(kept or 0), (loaded, back)
 
 
 def test_the_parked_table_comes_and_goes_with_the_migration(any_db: str) -> None:
-    empty, twice, upgraded, downgraded, kept, loads = run_coroutine(_upgrade_use_downgrade(any_db))
+    empty, twice, upgraded, at_v0018, downgraded, kept, loads = run_coroutine(
+        _upgrade_use_downgrade(any_db)
+    )
     assert empty == 0
     assert not twice  # one row per table
     assert "ct_parked" in upgraded and "ct_parked" not in downgraded
-    assert upgraded - downgraded == {"ct_parked"}  # only it went
+    assert at_v0018 - downgraded == {"ct_parked"}  # only it went
     assert kept == 1  # the game stayed
     assert loads == (0, 1)  # parked: not loaded at start; once the row is gone: loaded

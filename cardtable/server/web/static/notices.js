@@ -1,7 +1,8 @@
 // @ts-check
 // The account page's "Notifications" section: an e-mail address (verified by
-// a link the server mails at once) and one switch per kind of notice
-// (GET/POST /api/me/notices; docs/server.md, "Notifications").
+// a link the server mails at once), notices in this browser by Web Push (a
+// service worker, push-sw.js), and one switch per kind of notice for both
+// (GET/POST /api/me/notices, /api/me/push; docs/server.md, "Notifications").
 
 import { api } from "./api.js";
 import { h } from "./dom.js";
@@ -13,7 +14,7 @@ const MAIL_LANGUAGES = ["en", "de", "fr"];
 
 /**
  * What GET /api/me/notices answers.
- * @typedef {{available: boolean, email: string | null, verified: boolean} & Record<string, boolean>} Choices
+ * @typedef {{available: boolean, email: string | null, verified: boolean, push: boolean} & Record<string, boolean>} Choices
  */
 
 /**
@@ -46,10 +47,6 @@ function reason(refused, t) {
  */
 function draw(section, t, choices) {
   const heading = /** @type {HTMLElement} */ (section.firstElementChild);
-  if (!choices.available) {
-    section.replaceChildren(heading, h("p", { class: "hint", id: "notices-unavailable" }, t("account.notices.unavailable")));
-    return;
-  }
   const error = h("p", { class: "error", role: "alert" });
   const lang = MAIL_LANGUAGES.includes(t.lang) ? t.lang : "en";
   /** @param {Record<string, unknown>} body */
@@ -76,7 +73,8 @@ function draw(section, t, choices) {
     h("button", { class: "primary", type: "submit" }, t("account.notices.save")),
     choices.email === null ? null
       : h("button", { type: "button", id: "notices-remove", onclick: () => send({ email: "" }) }, t("account.notices.remove"))));
-  const switches = h("fieldset", { class: "notices-kinds", disabled: choices.email === null },
+  // The switches are e-mail's and Web Push's: either one makes them matter.
+  const switches = h("fieldset", { class: "notices-kinds", disabled: choices.email === null && !choices.push },
     h("legend", {}, t("account.notices.kinds")),
     KINDS.map((kind) => h("label", { class: "notices-kind" },
       h("input", {
@@ -84,9 +82,112 @@ function draw(section, t, choices) {
         onchange: (/** @type {Event} */ event) => send({ [kind]: /** @type {HTMLInputElement} */ (event.target).checked }),
       }),
       t(`account.notices.${kind}`))));
+  const push = pushPart(t, choices, lang, (/** @type {Choices} */ next) => draw(section, t, next));
+  if (!choices.available) {
+    // Neither mail nor push here: no switch would change anything.
+    const useless = pushMissing() !== null;
+    section.replaceChildren(heading, push,
+      h("p", { class: "hint", id: "notices-unavailable" }, t("account.notices.unavailable")),
+      ...(useless ? [] : [switches]), error);
+    return;
+  }
   section.replaceChildren(heading,
     h("p", { class: "hint" }, t("account.notices.intro")),
     address,
     h("p", { class: choices.verified ? "account-done" : "hint", id: "notices-state", role: "status" }, state),
-    switches, error);
+    push, switches, error);
+}
+
+/** Why this browser cannot get Web Push, as a catalog key; null when it can. */
+function pushMissing() {
+  if (!window.isSecureContext) return "account.notices.push.insecure";
+  if (!("serviceWorker" in navigator) || !("PushManager" in window) || !("Notification" in window)) {
+    return "account.notices.push.unsupported";
+  }
+  return null;
+}
+
+/** This browser's push subscription at the server's worker, or null. */
+async function mySubscription() {
+  const registration = await navigator.serviceWorker.getRegistration("/");
+  return registration ? registration.pushManager.getSubscription() : null;
+}
+
+/**
+ * The base64url key of GET /api/push/key as the bytes PushManager takes.
+ * @param {string} key
+ */
+function keyBytes(key) {
+  const plain = atob(key.replace(/-/g, "+").replace(/_/g, "/"));
+  return Uint8Array.from(plain, (c) => c.charCodeAt(0));
+}
+
+/**
+ * Subscribe this browser (asking the person's permission first) and give the
+ * server its subscription; the choices the server then answers.
+ * @param {string} lang
+ * @returns {Promise<Choices>}
+ */
+async function subscribe(lang) {
+  if (await Notification.requestPermission() !== "granted") throw new Error("denied");
+  const registration = await navigator.serviceWorker.register("/push-sw.js", { scope: "/" });
+  await navigator.serviceWorker.ready;
+  const { key } = await api("/api/push/key");
+  const subscription = await registration.pushManager.getSubscription()
+    ?? await registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: keyBytes(key) });
+  return api("/api/me/push", { method: "POST", body: { ...subscription.toJSON(), lang } });
+}
+
+/**
+ * Forget this browser's subscription, at the server and at its push service.
+ * @returns {Promise<Choices>}
+ */
+async function unsubscribe() {
+  const subscription = await mySubscription();
+  if (subscription === null) return api("/api/me/notices");
+  const choices = await api("/api/me/push", { method: "DELETE", body: { endpoint: subscription.endpoint } });
+  await subscription.unsubscribe();
+  return choices;
+}
+
+/**
+ * The switch "Notifications in this browser", or the sentence saying why
+ * this browser cannot have it.
+ * @param {import("./i18n.js").Translate} t
+ * @param {Choices} choices
+ * @param {string} lang
+ * @param {(choices: Choices) => void} redraw
+ */
+function pushPart(t, choices, lang, redraw) {
+  const missing = pushMissing();
+  if (missing !== null) {
+    return h("div", { class: "notices-push" },
+      h("p", { class: "hint", id: "notices-push-state", role: "status" }, t(missing)));
+  }
+  const blocked = Notification.permission === "denied";
+  const state = h("p", { class: "hint", id: "notices-push-state", role: "status" },
+    t(blocked ? "account.notices.push.denied" : "account.notices.push.hint"));
+  const box = /** @type {HTMLInputElement} */ (h("input", {
+    type: "checkbox", role: "switch", id: "notices-push", name: "push", disabled: true,
+    "aria-describedby": "notices-push-state",
+    onchange: async () => {
+      box.disabled = true;
+      try {
+        redraw(await (box.checked ? subscribe(lang) : unsubscribe()));
+      } catch (err) {
+        box.checked = !box.checked;
+        box.disabled = false;
+        const denied = Notification.permission === "denied" || /** @type {Error} */ (err).message === "denied";
+        state.textContent = t(denied ? "account.notices.push.denied" : "account.notices.push.failed");
+        state.className = "error";
+      }
+    },
+  }));
+  // On only where this browser holds a subscription the server knows of.
+  mySubscription().then((subscription) => {
+    box.checked = subscription !== null && choices.push;
+    box.disabled = blocked && !box.checked;
+  }).catch(() => { box.disabled = blocked; });
+  return h("div", { class: "notices-push" },
+    h("label", { class: "notices-kind" }, box, t("account.notices.push.label")), state);
 }
