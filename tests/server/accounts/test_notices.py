@@ -13,7 +13,7 @@ import asyncio
 import dataclasses
 import random
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
@@ -248,6 +248,30 @@ def test_two_processes_make_one_deadline_notice_and_send_one_digest(any_db: str)
         assert "It is your turn" not in text_of(digest)  # one line per turn: the hour left
 
 
+def play_to_the_end(
+    server: AccountServer, table: str, tokens: list[str], after_each_move: Callable[[], None]
+) -> set[str]:
+    """Two people play ``table`` to its end with random legal moves (each
+    reading its state from a socket of its own); every card any hand held."""
+    rng = random.Random(30)
+    held: set[str] = set()
+    while True:
+        states = []
+        for token in tokens:
+            with server.connect(table, token) as conn:
+                assert conn.state is not None
+                states.append(conn.state)
+        for state in states:
+            held |= visible_cards(state["view"])
+        if states[0]["finished"]:
+            return held
+        seat = states[0]["to_move"]
+        with server.connect(table, tokens[seat]) as conn:
+            conn.move(rng.choice(states[seat]["legal"]))
+            conn.until(lambda m: m["type"] == "ack")
+        after_each_move()
+
+
 def test_no_mail_names_a_card_of_any_hand(db_url: str) -> None:
     """MT-9: a hidden card leaves a game only through view(seat); a mail
     carries names, games, time left and links, never a card. Two people play
@@ -257,25 +281,14 @@ def test_no_mail_names_a_card_of_any_hand(db_url: str) -> None:
     with smtp_server() as inbox, mail_server(db_url, clock, inbox) as server:
         ann, bea = two_accounts(server, inbox)
         table, tokens = turn_based_game(ann, bea)
-        rng = random.Random(30)
-        held: set[str] = set()
         digests = 0
-        while True:
-            states = []
-            for token in tokens:
-                with server.connect(table, token) as conn:
-                    assert conn.state is not None
-                    states.append(conn.state)
-            for state in states:
-                held |= visible_cards(state["view"])
-            if states[0]["finished"]:
-                break
-            seat = states[0]["to_move"]
-            with server.connect(table, tokens[seat]) as conn:
-                conn.move(rng.choice(states[seat]["legal"]))
-                conn.until(lambda m: m["type"] == "ack")
+
+        def an_hour_later() -> None:
+            nonlocal digests
             clock.now += HOUR
             digests += send_due(server)
+
+        held = play_to_the_end(server, table, tokens, an_hour_later)
         digests += send_due(server)
         finished = [m for m in inbox.mails if "is over" in text_of(m)]
         assert len(finished) == 2  # each of them is told the game ended

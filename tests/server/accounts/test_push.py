@@ -42,11 +42,11 @@ from tests.server.accounts.test_notices import (
     give_address,
     mail_server,
     notices_of,
+    play_to_the_end,
 )
 from tests.server.accounts_helpers import AccountServer, account_server
 from tests.server.helpers import UNLIMITED
 from tests.server.live.test_lobby_lifecycle import Clock, sweep
-from tests.server.test_secrecy import visible_cards
 
 pytestmark = pytest.mark.timeout(300, method="thread")
 
@@ -365,23 +365,11 @@ def test_no_push_names_a_card_of_any_hand(db_url: str) -> None:
         bea.post("/api/me/push", browsers["Bea"].subscription("fr"))
         table = ann.create(MT, ["human", "human"], move_hours=24)
         tokens = [ann.join(table, 0, "Ann"), bea.join(table, 1, "Bea")]
-        rng = random.Random(30)
-        held: set[str] = set()
-        while True:
-            states = []
-            for token in tokens:
-                with server.connect(table, token) as conn:
-                    assert conn.state is not None
-                    states.append(conn.state)
-            for state in states:
-                held |= visible_cards(state["view"])
-            if states[0]["finished"]:
-                break
-            seat = states[0]["to_move"]
-            with server.connect(table, tokens[seat]) as conn:
-                conn.move(rng.choice(states[seat]["legal"]))
-                conn.until(lambda m: m["type"] == "ack")
+
+        def an_hour_later() -> None:
             clock.now += HOUR
+
+        held = play_to_the_end(server, table, tokens, an_hour_later)
         settle(server)
         by_endpoint = {b.endpoint: b for b in browsers.values()}
         read = [by_endpoint[s.url].read(s) for s in service.sent]
