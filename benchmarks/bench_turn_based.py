@@ -72,8 +72,8 @@ def resident_mib() -> float:
 
 
 class Clock:
-    def __init__(self) -> None:
-        self.now = START_S
+    def __init__(self, start_s: float = START_S) -> None:
+        self.now = start_s
 
     def __call__(self) -> float:
         return self.now
@@ -82,8 +82,18 @@ class Clock:
 # --- 1. prepare -------------------------------------------------------------
 
 
-async def prepare(db_url: str, game_name: str, n_tables: int, n_accounts: int, seed: int) -> None:
-    """Accounts and started turn-based tables, a few moves in (see the module)."""
+async def prepare(
+    db_url: str,
+    game_name: str,
+    n_tables: int,
+    n_accounts: int,
+    seed: int,
+    start_s: float = START_S,
+    park: bool = False,
+) -> None:
+    """Accounts and started turn-based tables, a few moves in (see the
+    module), their turns begun at ``start_s``; with ``park``, each left at
+    rest as a server parks it (cardtable/server/live/parking.py)."""
     from cardtable.core.registry import load
     from cardtable.server.accounts.accounts import Accounts
     from cardtable.server.accounts.passwords import Passwords
@@ -96,7 +106,10 @@ async def prepare(db_url: str, game_name: str, n_tables: int, n_accounts: int, s
     from cardtable.server.tables.table import new_token
 
     rng = random.Random(seed)
-    clock = Clock()
+    from cardtable.server.live.parking import due_back_ms
+    from cardtable.server.tables.listing import entry
+
+    clock = Clock(start_s)
     settings = Settings(db_url=db_url, limits=Limits(clock=clock))
     storage = Storage(db_url, None, settings.lease_seconds)
     await storage.open()
@@ -117,14 +130,17 @@ async def prepare(db_url: str, game_name: str, n_tables: int, n_accounts: int, s
         table = await hub.create(new)
         for seat, person in enumerate(pair):
             await accounts.link_seats(person, [(table.id, seat)], "127.0.0.1")
-        await play_a_little(hub, table, rng)
+        await play_a_little(hub, table, rng, start_s)
+        now_ms = int(start_s * 1000)
+        if park and (due := due_back_ms(table, now_ms)) is not None:
+            await storage.park(table.id, due, entry(table), now_ms)
         hub.tables.pop(table.id)  # this process keeps nothing: the server loads them
         if (n + 1) % 1000 == 0:
             print(f"  prepared {n + 1} tables", file=sys.stderr)
     await storage.close()
 
 
-async def play_a_little(hub: Any, table: Any, rng: random.Random) -> None:
+async def play_a_little(hub: Any, table: Any, rng: random.Random, start_s: float) -> None:
     """A few legal moves (2 to 8), stored as the table stores a move (with
     when the next turn began)."""
     for _ in range(rng.randint(2, 8)):
@@ -132,7 +148,7 @@ async def play_a_little(hub: Any, table: Any, rng: random.Random) -> None:
         if seat is None or table.state.finished:
             return
         after, new = table.prepare(seat, rng.choice(list(table.state.legal_moves())))
-        started = int(START_S * 1000)
+        started = int(start_s * 1000)
         await hub.storage.append(table.id, table.journal.stored, new, None, None, started)
         table.adopt(after, new)
 
@@ -220,10 +236,15 @@ def opens_timed(client: Any, ids: list[str]) -> dict[str, float]:
             times.append((time.perf_counter() - began) * 1000)
             if first.get("type") != "state":
                 raise SystemExit(f"table {table_id} answered {first!r} instead of its state")
-    times.sort()
+    return p50_p99(times)
+
+
+def p50_p99(times: list[float]) -> dict[str, float]:
+    """The median and 99th percentile of ``times``, rounded to 0.01."""
+    ordered = sorted(times)
     return {
-        "p50": round(statistics.median(times), 2),
-        "p99": round(times[min(len(times) - 1, int(0.99 * len(times)))], 2),
+        "p50": round(statistics.median(ordered), 2),
+        "p99": round(ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))], 2),
     }
 
 
