@@ -33,11 +33,8 @@ unless ``--db`` names an empty PostgreSQL database):
    than before (no deadline missed, none acted on twice).
 
 Bounded: ``--tables`` at most 20,000; everything on 127.0.0.1 and in-process.
-Not measured here: two processes with a ``kill -9``
-(``benchmarks/bench_failover.py`` measures takeovers of real-time tables;
-``tests/server/cluster/test_cluster_turn_based.py`` checks that a deadline
-acts once across a kill, and that a parked table is passed over by the
-other processes' claims and wakes once).
+Two processes on PostgreSQL, with a ``kill -9`` while the deadlines fall
+due: ``benchmarks/bench_turn_based_cluster.py``.
 """
 
 from __future__ import annotations
