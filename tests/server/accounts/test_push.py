@@ -28,14 +28,17 @@ import pytest
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from py_vapid.jwt import decode as jwt_decode
+from sqlalchemy import delete, update
 
 from cardtable.core.errors import CardtableError
+from cardtable.core.registry import manifest
 from cardtable.server.accounts.notices import Notices
 from cardtable.server.accounts.push import KEY_FILE, Pusher, load_or_create_vapid
 from cardtable.server.db.schema import notice_addresses, notices, push_subscriptions
 from cardtable.server.tables.table import Table
-from tests.server.accounts.smtp_helpers import smtp_server
+from tests.server.accounts.smtp_helpers import smtp_server, text_of
 from tests.server.accounts.test_notices import (
+    FROM,
     HOUR,
     MT,
     count,
@@ -395,3 +398,61 @@ def test_the_vapid_key_is_made_once_and_readable_by_its_owner_only(tmp_path: Pat
     path.write_text("not a key")
     with pytest.raises(CardtableError, match=re.escape(str(path))):
         load_or_create_vapid(tmp_path)
+
+
+async def _forget_what_was_sent(notices_: Notices) -> None:
+    """As if no notice had been made or sent yet (so the same ones are made again)."""
+    async with notices_.engine.begin() as conn:
+        await conn.execute(delete(notices))
+        await conn.execute(update(notice_addresses).values(last_digest_ms=0))
+    notices_._seen.clear()
+
+
+def test_mail_and_push_do_not_change_when_hidden_cards_are_swapped(db_url: str) -> None:
+    """The swap test for notifications (issue 30's "done when"): at Ann's turn,
+    the other seats' hidden cards are swapped for others they might hold
+    (``determinize``); the digest mailed and the push sent are the same."""
+    clock = Clock()
+    limits = dataclasses.replace(UNLIMITED, clock=clock)
+    with (
+        smtp_server() as inbox,
+        account_server(db_url, limits=limits, smtp_url=inbox.url, mail_from=FROM) as ann,
+    ):
+        service = PushService()
+        pusher_of(ann).post = service.post
+        ann.sign_up("Ann")
+        give_address(ann, inbox, "Ann")
+        browser = Browser("ann", random.Random(35))
+        ann.post("/api/me/push", browser.subscription())
+        options = {"target": 4, "players": 3}
+        table = ann.create(MT, ["human", "random", "random"], options=options, move_hours=24)
+        token = ann.join(table, 0, "Ann")
+        with ann.connect(table, token) as conn:
+            conn.until_state(lambda m: m["to_move"] == 0)
+        live = ann.table(table)
+        determinize = manifest(MT).part("determinize")
+        rng = random.Random(0)
+        notices_ = notices_of(ann)
+
+        def told() -> tuple[str, list[dict[str, Any]]]:
+            """What Ann is told of her turn, made and sent afresh."""
+            ann.client.portal.call(_forget_what_was_sent, notices_)  # type: ignore[union-attr]
+            service.sent.clear()
+            ann.client.portal.call(notices_.watch, live)  # type: ignore[union-attr]
+            settle(ann)
+            assert ann.client.portal.call(notices_.send_due) == 1  # type: ignore[union-attr]
+            mail = inbox.to("ann@example.org")[-1]
+            return text_of(mail), [browser.read(sent) for sent in service.sent]
+
+        settle(ann)  # the notice of the game's own turn is out of the way
+        original = live.state
+        before = told()
+        assert "It is your turn" in before[0] and before[1]
+        changed = 0
+        for _ in range(5):  # states the other seats might hold: the same words
+            twin = determinize(live.game, original.view(0), rng)
+            changed += any(twin.view(s) != original.view(s) for s in (1, 2))
+            live.state = twin
+            assert told() == before
+            live.state = original
+        assert changed  # the swaps really moved hidden cards
