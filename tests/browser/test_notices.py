@@ -34,8 +34,10 @@ def mailing(tmp_path: Path, inbox: Inbox) -> Iterator[Server]:
     running.stop()
 
 
-def switches(page: Any) -> dict[str, bool]:
-    boxes = page.locator("#notices .notices-kinds input[type=checkbox]")
+def switches(page: Any, channel: str = "mail") -> dict[str, bool]:
+    """The switches of one column of the kinds' table: ``mail`` or ``browser``."""
+    column = 2 if channel == "mail" else 3
+    boxes = page.locator(f"#notices .notices-grid tbody td:nth-child({column}) input")
     return {box.get_attribute("name"): box.is_checked() for box in boxes.all()}
 
 
@@ -70,7 +72,7 @@ def test_an_address_verified_by_its_mail_chosen_kinds_and_one_click_unsubscribe(
     assert switches(page) == dict.fromkeys(
         ["your_turn", "deadline_soon", "finished", "invite"], True
     )
-    page.get_by_role("switch", name="when a game of mine ends").uncheck()
+    page.get_by_role("switch", name="when a game of mine ends By e-mail").uncheck()
     page.wait_for_function("() => !document.querySelector('#notices [name=finished]').checked")
     open_account(page, mailing)  # what the server keeps
     assert switches(page)["finished"] is False and switches(page)["your_turn"] is True
@@ -88,6 +90,7 @@ def test_an_address_verified_by_its_mail_chosen_kinds_and_one_click_unsubscribe(
     shoot(stranger, screenshots, "notices-unsubscribed-desktop")
     open_account(page, mailing)
     assert not any(switches(page).values())
+    assert all(switches(page, "browser").values())  # the mail's link stops mail only
 
 
 def test_german_words_and_a_server_without_smtp(
@@ -146,7 +149,8 @@ def test_notifications_in_this_browser_ask_subscribe_or_say_why_not(
     assert page.locator("#notices-push-state").inner_text() == (
         "A notice pops up at once, even with no cardtable tab open."
     )
-    assert page.locator("#notices [name=finished]").is_disabled()  # neither mail nor push yet
+    assert page.locator("#notices [name=push_finished]").is_disabled()  # not subscribed yet
+    assert page.locator("#notices [name=finished]").count() == 0  # no mail on this server
     shoot(page, screenshots, "notices-push-desktop")
     assert run_axe(page, axe_source) == []
     worker = page.request.get(server.url + "/push-sw.js")

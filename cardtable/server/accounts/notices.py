@@ -18,12 +18,14 @@ never both send it). A notice whose turn has passed by then (the person
 moved) is dropped, not sent. A mail names games, players, time left and
 links, never a card: nothing of any seat's view is read here.
 
-Web Push (accounts/push.py) reuses the same switches: a notice for an
-account with a subscribed browser is pushed at once, not digested, by the
-process whose row it is (the unique key again: one push across processes).
-The switches outlive the address (a row with no address keeps them); an
-account that never set them has every one on. A notice only pushed is marked
-sent as it goes, so that no digest waits for it.
+Web Push (accounts/push.py) has a switch of its own per kind
+(``push_your_turn``…): a notice for an account with a subscribed browser
+whose push switch is on is pushed at once, not digested, by the process
+whose row it is (the unique key again: one push across processes). The
+switches outlive the address (a row with no address keeps them); an account
+that never set them has every one on. A notice only pushed is marked sent as
+it goes, so that no digest waits for it; the mails' unsubscribe link turns
+the e-mail switches off and leaves the browser's as they are.
 """
 
 from __future__ import annotations
@@ -67,6 +69,9 @@ from cardtable.server.wire import BadInput
 log = logging.getLogger(__name__)
 
 KINDS = ("your_turn", "deadline_soon", "finished", "invite")
+# Each kind's switch for Web Push, beside its switch for e-mail (the kind's name).
+PUSH = {kind: f"push_{kind}" for kind in KINDS}
+SWITCHES = (*KINDS, *PUSH.values())
 LANGUAGES = ("en", "de", "fr")
 SEND_SECONDS = 60.0  # how often each process looks for digests due
 DIGEST_MS = 3_600_000  # at most one digest an hour per person
@@ -293,8 +298,8 @@ class Notices:
             ).first()
         push = self.pusher is not None and await self.pusher.browsers(account.id) > 0
         if row is None:
-            return Choices(self.available, None, False, dict.fromkeys(KINDS, True), push)
-        kinds = {kind: bool(getattr(row, kind)) for kind in KINDS}
+            return Choices(self.available, None, False, dict.fromkeys(SWITCHES, True), push)
+        kinds = {switch: bool(getattr(row, switch)) for switch in SWITCHES}
         return Choices(self.available, row.email, row.verified_ms is not None, kinds, push)
 
     async def choose(
@@ -306,9 +311,10 @@ class Notices:
         base_url: str,
     ) -> Choices:
         """Set the address (``""``: forget it; ``None``: keep it) and the
-        switches in ``kinds``. A new address, or the same one not yet
-        verified, is sent a verification mail at once. The switches outlive
-        the address: they are Web Push's too, which needs none."""
+        switches in ``kinds`` (:data:`SWITCHES`: each kind's for e-mail and
+        for Web Push). A new address, or the same one not yet verified, is
+        sent a verification mail at once. The switches outlive the address:
+        the browser's need none."""
         if email is not None and email != "" and self.mailer is None:
             raise BadInput(
                 "this server sends no e-mail (it was started without --smtp); "
@@ -349,7 +355,7 @@ class Notices:
                     "lang": lang,
                     "base_url": base,
                     # The switches stay as they were (all on for a first address).
-                    **{kind: kinds.get(kind, getattr(row, kind, True)) for kind in KINDS},
+                    **{k: kinds.get(k, getattr(row, k, True)) for k in SWITCHES},
                 }
                 if row is None:
                     values["last_digest_ms"] = 0
@@ -368,7 +374,7 @@ class Notices:
                 await conn.execute(
                     update(notice_addresses)
                     .where(notice_addresses.c.account_id == account.id)
-                    .values(**{k: v for k, v in kinds.items() if k in KINDS})
+                    .values(**{k: v for k, v in kinds.items() if k in SWITCHES})
                 )
             elif row is None and kinds:
                 if self.pusher is None:
@@ -383,7 +389,7 @@ class Notices:
                         lang=lang,
                         base_url=base,
                         last_digest_ms=0,
-                        **{kind: kinds.get(kind, True) for kind in KINDS},
+                        **{k: kinds.get(k, True) for k in SWITCHES},
                     )
                 )
         if mail is not None:
@@ -685,8 +691,8 @@ async def enqueue(
         by_mail = {r.account_id for r in rows}
     by_push: set[str] = set()
     if push:
-        # The e-mail switches, where the account set them; all on where it did not.
-        switch = getattr(notice_addresses.c, kind)
+        # The kind's push switch, where the account set it; on where it did not.
+        switch = getattr(notice_addresses.c, PUSH[kind])
         rows = await conn.execute(
             select(push_subscriptions.c.account_id)
             .outerjoin(

@@ -53,6 +53,7 @@ from sqlalchemy import (
     Text,
     UniqueConstraint,
     false,
+    true,
 )
 
 metadata = MetaData()
@@ -353,6 +354,11 @@ notice_addresses = Table(
     Column("invite", Boolean, nullable=False),
     # When the last digest was sent: the next one waits an hour from it.
     Column("last_digest_ms", BigInteger, nullable=False),
+    # The same four kinds for Web Push (v0019): each channel chosen per kind.
+    Column("push_your_turn", Boolean, nullable=False, server_default=true()),
+    Column("push_deadline_soon", Boolean, nullable=False, server_default=true()),
+    Column("push_finished", Boolean, nullable=False, server_default=true()),
+    Column("push_invite", Boolean, nullable=False, server_default=true()),
 )
 
 notices = Table(

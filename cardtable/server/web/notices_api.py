@@ -27,7 +27,7 @@ from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Respon
 from starlette.routing import BaseRoute, Route
 
 from cardtable.server.accounts.accounts import Accounts
-from cardtable.server.accounts.notices import KINDS, Notices, checked_address, words
+from cardtable.server.accounts.notices import SWITCHES, Notices, checked_address, words
 from cardtable.server.accounts.push import Pusher, Subscription
 from cardtable.server.requests import Closed
 from cardtable.server.web.session_cookie import need_account
@@ -46,6 +46,11 @@ class NoticeChoices(Closed):
     deadline_soon: bool | None = None
     finished: bool | None = None
     invite: bool | None = None
+    # The same kinds in this account's browsers (Web Push).
+    push_your_turn: bool | None = None
+    push_deadline_soon: bool | None = None
+    push_finished: bool | None = None
+    push_invite: bool | None = None
 
 
 class PushKeys(Closed):
@@ -136,7 +141,7 @@ def routes(accounts: Accounts, notices: Notices, static: Path) -> list[BaseRoute
         email = body.email
         if email is not None and email.strip():
             email = checked_address(email, "request.email")
-        kinds = {k: v for k in KINDS if (v := getattr(body, k)) is not None}
+        kinds = {k: v for k in SWITCHES if (v := getattr(body, k)) is not None}
         base = str(request.base_url)
         choices = await notices.choose(account, email, kinds, body.lang, base)
         return JSONResponse(choices.to_json())

@@ -113,6 +113,10 @@ def test_an_address_is_verified_by_the_link_in_the_mail_that_arrives(db_url: str
             "deadline_soon": True,
             "finished": True,
             "invite": True,
+            "push_your_turn": True,
+            "push_deadline_soon": True,
+            "push_finished": True,
+            "push_invite": True,
         }
         refused = ann.post("/api/me/notices", {"email": "ann at example"}, status=400)
         assert "request.email" in refused["error"] and "not an e-mail address" in refused["error"]
@@ -185,6 +189,7 @@ def test_the_unsubscribe_link_needs_no_sign_in_and_takes_a_one_click_post(
         assert clicked.status_code == 200, clicked.text
         after = ann.client.get("/api/me/notices").json()
         assert not any(after[k] for k in ("your_turn", "deadline_soon", "finished", "invite"))
+        assert after["push_your_turn"]  # a mail's link stops mail, not the browser's notices
         assert stranger.client.post("/api/unsubscribe/nonsense", json={}).status_code == 404
 
 

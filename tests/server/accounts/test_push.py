@@ -285,21 +285,25 @@ def test_deleting_the_account_deletes_its_subscriptions(db_url: str) -> None:
         assert count(ann, push_subscriptions) == 0
 
 
-def test_the_e_mail_switches_hold_for_pushes_too(db_url: str) -> None:
-    """docs/server.md: one set of switches per account, for e-mail and push."""
+def test_each_kind_is_chosen_for_e_mail_and_for_the_browser_apart(db_url: str) -> None:
+    """Issue 30, item 3: per kind, "in the browser and/or by email". Ann
+    hears of her turn in her browser only, then by mail only."""
     clock = Clock()
     with smtp_server() as inbox, mail_server(db_url, clock, inbox) as ann:
         service = PushService()
         pusher_of(ann).post = service.post
         ann.sign_up("Ann")
         give_address(ann, inbox, "Ann")
-        ann.post("/api/me/notices", {"your_turn": False})
         ann.post("/api/me/push", Browser("ann", random.Random(38)).subscription())
+        chosen = ann.post("/api/me/notices", {"your_turn": False})
+        assert (chosen["your_turn"], chosen["push_your_turn"]) == (False, True)
         my_turn_at_a_table_with_a_bot(ann, "Ann")
-        assert service.sent == []
-        ann.post("/api/me/notices", {"your_turn": True})
+        assert len(service.sent) == 1  # pushed
+        assert count(ann, notices, kind="your_turn", sent_ms=None) == 0  # no mail waits
+        ann.post("/api/me/notices", {"your_turn": True, "push_your_turn": False})
         my_turn_at_a_table_with_a_bot(ann, "Ann")
-        assert len(service.sent) == 1
+        assert len(service.sent) == 1  # not pushed this time
+        assert count(ann, notices, kind="your_turn", sent_ms=None) == 1  # mailed in the digest
 
 
 def test_the_switches_need_no_address_and_outlive_one(db_url: str) -> None:
@@ -308,8 +312,12 @@ def test_the_switches_need_no_address_and_outlive_one(db_url: str) -> None:
     with push_server(db_url, Clock()) as (ann, service):
         ann.sign_up("Ann")
         ann.post("/api/me/push", Browser("ann", random.Random(42)).subscription())
-        chosen = ann.post("/api/me/notices", {"your_turn": False})
-        assert (chosen["email"], chosen["your_turn"], chosen["finished"]) == (None, False, True)
+        chosen = ann.post("/api/me/notices", {"push_your_turn": False})
+        assert (chosen["email"], chosen["push_your_turn"], chosen["push_finished"]) == (
+            None,
+            False,
+            True,
+        )
         my_turn_at_a_table_with_a_bot(ann, "Ann")
         assert service.sent == []
     with smtp_server() as inbox, mail_server(db_url, Clock(), inbox) as bea:

@@ -1,13 +1,14 @@
 """Migration v0019 (Web Push) upgrades a database of the release before it
-with every account kept and ``ct_push_subscriptions`` empty and in use (one
-row per push endpoint); its downgrade drops that table (and only it), and
-upgrading again works."""
+with every account kept, ``ct_push_subscriptions`` empty and in use (one
+row per push endpoint) and a push switch per kind; its downgrade drops that
+table (and only it) and those switches, and upgrading again works."""
 
 from __future__ import annotations
 
-from sqlalchemy import func, select, text
+from sqlalchemy import Connection, func, inspect, select, text
 from sqlalchemy.exc import IntegrityError
 
+from cardtable.server.db.migrations.versions.v0019_push import PUSH_SWITCHES
 from cardtable.server.db.schema import accounts, push_subscriptions
 from cardtable.server.db.storage import Storage
 from tests.server.db.test_migration_v0004 import migrated, old_table, write_at
@@ -32,6 +33,7 @@ async def _upgrade_use_downgrade(
             empty = await conn.scalar(select(func.count()).select_from(push_subscriptions))
             await conn.execute(text(SUBSCRIBE))
             upgraded = await conn.run_sync(table_names)
+            switches = await conn.run_sync(push_switches)
         try:
             async with new.engine.begin() as conn:
                 await conn.execute(text(SUBSCRIBE))  # the same endpoint again
@@ -42,11 +44,19 @@ async def _upgrade_use_downgrade(
     async with old.engine.begin() as conn:
         await conn.run_sync(downgrade_to("v0018"))
         downgraded = await conn.run_sync(table_names)
+        switches_after = await conn.run_sync(push_switches)
         kept = await conn.scalar(select(func.count()).select_from(accounts))
     await old.engine.dispose()
     async with migrated(url) as again, again.engine.connect() as conn:
         back = await conn.run_sync(table_names)
+    assert switches == set(PUSH_SWITCHES) and switches_after == set()
     return int(empty or 0), twice, upgraded, downgraded, int(kept or 0), back
+
+
+def push_switches(conn: Connection) -> set[str]:
+    """The push switches among ``ct_notice_addresses``' columns."""
+    columns = inspect(conn).get_columns("ct_notice_addresses")
+    return {c["name"] for c in columns if c["name"].startswith("push_")}
 
 
 def test_the_push_table_comes_and_goes_with_the_migration(any_db: str) -> None:

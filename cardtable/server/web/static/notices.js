@@ -1,7 +1,7 @@
 // @ts-check
 // The account page's "Notifications" section: an e-mail address (verified by
 // a link the server mails at once), notices in this browser by Web Push (a
-// service worker, push-sw.js), and one switch per kind of notice for both
+// service worker, push-sw.js), and per kind of notice a switch for each
 // (GET/POST /api/me/notices, /api/me/push; docs/server.md, "Notifications").
 
 import { api } from "./api.js";
@@ -73,22 +73,32 @@ function draw(section, t, choices) {
     h("button", { class: "primary", type: "submit" }, t("account.notices.save")),
     choices.email === null ? null
       : h("button", { type: "button", id: "notices-remove", onclick: () => send({ email: "" }) }, t("account.notices.remove"))));
-  // The switches are e-mail's and Web Push's: either one makes them matter.
-  const switches = h("fieldset", { class: "notices-kinds", disabled: choices.email === null && !choices.push },
+  // Each kind, by e-mail and in this browser: a column per channel this
+  // server and browser offer, usable once the account has that channel.
+  const columns = [
+    ...(choices.available ? [{ prefix: "", id: "mail", on: choices.email !== null }] : []),
+    ...(pushMissing() === null ? [{ prefix: "push_", id: "browser", on: choices.push }] : []),
+  ];
+  const switches = h("fieldset", { class: "notices-kinds", disabled: !columns.some((c) => c.on) },
     h("legend", {}, t("account.notices.kinds")),
-    KINDS.map((kind) => h("label", { class: "notices-kind" },
-      h("input", {
-        type: "checkbox", role: "switch", name: kind, checked: Boolean(choices[kind]),
-        onchange: (/** @type {Event} */ event) => send({ [kind]: /** @type {HTMLInputElement} */ (event.target).checked }),
-      }),
-      t(`account.notices.${kind}`))));
+    h("table", { class: "notices-grid" },
+      h("thead", {}, h("tr", {}, h("td", {}),
+        columns.map((c) => h("th", { scope: "col", id: `notices-by-${c.id}` }, t(`account.notices.by.${c.id}`))))),
+      h("tbody", {}, KINDS.map((kind) => h("tr", {},
+        h("th", { scope: "row", id: `notices-${kind}` }, t(`account.notices.${kind}`)),
+        columns.map((c) => h("td", {}, h("input", {
+          type: "checkbox", role: "switch", name: c.prefix + kind,
+          checked: Boolean(choices[c.prefix + kind]), disabled: !c.on,
+          "aria-labelledby": `notices-${kind} notices-by-${c.id}`,
+          onchange: (/** @type {Event} */ event) =>
+            send({ [c.prefix + kind]: /** @type {HTMLInputElement} */ (event.target).checked }),
+        }))))))));
   const push = pushPart(t, choices, lang, (/** @type {Choices} */ next) => draw(section, t, next));
   if (!choices.available) {
-    // Neither mail nor push here: no switch would change anything.
-    const useless = pushMissing() !== null;
+    // No mail here; without push either, no switch would change anything.
     section.replaceChildren(heading, push,
       h("p", { class: "hint", id: "notices-unavailable" }, t("account.notices.unavailable")),
-      ...(useless ? [] : [switches]), error);
+      ...(columns.length ? [switches] : []), error);
     return;
   }
   section.replaceChildren(heading,

@@ -1,6 +1,7 @@
 """Web Push: ``ct_push_subscriptions`` lists the browsers each account is
-sent notices in (accounts/push.py). A new table only: a downgrade drops it,
-and the release before sends e-mail notices as it did.
+sent notices in (accounts/push.py), and ``ct_notice_addresses`` gains a
+switch per kind for them (``push_your_turn``…, all on). A downgrade drops
+both, and the release before sends e-mail notices as it did.
 
 Revision ID: v0019
 Revises: v0018
@@ -16,6 +17,8 @@ down_revision = "v0018"
 branch_labels = None
 depends_on = None
 
+PUSH_SWITCHES = ("push_your_turn", "push_deadline_soon", "push_finished", "push_invite")
+
 
 def upgrade() -> None:
     op.create_table(
@@ -30,7 +33,15 @@ def upgrade() -> None:
         sa.Column("created_ms", sa.BigInteger, nullable=False),
     )
     op.create_index("ix_ct_push_subscriptions_account_id", "ct_push_subscriptions", ["account_id"])
+    with op.batch_alter_table("ct_notice_addresses") as table:
+        for column in PUSH_SWITCHES:
+            table.add_column(
+                sa.Column(column, sa.Boolean, nullable=False, server_default=sa.true())
+            )
 
 
 def downgrade() -> None:
+    with op.batch_alter_table("ct_notice_addresses") as table:
+        for column in PUSH_SWITCHES:
+            table.drop_column(column)
     op.drop_table("ct_push_subscriptions")  # its indexes go with it
