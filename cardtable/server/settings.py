@@ -151,6 +151,7 @@ class Settings:
         30.0, "seconds before a bot plays for a player who left", at_least=0
     )
     bot_workers: int = setting(1, "processes for search bots", at_least=1)
+    # Counted in memory: a parked turn-based game (live/parking.py) does not count.
     max_tables: int = setting(
         5000, "tables waiting or playing at once; past it creates get 503", at_least=1
     )
