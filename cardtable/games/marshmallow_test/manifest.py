@@ -53,6 +53,18 @@ MANIFEST = GameManifest(
             strength="measured against pimc in docs/strength.md",
             time_per_move="as pimc's budget (0.2 s unless given)",
         ),
+        "pimc-lp": BotEntry(
+            f"{_PKG}.bots.learned_playout:LearnedPlayoutBot",
+            "pimc whose playouts follow the learned policy at every seat",
+            strength="measured against pimc in docs/strength.md",
+            time_per_move="as pimc's budget (0.2 s unless given)",
+        ),
+        "pimc-lp-opp": BotEntry(
+            f"{_PKG}.bots.learned_playout:OpponentModelBot",
+            "pimc whose playouts follow the learned policy at the opponents' seats",
+            strength="measured against pimc in docs/strength.md",
+            time_per_move="as pimc's budget (0.2 s unless given)",
+        ),
     },
     terminal_ui=f"{_PKG}.terminal:MarshmallowTestUI",
     determinize=f"{_PKG}.determinize:determinize",

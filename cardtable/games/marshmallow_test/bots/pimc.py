@@ -89,6 +89,8 @@ class PIMCBot:
     noise, and resamples the playouts' deals from them (0: uniform deals).
     """
 
+    batch_type = Batch  # plays the playouts; a subclass may play another policy
+
     def __init__(
         self,
         seat: int,
@@ -296,7 +298,7 @@ class PIMCBot:
         if won is not None and lead_colour is not None:
             best_seat, card = won
             best = card_strength(card, lead_colour, view.trump)  # MT-5.6
-        return Batch(
+        return self.batch_type(
             self.table,
             hands,
             trump=trump,

@@ -268,8 +268,8 @@ class Batch:
         return masks_to_bool(self.masks)
 
     def _take(self, a: IntA) -> Batch:
-        """A batch of rows ``a`` of this one (copies)."""
-        sub = object.__new__(Batch)
+        """A batch of rows ``a`` of this one (copies), of the same class."""
+        sub = object.__new__(type(self))
         sub.table = self.table
         sub.rows = rows = len(a)
         sub.same_trump = self.same_trump
