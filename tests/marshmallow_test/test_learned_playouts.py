@@ -28,6 +28,7 @@ from cardtable.games.marshmallow_test.bots.learned_playout import (
 from cardtable.games.marshmallow_test.bots.pimc import PIMCBot
 from cardtable.games.marshmallow_test.determinize import determinize
 from cardtable.games.marshmallow_test.moves import Play
+from tests.bot_games import play_checking_legal
 from tests.marshmallow_test.helpers import scenario
 from tests.marshmallow_test.test_package import random_position
 
@@ -104,16 +105,7 @@ def test_whole_games_of_legal_moves(name: str, players: int) -> None:
     bots = [
         make_bot(name, game, s, random.Random(s), Budget(iterations=40)) for s in range(players)
     ]
-    moves = 0
-    while not state.finished:
-        seat = state.to_move
-        assert seat is not None
-        legal = state.legal_moves()
-        move = bots[seat].choose(state.view(seat), legal)
-        assert move in legal
-        state.apply(move)
-        moves += 1
-    assert moves > 10 * players
+    assert play_checking_legal(state, bots) > 10 * players
 
 
 @pytest.mark.parametrize("cls", [LearnedPlayoutBot, OpponentModelBot])

@@ -28,6 +28,7 @@ from cardtable.games.marshmallow_test.bots.learned import (
 )
 from cardtable.games.marshmallow_test.determinize import determinize
 from cardtable.games.marshmallow_test.observations import MarshmallowEncoder
+from tests.bot_games import play_checking_legal
 from tests.marshmallow_test.helpers import scenario
 from tests.marshmallow_test.test_package import random_position
 
@@ -93,16 +94,7 @@ def test_whole_games_of_learned_bots_make_only_legal_moves(players: int) -> None
     for g in range(3):
         state = game.new_game(random.Random(g))
         bots = [make_bot("learned", game, s, random.Random(g)) for s in range(players)]
-        moves = 0
-        while not state.finished:
-            seat = state.to_move
-            assert seat is not None
-            legal = state.legal_moves()
-            move = bots[seat].choose(state.view(seat), legal)
-            assert move in legal
-            state.apply(move)
-            moves += 1
-        assert moves > 10 * players  # at least a round was played
+        assert play_checking_legal(state, bots) > 10 * players  # at least a round was played
 
 
 def test_swapping_two_other_hands_changes_neither_the_input_nor_the_move() -> None:
