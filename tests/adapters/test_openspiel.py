@@ -29,6 +29,7 @@ from cardtable.bots.base import Budget, RandomBot  # noqa: E402
 from cardtable.core import registry  # noqa: E402
 from cardtable.core.manifest import MissingPartError  # noqa: E402
 from cardtable.games.myrummy_111 import Take  # noqa: E402
+from tests.bot_games import play_checking_legal  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 MT, MR = "python_cardtable_marshmallow_test", "python_cardtable_myrummy_111"
@@ -400,13 +401,7 @@ def test_arena_bot_completes_games(name: str, options: dict[str, Any]) -> None:
         OpenSpielISMCTSBot(0, game, random.Random(9), Budget(iterations=12)),
         OpenSpielISMCTSBot(1, game, random.Random(10), Budget(seconds=0.02)),
     ] + [RandomBot(s, game, random.Random(s)) for s in range(2, game.num_players)]
-    while not state.finished:
-        seat = state.to_move
-        assert seat is not None
-        legal = state.legal_moves()
-        move = bots[seat].choose(state.view(seat), legal)
-        assert move in legal
-        state.apply(move)
+    play_checking_legal(state, bots)
     assert bots[1]._seconds_per_sim is not None
 
 
