@@ -293,20 +293,25 @@ def _compare_result(expected: Mapping[str, JSON], state: State) -> None:
 
 
 def load_record(
-    record: Mapping[str, JSON] | str | bytes, rng: random.Random | None = None
+    record: Mapping[str, JSON] | str | bytes,
+    rng: random.Random | None = None,
+    *,
+    deal_next: bool = True,
 ) -> State:
     """The state a record describes; raises RecordError or RuleBreakError.
 
     Deals come from the record. Should the record stop at the end of a round,
     the next round is dealt with ``rng``, or, without one, a generator of its
-    own seeded by the operating system (it is never the global ``random``).
+    own seeded by the operating system (it is never the global ``random``);
+    with ``deal_next=False`` the state stays at the round's end, awaiting
+    the deal (a tournament's table plays one round: its game stops there).
     """
     outcome = replay(record)
     if outcome.error is not None:
         raise outcome.error
     state = outcome.state
     assert state is not None
-    if state.awaiting_deal and not state.finished:
+    if state.awaiting_deal and not state.finished and deal_next:
         state = state.clone(rng if rng is not None else random.Random())
         state.deal(None)  # from the generator just given
     elif rng is not None:

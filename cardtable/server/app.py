@@ -36,6 +36,8 @@ from cardtable.server.logs import TableContext
 from cardtable.server.quick.match import QuickMatch
 from cardtable.server.quick.turn_based import TurnBasedMatch
 from cardtable.server.settings import Settings
+from cardtable.server.tournaments.director import Director
+from cardtable.server.tournaments.ledger import TournamentStore
 from cardtable.server.web import (
     account_api,
     friends_api,
@@ -45,6 +47,7 @@ from cardtable.server.web import (
     pages,
     quick_api,
     tables_api,
+    tournaments_api,
     ws,
 )
 from cardtable.server.wire import BadInput
@@ -98,6 +101,7 @@ def create_app(settings: Settings) -> Starlette:
     quick = QuickMatch(hub, play, accounts, rating=ratings.shown_rating, store=store)
     paced = TurnBasedMatch(hub, play, accounts, rating=ratings.shown_rating)
     puzzle_ratings = PuzzleRatings(storage.engine, secret)
+    director = Director(hub, play, TournamentStore(storage.engine), secret)
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -111,9 +115,11 @@ def create_app(settings: Settings) -> Starlette:
         await lifecycle.start()
         removals.start()
         notices.start()
+        director.start()
         try:
             yield
         finally:
+            await director.stop()
             await notices.stop()
             await removals.stop()
             await lifecycle.stop()
@@ -135,6 +141,7 @@ def create_app(settings: Settings) -> Starlette:
             *notices_api.routes(accounts, notices, STATIC),
             *quick_api.routes(quick, paced, accounts),
             *leaderboard_api.routes(ratings, STATIC),
+            *tournaments_api.routes(hub, director, accounts, STATIC),
             WebSocketRoute("/ws/{table_id}", ws.endpoint(hub, play)),
         ],
         lifespan=lifespan,
@@ -162,4 +169,5 @@ def create_app(settings: Settings) -> Starlette:
     app.state.quick = quick
     app.state.paced = paced  # turn-based quick match
     app.state.ratings = ratings  # rating_for(account_id, game, players), for matching
+    app.state.tournaments = director
     return app

@@ -29,6 +29,14 @@ account, kind, table and turn (two processes enqueueing one notice make one row)
 ``ct_push_subscriptions`` holds the browsers an account receives Web Push in
 (accounts/push.py), one row per push endpoint.
 
+Tournaments (cardtable/server/tournaments/): ``ct_tournaments`` holds each
+tournament's settings and how far it is (the deal being played);
+``ct_tournament_entrants`` its entrants (people when they enter, numbered
+with the bots that fill the tables when it starts), ``ct_tournament_invites``
+whom its creator invited, and ``ct_tournament_tables`` every table of every
+deal: who sat where, and, once the deal is over at every table, each seat's
+points and percentage.
+
 Puzzle training: ``ct_puzzle_players`` holds one Glicko-2 state per account
 and game; ``ct_puzzle_attempts`` one row per puzzle an account tried, its first
 try (the only one that is rated: a puzzle counts once, so its answer, once
@@ -85,6 +93,8 @@ tables = Table(
     Column("move_hours", Integer, nullable=True),
     Column("on_timeout", String(16), nullable=True),
     Column("turn_started_ms", BigInteger, nullable=True),
+    # A tournament's table (v0020): it plays one deal of that tournament.
+    Column("tournament_id", String(32), nullable=True, index=True),
 )
 
 seats = Table(
@@ -391,4 +401,62 @@ push_subscriptions = Table(
     Column("base_url", String(256), nullable=False),  # the site a notice's link points to
     Column("created_ms", BigInteger, nullable=False),
     Index("ix_ct_push_subscriptions_account_id", "account_id"),
+)
+
+tournaments = Table(
+    "ct_tournaments",
+    metadata,
+    Column("id", String(32), primary_key=True),
+    Column("name", String(64), nullable=False),
+    Column("game", String(64), nullable=False),
+    Column("options", Text, nullable=False),  # the game options as JSON, players included
+    Column("form", String(16), nullable=False),  # "duplicate" or "swiss"
+    Column("deals", Integer, nullable=False),
+    Column("start_ms", BigInteger, nullable=False, index=True),
+    Column("move_hours", Integer, nullable=True),  # null: real time
+    Column("access", String(16), nullable=False),  # "open" or "invite"
+    Column("rated", Boolean, nullable=False),
+    Column("bot", String(16), nullable=False),  # the level of the bots that fill seats
+    Column("creator_id", String(32), ForeignKey("ct_accounts.id"), nullable=True),
+    Column("creator_name", String(64), nullable=False),
+    # "upcoming", "running", "finished" or "cancelled".
+    Column("status", String(16), nullable=False, index=True),
+    Column("seed", BigInteger, nullable=False),
+    Column("deal", Integer, nullable=True),  # the deal being played (from 0) while running
+    Column("created_ms", BigInteger, nullable=False),
+    Column("finished_ms", BigInteger, nullable=True),
+)
+
+tournament_entrants = Table(
+    "ct_tournament_entrants",
+    metadata,
+    Column("tournament_id", String(32), ForeignKey("ct_tournaments.id"), primary_key=True),
+    Column("id", Integer, primary_key=True),  # the order of entry (bots after people)
+    Column("account_id", String(32), nullable=True, index=True),  # null: a bot
+    Column("name", String(64), nullable=False),
+    Column("bot", String(16), nullable=True),
+    Column("entered_ms", BigInteger, nullable=False),
+    # A rated tournament's rating change for the account (display ratings).
+    Column("rating_before", Float, nullable=True),
+    Column("rating_after", Float, nullable=True),
+    UniqueConstraint("tournament_id", "account_id"),
+)
+
+tournament_invites = Table(
+    "ct_tournament_invites",
+    metadata,
+    Column("tournament_id", String(32), ForeignKey("ct_tournaments.id"), primary_key=True),
+    Column("account_id", String(32), primary_key=True),
+)
+
+tournament_tables = Table(
+    "ct_tournament_tables",
+    metadata,
+    Column("tournament_id", String(32), ForeignKey("ct_tournaments.id"), primary_key=True),
+    Column("deal", Integer, primary_key=True),
+    Column("number", Integer, primary_key=True),  # the table's number on its deal, from 0
+    Column("table_id", String(32), nullable=False, unique=True),
+    Column("seats", Text, nullable=False),  # JSON: the entrant id at each seat
+    Column("points", Text, nullable=True),  # JSON: each seat's points on the deal
+    Column("percentages", Text, nullable=True),  # JSON: each seat's percentage
 )

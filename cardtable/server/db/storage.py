@@ -667,6 +667,7 @@ def _table_facts(r: Any) -> TableFacts:
         move_hours=r["move_hours"],
         on_timeout=r["on_timeout"],
         turn_started_ms=r["turn_started_ms"],
+        tournament=r["tournament_id"],
     )
 
 
@@ -769,6 +770,7 @@ async def _execute(conn: AsyncConnection, write: _Write) -> None:
                 move_hours=facts.move_hours,
                 on_timeout=facts.on_timeout,
                 turn_started_ms=facts.turn_started_ms,
+                tournament_id=facts.tournament,
             )
         )
         await conn.execute(

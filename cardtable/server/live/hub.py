@@ -192,7 +192,9 @@ class Hub:
         journal = Journal(events)
         record = journal.record(facts.game, facts.options)
         live = facts.status != "finished"
-        state = load_record(record, random.Random(secrets.randbits(64)) if live else None)
+        # A tournament's finished table stays at its deal's end (Table.prepare).
+        rng = random.Random(secrets.randbits(64)) if live else None
+        state = load_record(record, rng, deal_next=facts.tournament is None)
         if facts.status == "waiting" and all(s.kind == "bot" or s.token_hash for s in facts.seats):
             facts.status = "playing"  # the last join's status write did not land; its seat did
         table = build_table(facts, load(facts.game, **facts.options), state, journal)
@@ -274,17 +276,22 @@ class Hub:
         )
 
     async def create(
-        self, new: NewTable, rematch_of: str | None = None, creator: str | None = None
+        self,
+        new: NewTable,
+        rematch_of: str | None = None,
+        creator: str | None = None,
+        table_id: str | None = None,
     ) -> Table:
         live = sum(1 for t in self.tables.values() if t.status in ("waiting", "playing"))
         if live >= self.settings.max_tables:
             raise BadInput(f"this server holds {live} open tables, its limit; try again later", 503)
-        state = new.game.new_game(random.Random(secrets.randbits(64)))
+        seed = secrets.randbits(64) if new.deal_seed is None else new.deal_seed
+        state = new.game.new_game(random.Random(seed))
         journal = Journal()
         deal = journal.new_events(state)
         waiting = any(s.kind == "human" and s.token_hash is None for s in new.seats)
         facts = TableFacts(
-            id=new_table_id(),
+            id=new_table_id() if table_id is None else table_id,
             game=new.game.name,
             options=new.game.options_json,
             private=new.private,
@@ -299,6 +306,7 @@ class Hub:
             rated=new.rated,
             move_hours=new.move_hours,
             on_timeout=new.on_timeout,
+            tournament=new.tournament,
         )
         if new.move_hours is not None and not waiting:  # the first turn begins now
             facts.turn_started_ms = facts.created_ms
@@ -348,6 +356,11 @@ class Hub:
                 raise Refused("a rematch can start only when the game is over")
             if old.seat_for_token(token) is None:
                 raise BadInput(f"this token belongs to no seat of table {old.id}", 403)
+            if old.facts.tournament is not None:
+                raise Refused(
+                    "a tournament's table has no rematch: the next deal is at the tournament",
+                    key="tournament.noRematch",
+                )
             if old.facts.rematch_id is not None:
                 return await self.get(old.facts.rematch_id)
             seats = [dataclasses.replace(s) for s in old.facts.seats]  # copies: names, tokens

@@ -257,10 +257,13 @@ class Play:
         only then make it the table's (call under the lock)."""
         after, new = table.prepare(seat, move)
         new = [*(before or []), *new]
-        status = "finished" if after.finished else None
-        # The game's end is rated with its last move, in one transaction (ratings.py).
-        outcome = outcome_of(table, after, now_ms()) if after.finished else None
-        started = self._turn_starts(table) if not after.finished else None
+        over = table.over(after)
+        status = "finished" if over else None
+        # The game's end is rated with its last move, in one transaction
+        # (ratings.py); a tournament's deal is scored by its tournament.
+        rated_end = after.finished and table.facts.tournament is None
+        outcome = outcome_of(table, after, now_ms()) if rated_end else None
+        started = self._turn_starts(table) if not over else None
         await self._store(table, new, status, outcome, started)
         table.adopt(after, new)
         if started is not None:
@@ -406,11 +409,14 @@ class Play:
         if table.status == "playing" and self.hub.tables.get(table.id) is not table:
             return  # let go of (another process serves it): nothing starts here
         turn_based = table.facts.turn_based
-        deserted = table.has_humans and not table.humans_present and not turn_based
+        waits = not turn_based and table.facts.tournament is None
+        deserted = table.has_humans and not table.humans_present and waits
         # A deserted game waits for its people, unless stand-ins were sent to
         # finish it (cardtable/server/live/lifecycle.py). A turn-based game
         # is never deserted: its bots move while its people are away, and a
         # person's move waits for them until their deadline (on_deadline).
+        # Nor is a tournament's real-time table: every other table waits for
+        # its deal, so an absent person's stand-in plays after the grace period.
         if table.status != "playing" or (deserted and table.facts.abandoned_ms is None):
             self._cancel_auto(table)
             self._stop_timer(table)

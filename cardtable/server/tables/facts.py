@@ -69,6 +69,9 @@ class TableFacts:
     move_hours: int | None = None
     on_timeout: str | None = None
     turn_started_ms: int | None = None
+    # The tournament this table plays one deal of (cardtable/server/tournaments/):
+    # the table ends with the deal's round, and nobody else may see it meanwhile.
+    tournament: str | None = None
 
     @property
     def turn_based(self) -> bool:

@@ -35,6 +35,10 @@ class NewTable:
     rated: bool = True  # False: friendly, never rated (rating_rules.py)
     move_hours: int | None = None  # turn-based: hours per move (None: real time)
     on_timeout: str | None = None  # turn-based: what running out of time does
+    # A tournament's table: the tournament, and the seed its deal is dealt
+    # from (the same at every table of the deal).
+    tournament: str | None = None
+    deal_seed: int | None = None
 
 
 #: Where a game drawn by the generic board keeps its words for the lobby (its

@@ -244,11 +244,31 @@ def state_message(table: Table, seat: int | None) -> str:
         # Once a rated game is over: each rated seat's change (rating_rules.change_json).
         "ratings": [change_json(c) for c in table.facts.ratings],
         "ended": None,
+        # The tournament whose deal this table plays (tournaments/), if any.
+        "tournament": None if table.facts.tournament is None else {"id": table.facts.tournament},
     }
     ended = table.journal.ended
     if ended is not None:
         message.update(_ended_json(table, ended))
+    elif table.status == "finished" and not table.state.finished:
+        message.update(_deal_over_json(table))
     return dumps(message)
+
+
+def _deal_over_json(table: Table) -> dict[str, Any]:
+    """A tournament's table whose deal (its game's first round) is over:
+    the table is finished though its game would go on, so ``finished`` is
+    true, nobody is to move, and ``winners`` are those with the deal's best
+    points (its lowest, in a game whose lowest score wins)."""
+    scores = list(table.state.scores)
+    best = min(scores) if manifest(table.game.name).lowest_wins else max(scores)
+    return {
+        "finished": True,
+        "to_move": None,
+        "legal": [],
+        "refused": [],
+        "winners": [seat for seat, score in enumerate(scores) if score == best],
+    }
 
 
 def _ended_json(table: Table, ended: dict[str, Any]) -> dict[str, Any]:

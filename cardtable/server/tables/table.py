@@ -22,6 +22,7 @@ from typing import Any
 from cardtable.core.engine import refusal
 from cardtable.core.errors import RecordError, RefusalParam
 from cardtable.core.game import Game, Move, State
+from cardtable.core.replay import load_record
 from cardtable.server.tables.chat import HISTORY, ChatLine, may_read
 from cardtable.server.tables.facts import SeatFacts, TableFacts
 from cardtable.server.tables.journal import Event, Journal
@@ -292,15 +293,32 @@ class Table:
         return parsed
 
     def prepare(self, seat: int, move: Move) -> tuple[State, list[Event]]:
-        """The state after ``move`` (a clone) and the events to store for it."""
+        """The state after ``move`` (a clone) and the events to store for it.
+
+        A tournament's table plays one deal, its game's first round: the move
+        that ends that round ends the table, and the next round's deal, which
+        the engine has already made, is neither stored nor shown (the state
+        stays at the round's end, as a replay of its record leaves it)."""
         after = self.state.clone()
-        return after, self.journal.applied(after.apply_as(seat, move), after)
+        new = self.journal.applied(after.apply_as(seat, move), after)
+        if self.facts.tournament is None or after.finished or after.round_number == 1:
+            return after, new
+        cut = next(i for i, (kind, _) in enumerate(new) if kind == "deal")
+        new = new[:cut]
+        events = Journal([*self.journal.events, *new])
+        record = events.record(self.game.name, self.game.options_json)
+        return load_record(record, deal_next=False), new
+
+    def over(self, state: State) -> bool:
+        """Whether the table ends at ``state``: the game is over, or a
+        tournament's deal is (its round ended: :meth:`prepare`)."""
+        return state.finished or (self.facts.tournament is not None and state.awaiting_deal)
 
     def adopt(self, after: State, new: list[Event]) -> None:
         """Make ``after`` the table's state, its events having been stored."""
         self.state = after
         self.journal.commit(new)
-        if after.finished:
+        if self.over(after):
             self.facts.status = "finished"
 
 

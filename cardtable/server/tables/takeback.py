@@ -56,6 +56,8 @@ def undone_state(table: Table, seat: int | None, rng: random.Random) -> State:
         raise _refused("spectator", "spectators have no move to take back")
     if table.facts.rated:
         raise _refused("rated", "moves are never taken back at a rated table")
+    if table.facts.tournament is not None:  # the other tables play the same cards without one
+        raise _refused("tournament", "moves are never taken back in a tournament")
     if table.status != "playing":
         raise _refused("over", "no take-back now: the game is not being played")
     if table.takeback is not None:
@@ -117,6 +119,7 @@ def may_ask(table: Table, seat: int | None) -> bool:
     return (
         seat is not None
         and not table.facts.rated
+        and table.facts.tournament is None
         and table.status == "playing"
         and table.takeback is None
         and bool(events)

@@ -35,6 +35,9 @@ from cardtable.server.requests import Analyze, Join, Rematch
 from cardtable.server.tables.listing import entry, live_ids, online, tables_page
 from cardtable.server.tables.lobby import WORDS_FILE, WORDS_FOLDER, games_json, parse_create
 from cardtable.server.tables.replay import Seat, replay_step
+from cardtable.server.tables.table import Table
+from cardtable.server.tournaments.director import Director
+from cardtable.server.tournaments.rules import sealed_refusal
 from cardtable.server.web.session_cookie import signed_in
 from cardtable.server.wire import BadInput, convert, display_name, read_json
 
@@ -137,8 +140,19 @@ def routes(hub: Hub, play: Play, analyses: Analyses, static: Path) -> list[BaseR
         play.changed(table)
         return JSONResponse({"seat": body.seat, "token": token})
 
-    async def record(request: Request) -> Response:
+    async def shown(request: Request) -> Table:
+        """The table, unless it plays a tournament's deal still being played
+        at another table: nothing of it is shown before that deal is over
+        everywhere (tournaments/director.py)."""
         table = await hub.get(request.path_params["table_id"])
+        if table.facts.tournament is not None:
+            director: Director = request.app.state.tournaments
+            if await director.store.sealed(table.id):
+                raise sealed_refusal()
+        return table
+
+    async def record(request: Request) -> Response:
+        table = await shown(request)
         if table.status != "finished":
             raise BadInput("the record is offered once the game is over", 409)
         filename = f"cardtable-{table.id}.json"
@@ -148,7 +162,7 @@ def routes(hub: Hub, play: Play, analyses: Analyses, static: Path) -> list[BaseR
         )
 
     async def replay(request: Request) -> Response:
-        table = await hub.get(request.path_params["table_id"])
+        table = await shown(request)
         step = _number(request.query_params.get("step", "0"), "step")
         raw = request.query_params.get("seat")
         seat: Seat = raw if raw in (None, "all") else _number(raw, "seat")
@@ -159,13 +173,13 @@ def routes(hub: Hub, play: Play, analyses: Analyses, static: Path) -> list[BaseR
         return JSONResponse(out)
 
     async def analysis(request: Request) -> Response:
-        table = await hub.get(request.path_params["table_id"])
+        table = await shown(request)
         raw = request.query_params.get("seat")
         seat = None if raw in (None, "all") else _number(raw, "seat")
         return JSONResponse(await analyses.document(table, seat))
 
     async def analyze(request: Request) -> Response:
-        table = await hub.get(request.path_params["table_id"])
+        table = await shown(request)
         body = convert(await read_json(request), Analyze, "request")
         document, queued = await analyses.request(table, body.seat)
         return JSONResponse(document, status_code=202 if queued else 200)

@@ -21,6 +21,8 @@ from cardtable.server.live.hub import Hub, ServedElsewhere, TableMoving
 from cardtable.server.live.play import Play
 from cardtable.server.tables.messages import error
 from cardtable.server.tables.table import Client, Reader
+from cardtable.server.tournaments.director import Director
+from cardtable.server.tournaments.rules import sealed_refusal
 from cardtable.server.web.session_cookie import COOKIE
 from cardtable.server.wire import BadInput
 
@@ -33,6 +35,7 @@ CLOSE_UNKNOWN_TABLE = 4404
 CLOSE_BAD_TOKEN = 4403
 CLOSE_TOO_SLOW = 4408
 CLOSE_TOO_MANY = 4429
+CLOSE_SEALED = 4409  # a tournament's table, its deal still played elsewhere
 
 
 async def _refuse(ws: WebSocket, message: str, code: int) -> None:
@@ -55,6 +58,15 @@ async def _reader(ws: WebSocket, hub: Hub) -> Reader:
 def endpoint(hub: Hub, play: Play) -> Callable[[WebSocket], Awaitable[None]]:
     async def table_socket(ws: WebSocket) -> None:
         await ws.accept()
+        if not ws.query_params.get("token"):
+            # A spectator sees nothing of a tournament's table while its
+            # deal is played at another (the browser tries again later).
+            director: Director = ws.app.state.tournaments
+            if await director.store.sealed(ws.path_params["table_id"][:40]):
+                refusal = sealed_refusal()
+                await ws.send_text(error(str(refusal), key=refusal.body()["key"]))
+                await ws.close(CLOSE_SEALED)
+                return
         try:
             table = await hub.get(ws.path_params["table_id"], keep=True)
         except ServedElsewhere as there:  # the owner keeps it: this socket is relayed

@@ -34,10 +34,11 @@ async def _upgrade_downgrade_upgrade(url: str) -> tuple[Any, ...]:
     await write_at(url, "v0015", old_table("playing"), SEAT.format(seat=0), SEAT.format(seat=1))
     async with migrated(url) as new:
         stored = await new.load("old1")
-        async with new.engine.connect() as conn:
-            upgraded = await conn.run_sync(columns)
     old = Storage(url)
     async with old.engine.begin() as conn:
+        # Later migrations' columns go first, so that what v0016's own downgrade drops shows.
+        await conn.run_sync(downgrade_to("v0016"))
+        upgraded = await conn.run_sync(columns)
         await conn.run_sync(downgrade_to("v0015"))
         downgraded = await conn.run_sync(columns)
     await old.engine.dispose()

@@ -32,7 +32,6 @@ async def _upgrade_use_downgrade(
         async with new.engine.begin() as conn:
             empty = await conn.scalar(select(func.count()).select_from(push_subscriptions))
             await conn.execute(text(SUBSCRIBE))
-            upgraded = await conn.run_sync(table_names)
             switches = await conn.run_sync(push_switches)
         try:
             async with new.engine.begin() as conn:
@@ -42,6 +41,9 @@ async def _upgrade_use_downgrade(
             twice = False
     old = Storage(url)
     async with old.engine.begin() as conn:
+        # Later migrations' tables go first, so that what v0019's own downgrade drops shows.
+        await conn.run_sync(downgrade_to("v0019"))
+        upgraded = await conn.run_sync(table_names)
         await conn.run_sync(downgrade_to("v0018"))
         downgraded = await conn.run_sync(table_names)
         switches_after = await conn.run_sync(push_switches)
