@@ -130,7 +130,7 @@ class Director:
         assert t.deal is not None
         totals = [0.0] * len(entrants)
         if t.form == "swiss" and t.deal > 0:
-            for s in standings(len(entrants), await self._scored(t.id)):
+            for s in standings(len(entrants), await self.store.scored(t.id)):
                 totals[s.entrant] = s.total
         seating = seat_tables(t.form, len(entrants), t.players, t.deal, t.seed, totals)
         have = {d.number for d in made}
@@ -188,13 +188,6 @@ class Director:
         else:
             await self.look_at(t.id)
 
-    async def _scored(self, tournament_id: str) -> list[tuple[tuple[int, ...], tuple[float, ...]]]:
-        return [
-            (d.seats, d.percentages)
-            for d in await self.store.deal_tables(tournament_id)
-            if d.percentages is not None
-        ]
-
     async def _rate(self, t: Tournament) -> None:
         """A rated tournament is one game of all its entrants, ranked by the
         standings (:meth:`TournamentStore.rate`)."""
@@ -202,7 +195,7 @@ class Director:
         if sum(e.account_id is not None for e in entrants) < 2:
             return  # as at a table: a rating needs two accounts
         ranks = [0] * len(entrants)
-        for s in standings(len(entrants), await self._scored(t.id)):
+        for s in standings(len(entrants), await self.store.scored(t.id)):
             ranks[s.entrant] = s.place
         await self.store.rate(t, entrants, ranks, now_ms())
 
@@ -231,3 +224,8 @@ class Director:
 def new_tournament_id() -> str:
     """A tournament's id: 10 random URL-safe characters."""
     return secrets.token_urlsafe(8).replace("-", "x")
+
+
+def new_tournament_seed() -> int:
+    """The seed of a tournament's deals and seating (a signed 64-bit column holds it)."""
+    return secrets.randbits(62)

@@ -78,6 +78,11 @@ class DealTable:
     percentages: tuple[float, ...] | None
 
 
+def scored_tables(tables: Sequence[DealTable]) -> list[tuple[tuple[int, ...], tuple[float, ...]]]:
+    """The seats and percentages of the tables whose deal is over everywhere."""
+    return [(d.seats, d.percentages) for d in tables if d.percentages is not None]
+
+
 def _tournament(r: Any) -> Tournament:
     return Tournament(
         id=r.id,
@@ -368,6 +373,11 @@ class TournamentStore:
         )
         async with self.engine.connect() as conn:
             return [_deal_table(r) for r in await conn.execute(query)]
+
+    async def scored(self, tournament_id: str) -> list[tuple[tuple[int, ...], tuple[float, ...]]]:
+        """Each table's seats and percentages on the deals over at every table
+        (what the standings are summed from: :func:`.rules.standings`)."""
+        return scored_tables(await self.deal_tables(tournament_id))
 
     async def statuses(self, table_ids: Sequence[str]) -> dict[str, str]:
         query = select(tables.c.id, tables.c.status).where(tables.c.id.in_(list(table_ids)))

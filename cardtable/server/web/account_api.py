@@ -123,7 +123,8 @@ def routes(hub: Hub, accounts: Accounts, ratings: Ratings, static: Path) -> list
         found = await accounts.find(name)
         if found is None:
             raise BadInput(f"there is no player named {name[:40]!r}", 404)
-        return JSONResponse(await profile(hub, accounts, ratings, *found))
+        ledger = request.app.state.tournaments.store
+        return JSONResponse(await profile(hub, accounts, ratings, ledger, *found))
 
     async def shell(request: Request) -> Response:
         return FileResponse(static / "index.html", media_type="text/html")

@@ -17,6 +17,8 @@ from cardtable.server.live.hub import Hub
 from cardtable.server.tables.lobby import title
 from cardtable.server.tables.outcomes import seat_change
 from cardtable.server.tables.table import Table, seat_name
+from cardtable.server.tournaments.ledger import TournamentStore
+from cardtable.server.tournaments.rules import standings
 
 MAX_LIVE = 100
 MAX_FINISHED = 30
@@ -98,15 +100,25 @@ async def my_games(hub: Hub, accounts: Accounts, account: Account) -> dict[str, 
 
 
 async def profile(
-    hub: Hub, accounts: Accounts, ratings: Ratings, account: Account, since_ms: int
+    hub: Hub,
+    accounts: Accounts,
+    ratings: Ratings,
+    ledger: TournamentStore,
+    account: Account,
+    since_ms: int,
 ) -> dict[str, Any]:
     """What anyone may see of an account: games played per game, its ratings
-    there (per player count) and recent results with what each did to them."""
+    there (per player count), recent results with what each did to them, and
+    its finished tournaments with its place. A tournament's table whose deal
+    is still played elsewhere is left out: it would tell a person still
+    playing that deal how it went (tournaments/director.py)."""
     played = await accounts.played_per_game(account)
     rated = await ratings.of_account(account.id)
     recent = []
     for held in await accounts.held_seats(account, finished=True, limit=RECENT):
         table = await hub.get(held.table_id)
+        if table.facts.tournament is not None and await ledger.sealed(table.id):
+            continue
         recent.append(
             {
                 "id": held.table_id,
@@ -132,7 +144,33 @@ async def profile(
             for game, count in sorted(played.items())
         ],
         "recent": recent,
+        "tournaments": await tournament_results(ledger, account.id),
     }
+
+
+async def tournament_results(ledger: TournamentStore, account_id: str) -> list[dict[str, Any]]:
+    """The finished tournaments the account played: where it placed, of how many."""
+    out = []
+    for t, entry in await ledger.of_account(account_id):
+        entrants = await ledger.entrants(t.id)
+        scored = await ledger.scored(t.id)
+        position = next(i for i, e in enumerate(entrants) if e.id == entry.id)
+        place = next(s for s in standings(len(entrants), scored) if s.entrant == position)
+        out.append(
+            {
+                "id": t.id,
+                "name": t.name,
+                "game": t.game,
+                "title": title(t.game),
+                "form": t.form,
+                "place": place.place,
+                "of": len(entrants),
+                "total": round(place.total, 2),
+                "finished_ms": t.finished_ms,
+                "url": f"/tournaments/{t.id}",
+            }
+        )
+    return out
 
 
 def _board_link(game: str, rated: list[dict[str, Any]]) -> str:

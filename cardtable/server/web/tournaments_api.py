@@ -21,8 +21,8 @@ from cardtable.server.clock import now_ms
 from cardtable.server.guard.limits import client_address
 from cardtable.server.live.hub import Hub
 from cardtable.server.requests import Closed
-from cardtable.server.tournaments.director import Director, new_tournament_id
-from cardtable.server.tournaments.ledger import DealTable, Entrant, Tournament
+from cardtable.server.tournaments.director import Director, new_tournament_id, new_tournament_seed
+from cardtable.server.tournaments.ledger import DealTable, Entrant, Tournament, scored_tables
 from cardtable.server.tournaments.rules import (
     MAX_ENTRANTS,
     MAX_UPCOMING,
@@ -84,7 +84,7 @@ def _entrant_json(e: Entrant) -> dict[str, Any]:
 
 
 def _standings_json(entrants: list[Entrant], tables: list[DealTable]) -> list[dict[str, Any]]:
-    scored = [(d.seats, d.percentages) for d in tables if d.percentages is not None]
+    scored = scored_tables(tables)
     return [
         {
             **_entrant_json(entrants[s.entrant]),
@@ -156,8 +156,8 @@ def routes(hub: Hub, director: Director, accounts: Accounts, static: Path) -> li
                 most=MAX_UPCOMING,
             )
         tournament_id = new_tournament_id()
-        seed = int.from_bytes(tournament_id.encode()[:8], "big") ^ now_ms()
-        await store.create(tournament_id, new, (account.id, account.name), seed, now_ms())
+        creator = (account.id, account.name)
+        await store.create(tournament_id, new, creator, new_tournament_seed(), now_ms())
         return JSONResponse({"id": tournament_id, "url": f"/tournaments/{tournament_id}"}, 201)
 
     async def one(request: Request) -> Response:

@@ -1,0 +1,129 @@
+"""Making and entering tournaments: who may, what a bad request changes
+(nothing), invitations, a tournament nobody entered, a Swiss tournament's
+own deals and pairing, and a rated one's ratings and profiles."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+from tests.server.accounts_helpers import account_server
+from tests.server.helpers import sqlite_url
+from tests.server.tournaments.helpers import director, get, make, people, play_deal, sweep
+
+
+def test_only_accounts_make_tournaments_and_a_bad_one_is_refused_leaving_nothing(
+    tmp_path: Path,
+) -> None:
+    with account_server(sqlite_url(tmp_path)) as server:
+        guest = server.browser()
+        body = {"name": "x", "game": "marshmallow-test", "players": 2, "deals": 1}
+        assert guest.client.post("/api/tournaments", json=body).status_code == 401
+        server.sign_up("Ann")
+        refused = server.client.post(
+            "/api/tournaments",
+            json={
+                "name": "Cup",
+                "game": "marshmallow-test",
+                "players": 2,
+                "deals": 99,
+                "form": "duplicate",
+                "start_in_minutes": 5,
+                "access": "open",
+                "rated": False,
+                "bot": "easy",
+            },
+        )
+        assert refused.status_code == 400
+        assert refused.json()["key"] == "tournament.error.deals"
+        unknown_field = server.client.post("/api/tournaments", json={**body, "prize": 1})
+        assert unknown_field.status_code == 400 and "prize" in unknown_field.json()["error"]
+        listed = server.client.get("/api/tournaments").json()
+        assert listed["upcoming"] == listed["running"] == listed["finished"] == []
+        assert server.client.get("/api/tournaments/nope").status_code == 404
+
+
+def test_an_invitation_tournament_is_seen_and_entered_only_by_those_invited(
+    tmp_path: Path,
+) -> None:
+    with account_server(sqlite_url(tmp_path)) as server:
+        ann, bob, cy = people(server, ["Ann", "Bob", "Cy"])
+        tid = make(ann, access="invite")
+        assert bob.client.get("/api/tournaments").json()["upcoming"] == []
+        refused = bob.client.post(f"/api/tournaments/{tid}/enter", json={})
+        assert refused.status_code == 403
+        assert refused.json()["key"] == "tournament.error.notInvited"
+        bob.post(f"/api/tournaments/{tid}/invite", {"name": "Cy"}, status=403)  # not its creator
+        assert ann.post(f"/api/tournaments/{tid}/invite", {"name": "bob"}) == {"invited": "Bob"}
+        ann.post(f"/api/tournaments/{tid}/invite", {"name": "Nobody"}, status=404)
+        assert [t["id"] for t in bob.client.get("/api/tournaments").json()["upcoming"]] == [tid]
+        assert bob.post(f"/api/tournaments/{tid}/enter") == {"entered": True}
+        assert get(bob, tid)["me"] == {"entered": True, "invited": True, "creator": False}
+        assert cy.client.get("/api/tournaments").json()["upcoming"] == []
+        assert bob.post(f"/api/tournaments/{tid}/leave") == {"entered": False}
+        assert get(ann, tid)["entrants"] == 0
+
+
+def test_a_tournament_nobody_entered_is_cancelled_at_its_start(tmp_path: Path) -> None:
+    with account_server(sqlite_url(tmp_path)) as server:
+        (ann,) = people(server, ["Ann"])
+        tid = make(ann)
+        ann.post(f"/api/tournaments/{tid}/start")
+        assert get(ann, tid)["status"] == "cancelled"
+        assert ann.client.get("/api/tournaments").json()["upcoming"] == []
+
+
+def test_a_swiss_tournament_deals_each_table_its_own_cards_and_seats_the_leaders_together(
+    tmp_path: Path,
+) -> None:
+    rng = random.Random(11)
+    with account_server(sqlite_url(tmp_path)) as server:
+        director(server).bot_delay_ms = 0
+        browsers = people(server, ["Ann", "Bob", "Cy", "Dee"])
+        tid = make(browsers[0], form="swiss", deals=2)
+        for browser in browsers:
+            browser.post(f"/api/tournaments/{tid}/enter")
+        browsers[0].post(f"/api/tournaments/{tid}/start")
+        play_deal(browsers, tid, rng)
+        sweep(server)
+        deal0 = server.client.get(f"/api/tournaments/{tid}/deals/0").json()
+        deals = [server.record(t["table_id"])["rounds"][0]["deal"] for t in deal0["tables"]]
+        assert deals[0] != deals[1]  # ordinary luck: each table its own cards
+        for table in deal0["tables"]:
+            percents = sorted(s["percent"] for s in table["seats"])
+            assert percents in ([0.0, 100.0], [50.0, 50.0])  # against its own table only
+        standings = get(server, tid)["standings"]
+        leaders = {row["name"] for row in standings[:2]}
+        if standings[1]["total"] > standings[2]["total"]:  # no tie across the cut
+            mine = {b: get(b, tid)["table"]["id"] for b in browsers}
+            names = dict(zip(browsers, ["Ann", "Bob", "Cy", "Dee"], strict=True))
+            at = {names[b]: table_id for b, table_id in mine.items()}
+            assert len({at[name] for name in leaders}) == 1  # the leaders meet
+
+
+def test_a_rated_tournament_rates_its_people_by_the_standings_and_shows_in_profiles(
+    tmp_path: Path,
+) -> None:
+    rng = random.Random(3)
+    with account_server(sqlite_url(tmp_path)) as server:
+        director(server).bot_delay_ms = 0
+        ann, bob = people(server, ["Ann", "Bob"])
+        tid = make(ann, rated=True, deals=1)
+        for browser in (ann, bob):
+            browser.post(f"/api/tournaments/{tid}/enter")
+        ann.post(f"/api/tournaments/{tid}/start")
+        play_deal([ann, bob], tid, rng)
+        sweep(server)
+        done = get(bob, tid)
+        assert done["status"] == "finished"
+        by_name = {row["name"]: row for row in done["standings"]}
+        for name in ("Ann", "Bob"):
+            assert by_name[name]["rating_before"] is not None
+            assert by_name[name]["rating_after"] is not None
+        assert by_name["easy bot 1"]["rating_after"] is None  # bots are not rated
+        profile = bob.client.get("/api/players/Ann").json()
+        (entry,) = profile["tournaments"]
+        assert entry["id"] == tid and entry["place"] == by_name["Ann"]["place"]
+        assert entry["of"] == 4
+        rated = {g["game"]: g["ratings"] for g in profile["games"]}
+        assert rated["marshmallow-test"][0]["players"] == 2
