@@ -5,10 +5,11 @@ own deals and pairing, and a rated one's ratings and profiles."""
 from __future__ import annotations
 
 import random
+import time
 from pathlib import Path
 
 from tests.server.accounts_helpers import account_server
-from tests.server.helpers import sqlite_url
+from tests.server.helpers import play_out, sqlite_url
 from tests.server.tournaments.helpers import director, get, make, people, play_deal, sweep
 
 
@@ -127,3 +128,46 @@ def test_a_rated_tournament_rates_its_people_by_the_standings_and_shows_in_profi
         assert entry["of"] == 4
         rated = {g["game"]: g["ratings"] for g in profile["games"]}
         assert rated["marshmallow-test"][0]["players"] == 2
+
+
+def test_a_turn_based_tournament_makes_turn_based_tables_where_a_stand_in_plays_a_late_move(
+    tmp_path: Path,
+) -> None:
+    with account_server(sqlite_url(tmp_path)) as server:
+        ann, bob = people(server, ["Ann", "Bob"])
+        tid = make(ann, move_hours=24)
+        for browser in (ann, bob):
+            browser.post(f"/api/tournaments/{tid}/enter")
+        ann.post(f"/api/tournaments/{tid}/start")
+        table = server.client.get(f"/api/tables/{get(ann, tid)['table']['id']}").json()
+        assert (table["move_hours"], table["on_timeout"], table["turn_seconds"]) == (
+            24,
+            "stand-in",
+            None,
+        )
+        assert table["private"] is True and table["rated"] is False
+
+
+def test_an_absent_person_keeps_nobody_waiting_a_stand_in_plays_their_deal(
+    tmp_path: Path,
+) -> None:
+    rng = random.Random(8)
+    with account_server(sqlite_url(tmp_path), grace_seconds=0.2) as server:
+        director(server).bot_delay_ms = 0
+        ann, bob = people(server, ["Ann", "Bob"])
+        tid = make(ann, deals=1)
+        for browser in (ann, bob):
+            browser.post(f"/api/tournaments/{tid}/enter")
+        ann.post(f"/api/tournaments/{tid}/start")
+        mine = get(ann, tid)["table"]
+        # Bob never comes: after the grace period his stand-in plays his seat
+        # (at Ann's table or at the other) to the deal's end.
+        with ann.connect(mine["id"], mine["token"]) as conn:
+            play_out(conn, {mine["seat"]: conn}, rng)
+        for _ in range(200):
+            sweep(server)
+            if get(ann, tid)["status"] == "finished":
+                break
+            time.sleep(0.05)
+        done = get(ann, tid)
+        assert done["status"] == "finished" and done["deals_over"] == 1
