@@ -49,6 +49,10 @@ from cardtable.server.db.schema import (
     seats,
     sessions,
     tables,
+    tournament_chat,
+    tournament_entrants,
+    tournament_invites,
+    tournaments,
 )
 from cardtable.server.db.schema import login_limits as limits
 from cardtable.server.names import mixed_script, skeleton
@@ -408,6 +412,19 @@ class Accounts:
             await conn.execute(delete(notices).where(notices.c.account_id == account.id))
             await conn.execute(
                 delete(notice_addresses).where(notice_addresses.c.account_id == account.id)
+            )
+            # Its tournaments: what it made, entered and said stays, under DELETED_NAME.
+            await conn.execute(
+                update(tournaments)
+                .where(tournaments.c.creator_id == account.id)
+                .values(creator_id=None, creator_name=DELETED_NAME)
+            )
+            for said in (tournament_entrants, tournament_chat):
+                await conn.execute(
+                    update(said).where(said.c.account_id == account.id).values(name=DELETED_NAME)
+                )
+            await conn.execute(
+                delete(tournament_invites).where(tournament_invites.c.account_id == account.id)
             )
             # Its browsers' Web Push subscriptions (accounts/push.py).
             await conn.execute(

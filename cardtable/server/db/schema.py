@@ -33,9 +33,10 @@ Tournaments (cardtable/server/tournaments/): ``ct_tournaments`` holds each
 tournament's settings and how far it is (the deal being played);
 ``ct_tournament_entrants`` its entrants (people when they enter, numbered
 with the bots that fill the tables when it starts), ``ct_tournament_invites``
-whom its creator invited, and ``ct_tournament_tables`` every table of every
+whom its creator invited, ``ct_tournament_tables`` every table of every
 deal: who sat where, and, once the deal is over at every table, each seat's
-points and percentage.
+points and percentage; ``ct_tournament_chat`` what its people said (never
+while a deal is being played).
 
 Puzzle training: ``ct_puzzle_players`` holds one Glicko-2 state per account
 and game; ``ct_puzzle_attempts`` one row per puzzle an account tried, its first
@@ -459,4 +460,15 @@ tournament_tables = Table(
     Column("seats", Text, nullable=False),  # JSON: the entrant id at each seat
     Column("points", Text, nullable=True),  # JSON: each seat's points on the deal
     Column("percentages", Text, nullable=True),  # JSON: each seat's percentage
+)
+
+tournament_chat = Table(
+    "ct_tournament_chat",
+    metadata,
+    Column("tournament_id", String(32), ForeignKey("ct_tournaments.id"), primary_key=True),
+    Column("n", Integer, primary_key=True),  # 0, 1, 2… in the order they were said
+    Column("account_id", String(32), nullable=False),
+    Column("name", String(64), nullable=False),
+    Column("text", Text, nullable=False),
+    Column("at_ms", BigInteger, nullable=False),
 )

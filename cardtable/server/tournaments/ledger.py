@@ -22,6 +22,7 @@ from cardtable.server.db.schema import (
     account_seats,
     ratings,
     tables,
+    tournament_chat,
     tournament_entrants,
     tournament_invites,
     tournament_tables,
@@ -521,3 +522,45 @@ class TournamentStore:
         async with self.engine.connect() as conn:
             rows = [*await conn.execute(query)]
         return [(_tournament(r), Entrant(r.entrant, account_id, "", None)) for r in rows]
+
+    async def say(self, tournament_id: str, account_id: str, name: str, text: str, now: int) -> int:
+        """Store a chat line; its number (the next free one, even when two are said at once)."""
+        for _ in range(5):
+            try:
+                async with self.engine.begin() as conn:
+                    last = (
+                        await conn.execute(
+                            select(func.max(tournament_chat.c.n)).where(
+                                tournament_chat.c.tournament_id == tournament_id
+                            )
+                        )
+                    ).scalar()
+                    n = 0 if last is None else last + 1
+                    await conn.execute(
+                        insert(tournament_chat).values(
+                            tournament_id=tournament_id,
+                            n=n,
+                            account_id=account_id,
+                            name=name,
+                            text=text,
+                            at_ms=now,
+                        )
+                    )
+                return n
+            except IntegrityError:
+                continue  # another line took that number: the next
+        raise RuntimeError(f"tournament {tournament_id}: no chat line number after 5 tries")
+
+    async def chat(self, tournament_id: str, after: int, limit: int) -> list[dict[str, Any]]:
+        """The lines after line ``after`` (-1: from the first), at most ``limit``, oldest first."""
+        query = (
+            select(tournament_chat)
+            .where(tournament_chat.c.tournament_id == tournament_id, tournament_chat.c.n > after)
+            .order_by(tournament_chat.c.n)
+            .limit(limit)
+        )
+        async with self.engine.connect() as conn:
+            return [
+                {"n": r.n, "name": r.name, "text": r.text, "at_ms": r.at_ms}
+                for r in await conn.execute(query)
+            ]

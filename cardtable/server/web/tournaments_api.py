@@ -17,10 +17,12 @@ from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from cardtable.server.accounts.accounts import Account, Accounts
+from cardtable.server.accounts.friends import muted_names
 from cardtable.server.clock import now_ms
 from cardtable.server.guard.limits import client_address
 from cardtable.server.live.hub import Hub
 from cardtable.server.requests import Closed
+from cardtable.server.tables.chat import checked_text
 from cardtable.server.tournaments.director import Director, new_tournament_id, new_tournament_seed
 from cardtable.server.tournaments.ledger import DealTable, Entrant, Tournament, scored_tables
 from cardtable.server.tournaments.rules import (
@@ -35,6 +37,7 @@ from cardtable.server.web.session_cookie import need_account, signed_in
 from cardtable.server.wire import BadInput, convert, read_json
 
 FORMAT = "cardtable-tournament/1"
+CHAT_PAGE = 200  # chat lines per answer
 
 
 class CreateTournament(Closed):
@@ -50,6 +53,12 @@ class CreateTournament(Closed):
     rated: bool
     bot: Annotated[str, Meta(max_length=16)]
     move_hours: int | None = None
+
+
+class Said(Closed):
+    """``POST /api/tournaments/{id}/chat``: a line of text."""
+
+    text: Annotated[str, Meta(max_length=2000)]
 
 
 class Someone(Closed):
@@ -286,6 +295,38 @@ def routes(hub: Hub, director: Director, accounts: Accounts, static: Path) -> li
         await store.invite(t.id, invitee.id)
         return JSONResponse({"invited": invitee.name})
 
+    async def chat(request: Request) -> Response:
+        """The lines after ``?after=N``; whether one may speak now (never while a
+        deal is being played: it could tell others how it goes)."""
+        t = await found(request)
+        after = request.query_params.get("after", "-1")
+        if not after.lstrip("-").isdigit():
+            raise BadInput(f"after: a line number, not {after[:20]!r}")
+        lines = await store.chat(t.id, int(after), CHAT_PAGE)
+        account = await signed_in(accounts, request)
+        if account is not None:  # an account's page never shows whom it blocked
+            muted = await muted_names(accounts.engine, account.id)
+            lines = [line for line in lines if line["name"] not in muted]
+        return JSONResponse({"open": chat_open(t), "lines": lines})
+
+    async def say(request: Request) -> Response:
+        account = await writer(request)
+        t = await found(request)
+        text = checked_text(convert(await read_json(request), Said, "request").text)
+        if not chat_open(t):
+            raise TournamentRefusal(
+                "the tournament's chat is closed while a deal is being played", 409, "chatClosed"
+            )
+        entrants = await store.entrants(t.id)
+        if t.creator_id != account.id and all(e.account_id != account.id for e in entrants):
+            raise TournamentRefusal(
+                "only its entrants speak in a tournament's chat", 403, "notEntrant"
+            )
+        address = client_address(request.scope, hub.settings.limits)
+        await hub.gate.may_chat(address, f"tournament:{t.id}:{account.id}")
+        n = await store.say(t.id, account.id, account.name, text, now_ms())
+        return JSONResponse({"n": n}, 201)
+
     async def shell(request: Request) -> Response:
         return FileResponse(static / "index.html", media_type="text/html")
 
@@ -304,7 +345,14 @@ def routes(hub: Hub, director: Director, accounts: Accounts, static: Path) -> li
         Route(t + "/start", start, methods=["POST"]),
         Route(t + "/cancel", cancel, methods=["POST"]),
         Route(t + "/invite", invite, methods=["POST"]),
+        Route(t + "/chat", chat, methods=["GET"]),
+        Route(t + "/chat", say, methods=["POST"]),
     ]
+
+
+def chat_open(t: Tournament) -> bool:
+    """A tournament's chat is open before it starts and once it is over."""
+    return t.status != "running"
 
 
 def _started() -> BadInput:

@@ -8,6 +8,7 @@ import random
 import time
 from pathlib import Path
 
+from cardtable.server.accounts.accounts import DELETED_NAME
 from tests.server.accounts_helpers import account_server
 from tests.server.helpers import play_out, sqlite_url
 from tests.server.tournaments.helpers import director, get, make, people, play_deal, sweep
@@ -171,3 +172,48 @@ def test_an_absent_person_keeps_nobody_waiting_a_stand_in_plays_their_deal(
             time.sleep(0.05)
         done = get(ann, tid)
         assert done["status"] == "finished" and done["deals_over"] == 1
+
+
+def test_the_tournament_chat_is_closed_while_a_deal_is_played_and_hides_whom_you_blocked(
+    tmp_path: Path,
+) -> None:
+    rng = random.Random(2)
+    with account_server(sqlite_url(tmp_path)) as server:
+        director(server).bot_delay_ms = 0
+        ann, bob, cy = people(server, ["Ann", "Bob", "Cy"])
+        tid = make(ann, deals=1)
+        for browser in (ann, bob):
+            browser.post(f"/api/tournaments/{tid}/enter")
+        chat = f"/api/tournaments/{tid}/chat"
+        assert bob.post(chat, {"text": "good luck"}, status=201) == {"n": 0}
+        refused = cy.client.post(chat, json={"text": "hi"})  # not an entrant
+        assert refused.status_code == 403 and refused.json()["key"] == "tournament.error.notEntrant"
+        assert ann.client.post(chat, json={"text": "two\nlines"}).status_code == 400
+        ann.post("/api/friends/block", {"name": "Bob"})
+        assert ann.client.get(chat).json() == {"open": True, "lines": []}
+        assert [line["text"] for line in cy.client.get(chat).json()["lines"]] == ["good luck"]
+        ann.post(f"/api/tournaments/{tid}/start")
+        closed = bob.client.post(chat, json={"text": "my cards are bad"})
+        assert closed.status_code == 409 and closed.json()["key"] == "tournament.error.chatClosed"
+        assert bob.client.get(chat).json()["open"] is False
+        play_deal([ann, bob], tid, rng)
+        sweep(server)
+        assert bob.post(chat, {"text": "gg"}, status=201) == {"n": 1}
+        after = cy.client.get(chat + "?after=0").json()
+        assert after["open"] is True and [line["text"] for line in after["lines"]] == ["gg"]
+
+
+def test_a_deleted_account_leaves_its_tournaments_under_the_deleted_name(any_db: str) -> None:
+    with account_server(any_db) as server:
+        ann, bob = people(server, ["Ann", "Bob"])
+        tid = make(ann, access="invite")
+        ann.post(f"/api/tournaments/{tid}/invite", {"name": "Bob"})
+        bob.post(f"/api/tournaments/{tid}/enter")
+        bob.post(f"/api/tournaments/{tid}/chat", {"text": "count me in"}, status=201)
+        for browser in (bob, ann):
+            browser.post("/api/account/delete", {"password": "correct horse"})
+        left = server.client.get(f"/api/tournaments/{tid}").json()
+        assert left["creator"] == DELETED_NAME
+        assert [e["name"] for e in left["lineup"]] == [DELETED_NAME]
+        said = server.client.get(f"/api/tournaments/{tid}/chat").json()["lines"]
+        assert [line["name"] for line in said] == [DELETED_NAME]

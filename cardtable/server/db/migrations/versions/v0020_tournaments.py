@@ -1,4 +1,4 @@
-"""Tournaments: ``ct_tournaments``, their entrants, invitations and tables
+"""Tournaments: ``ct_tournaments``, their entrants, invitations, tables and chat
 (cardtable/server/tournaments/), and ``ct_tables.tournament_id`` naming the
 tournament a table plays a deal of. A downgrade drops all of it; the release
 before knows no tournaments, and a tournament's tables stay as ordinary
@@ -19,6 +19,7 @@ branch_labels = None
 depends_on = None
 
 TOURNAMENT_TABLES = (
+    "ct_tournament_chat",
     "ct_tournament_tables",
     "ct_tournament_invites",
     "ct_tournament_entrants",
@@ -85,6 +86,17 @@ def upgrade() -> None:
         sa.Column("seats", sa.Text, nullable=False),
         sa.Column("points", sa.Text, nullable=True),
         sa.Column("percentages", sa.Text, nullable=True),
+    )
+    op.create_table(
+        "ct_tournament_chat",
+        sa.Column(
+            "tournament_id", sa.String(32), sa.ForeignKey("ct_tournaments.id"), primary_key=True
+        ),
+        sa.Column("n", sa.Integer, primary_key=True),
+        sa.Column("account_id", sa.String(32), nullable=False),
+        sa.Column("name", sa.String(64), nullable=False),
+        sa.Column("text", sa.Text, nullable=False),
+        sa.Column("at_ms", sa.BigInteger, nullable=False),
     )
     # In place (never a copy of ct_tables, which other tables' keys point at).
     with op.batch_alter_table("ct_tables", recreate="never") as table:
