@@ -245,7 +245,7 @@ def state_message(table: Table, seat: int | None) -> str:
         "ratings": [change_json(c) for c in table.facts.ratings],
         "ended": None,
         # The tournament whose deal this table plays (tournaments/), if any.
-        "tournament": None if table.facts.tournament is None else {"id": table.facts.tournament},
+        "tournament": _tournament_json(table),
     }
     ended = table.journal.ended
     if ended is not None:
@@ -253,6 +253,14 @@ def state_message(table: Table, seat: int | None) -> str:
     elif table.status == "finished" and not table.state.finished:
         message.update(_deal_over_json(table))
     return dumps(message)
+
+
+def _tournament_json(table: Table) -> dict[str, Any] | None:
+    """The tournament a table plays a deal of: its id, and its name, the
+    deal (from 0) and how many there are where its director has said so."""
+    if table.facts.tournament is None:
+        return None
+    return table.tournament_label or {"id": table.facts.tournament}
 
 
 def _deal_over_json(table: Table) -> dict[str, Any]:

@@ -169,6 +169,9 @@ class Table:
     chat_next: int = 0
     takeback: TakebackRequest | None = None  # a take-back asked for and not yet answered
     overdue: Overdue | None = None  # a timed-out person's move the stand-in is to make
+    # A tournament's table: {id, name, deal, deals}, set by the tournament's
+    # director while it runs (the table page's "deal 2 of 8" line).
+    tournament_label: dict[str, Any] | None = None
 
     @property
     def id(self) -> str:

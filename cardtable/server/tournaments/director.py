@@ -27,6 +27,7 @@ import hmac
 import logging
 import secrets
 from dataclasses import dataclass
+from typing import Any
 
 from cardtable.core.registry import load
 from cardtable.server.clock import now_ms
@@ -118,6 +119,10 @@ class Director:
             await self._make_tables(t, entrants, made)
             return
         statuses = await self.store.statuses([d.table_id for d in made])
+        for d in made:  # brought back by a restart, a takeover or a wake: say what it plays
+            held = self.hub.tables.get(d.table_id)
+            if held is not None and held.tournament_label is None:
+                held.tournament_label = label(t, d.deal)
         for d in made:
             if d.table_id not in statuses:  # claimed, then the process stopped before making it
                 await self._make_table(t, entrants, d)
@@ -165,6 +170,7 @@ class Director:
             deal_seed=deal_seed(t.seed, t.form, d.deal, d.number),
         )
         table = await self.hub.create(new, table_id=d.table_id)
+        table.tournament_label = label(t, d.deal)
         for seat, e in enumerate(entrants[i] for i in d.seats):
             if e.account_id is not None:
                 await self.store.link_seat(table.id, seat, e.account_id)
@@ -219,6 +225,11 @@ class Director:
                 seat = d.seats.index(mine)
                 return SeatOf(d.table_id, seat, self.token(d.table_id, seat, account_id), t.deal)
         return None
+
+
+def label(t: Tournament, deal: int) -> dict[str, Any]:
+    """What a table's state says of the tournament it plays ``deal`` of."""
+    return {"id": t.id, "name": t.name, "deal": deal, "deals": t.deals}
 
 
 def new_tournament_id() -> str:

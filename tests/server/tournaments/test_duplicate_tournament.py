@@ -51,7 +51,12 @@ def test_a_duplicate_tournament_runs_deal_by_deal_with_the_same_cards_at_every_t
         finals = play_deal([ann, bob, cy], tid, rng)
         for state in finals.values():
             assert state["finished"] and state["to_move"] is None
-            assert state["tournament"] == {"id": tid}
+            assert state["tournament"] == {
+                "id": tid,
+                "name": "Friday duplicate",
+                "deal": 0,
+                "deals": 2,
+            }
         sweep(ann)
         after_one = get(ann, tid)
         assert after_one["deal"] == 1 and after_one["deals_over"] == 1

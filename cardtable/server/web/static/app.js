@@ -2,7 +2,8 @@
 // The page's entry: load the interface text, put the language switch in the
 // header, then draw the lobby (/), a game's rules (/rules/{game}), a table (/t/{id}),
 // the account (/account), My games (/me), a profile (/players/{name}), the
-// friends page (/friends) or a game's leaderboard (/leaderboard/{game}).
+// friends page (/friends), a game's leaderboard (/leaderboard/{game}) or the
+// tournaments (/tournaments, /tournaments/{id}, /tournaments/{id}/deals/{k}).
 
 import { accountNav } from "./account-nav.js";
 import { api } from "./api.js";
@@ -39,6 +40,7 @@ const rules = location.pathname.match(/^\/rules\/([^/]+)\/?$/);
 const player = location.pathname.match(/^\/players\/([^/]+)\/?$/);
 const board = location.pathname.match(/^\/leaderboard\/([^/]+)\/?$/);
 const learning = location.pathname.match(/^\/(learn|puzzles)\/([^/]+)\/?$/);
+const tournament = location.pathname.match(/^\/tournaments(?:\/([^/]+)(?:\/deals\/(\d+))?)?\/?$/);
 if (learning) {
   const game = decodeURIComponent(learning[2]);
   if (learning[1] === "learn") await (await import("./learn.js")).showLesson(main, game, env);
@@ -61,6 +63,10 @@ if (learning) {
 } else if (location.pathname === "/friends") {
   const { showFriends } = await import("./friends.js");
   await showFriends(main, env);
+} else if (tournament) {
+  if (!tournament[1]) await (await import("./tournaments.js")).showTournaments(main, env);
+  else if (tournament[2] === undefined) await (await import("./tournaments-page.js")).showTournament(main, decodeURIComponent(tournament[1]), env);
+  else await (await import("./tournaments-deal.js")).showDeal(main, decodeURIComponent(tournament[1]), Number(tournament[2]), env);
 } else if (player) {
   const { showProfile } = await import("./profile.js");
   await showProfile(main, decodeURIComponent(player[1]), env);

@@ -69,7 +69,8 @@ export async function showLobby(main, env) {
   const byName = Object.fromEntries(games.map((g) => [g.name, g]));
   await styled;
   main.replaceChildren(
-    h("div", { class: "lobby-head" }, h("h1", { class: "lobby-title" }, t("lobby.heading")), online),
+    h("div", { class: "lobby-head" }, h("h1", { class: "lobby-title" }, t("lobby.heading")), online,
+      h("a", { class: "button lobby-tournaments", href: "/tournaments", id: "lobby-tournaments" }, t("tournament.nav"))),
     h("div", { class: "lobby" },
       h("section", { class: "panel quick", "aria-labelledby": "quick-heading" },
         h("h2", { id: "quick-heading" }, t("lobby.quickHeading")),

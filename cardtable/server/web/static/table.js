@@ -24,6 +24,7 @@ import { Sound } from "./sound.js";
 import { SummaryBox, summaryRow } from "./summary.js";
 import { TakebackBar } from "./takeback.js";
 import { hoursAndMinutes } from "./time-left.js";
+import { backToTournament, drawTournamentLine, tableTournament } from "./tournaments-table.js";
 
 const LOG_LINES = 80;
 const EVENT_LINES = 8;
@@ -132,6 +133,7 @@ class TablePage {
     }, t("table.takeBack"));
     this.takeback = new TakebackBar(t, (message) => this.socket.send(message));
     this.connection = h("span", { class: "connection", id: "connection" });
+    this.tournamentLine = h("a", { class: "tournament-line", id: "tournament-line", hidden: true });
     this.notice = h("div", { class: "notice", id: "notice", role: "alert" });
     this.joinPanel = h("section", { class: "panel join", id: "join-panel", hidden: true, "aria-labelledby": "join-heading" });
     // In the tab order: where its content is taller than its share of the screen (a long
@@ -180,6 +182,7 @@ class TablePage {
       h("div", { class: "table-head" },
         h("h1", {}, this.game.title),
         ratedBadge(this.info, t),
+        this.tournamentLine,
         h("a", { class: "how-to-play", href: ruleHref(this.game.name), target: "_blank", rel: "noopener" }, t("rules.howToPlay")),
         h("div", { class: "status-row" }, this.status, this.timer, this.back, this.takeback.element),
         this.lastEvent,
@@ -378,6 +381,10 @@ class TablePage {
     const msg = /** @type {StateMessage} */ (this.msg); // drawn once a state came
     this.drawBoardOnly();
     this.boardRoot.dataset.seq = String(msg.seq); // which state is on screen
+    drawTournamentLine(this.tournamentLine, tableTournament(msg), this.t);
+    // A tournament's table is private and full: nobody is invited to it.
+    const invite = /** @type {HTMLElement[]} */ ([this.side.querySelector("#panel-invite"), this.tabs[PANELS.indexOf("invite")]]);
+    for (const part of invite) if (part) part.hidden = Boolean(tableTournament(msg));
     this.drawSummary();
     this.drawStatus();
     this.drawTimer();
@@ -520,6 +527,7 @@ class TablePage {
       .sort((a, b) => Number(a.seat === late) - Number(b.seat === late) || ahead * (b.score - a.score) || a.seat - b.seat);
     const saved = savedSeat(this.tableId);
     const rematch = msg.rematch;
+    const tournament = tableTournament(msg); // its way on is back to the tournament, not a rematch
     const summarize = this.board.module.summary;
     const error = h("p", { class: "error", role: "alert" });
     const winners = msg.winners.map((s) => names[s]).join(t("end.and"));
@@ -544,7 +552,8 @@ class TablePage {
       ...(decided ? [h("p", { class: "decided", id: "end-decided", dataset: { round: decided.round, how: decided.how } },
         decidedWords(decided, winners, msg.winners.length, t))] : []),
       h("div", { class: "end-actions" },
-        saved && !rematch ? h("button", { type: "button", class: "primary", id: "rematch", onclick: (e) => this.rematch(e.currentTarget, error) }, t("end.rematch")) : null,
+        tournament ? backToTournament(tournament, t) : null,
+        saved && !rematch && !tournament ? h("button", { type: "button", class: "primary", id: "rematch", onclick: (e) => this.rematch(e.currentTarget, error) }, t("end.rematch")) : null,
         rematch ? h("a", {
           class: "button primary", href: `/t/${encodeURIComponent(rematch)}`, id: "rematch-link",
           onclick: () => { if (saved) saveSeat(rematch, saved.seat, saved.token); },
