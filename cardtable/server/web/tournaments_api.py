@@ -88,6 +88,11 @@ def summary(t: Tournament, people: int) -> dict[str, Any]:
     }
 
 
+def people_in(entrants: list[Entrant]) -> int:
+    """The people among the entrants (the bots that fill the tables are not counted)."""
+    return sum(e.account_id is not None for e in entrants)
+
+
 def _entrant_json(e: Entrant) -> dict[str, Any]:
     return {"name": e.name, "bot": e.bot}
 
@@ -174,8 +179,7 @@ def routes(hub: Hub, director: Director, accounts: Accounts, static: Path) -> li
         account = await signed_in(accounts, request)
         entrants = await store.entrants(t.id)
         tables = await store.deal_tables(t.id)
-        people = sum(e.account_id is not None for e in entrants)
-        out = summary(t, people)
+        out = summary(t, people_in(entrants))
         out["lineup"] = [_entrant_json(e) for e in entrants]
         out["deals_over"] = len({d.deal for d in tables if d.percentages is not None})
         out["standings"] = _standings_json(entrants, tables)
@@ -226,10 +230,9 @@ def routes(hub: Hub, director: Director, accounts: Accounts, static: Path) -> li
             for row, d in zip(part["tables"], (d for d in tables if d.deal == number), strict=True):
                 row["record"] = (await hub.get(d.table_id)).record()
             deals.append(part)
-        people = sum(e.account_id is not None for e in entrants)
         document = {
             "format": FORMAT,
-            "tournament": summary(t, people),
+            "tournament": summary(t, people_in(entrants)),
             "options": t.options,
             "entrants": [_entrant_json(e) for e in entrants],
             "standings": _standings_json(entrants, tables),
@@ -248,7 +251,7 @@ def routes(hub: Hub, director: Director, accounts: Accounts, static: Path) -> li
             raise TournamentRefusal(
                 "this tournament is by invitation: ask its creator", 403, "notInvited"
             )
-        if sum(e.account_id is not None for e in await store.entrants(t.id)) >= MAX_ENTRANTS:
+        if people_in(await store.entrants(t.id)) >= MAX_ENTRANTS:
             raise TournamentRefusal(
                 f"this tournament is full ({MAX_ENTRANTS})", 409, "full", most=MAX_ENTRANTS
             )
@@ -277,7 +280,7 @@ def routes(hub: Hub, director: Director, accounts: Accounts, static: Path) -> li
         await director.begin(t.id)
         started = await store.get(t.id)
         assert started is not None
-        return JSONResponse(summary(started, len(await store.entrants(t.id))))
+        return JSONResponse(summary(started, people_in(await store.entrants(t.id))))
 
     async def cancel(request: Request) -> Response:
         _, t = await creator_only(request)

@@ -31,6 +31,7 @@ def test_a_duplicate_tournament_runs_deal_by_deal_with_the_same_cards_at_every_t
         bob.post(f"/api/tournaments/{tid}/start", status=403)  # only its creator starts it
         started = ann.post(f"/api/tournaments/{tid}/start")
         assert started["status"] == "running" and started["deal"] == 0
+        assert started["entrants"] == 3  # people: the bot that fills a seat is not counted
         now = get(ann, tid)
         # Three people at tables of two: one bot fills the second table.
         assert [e["bot"] for e in now["lineup"]] == [None, None, None, "easy"]
