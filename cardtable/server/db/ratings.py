@@ -78,24 +78,8 @@ async def rate_table(conn: AsyncConnection, outcome: Outcome) -> list[RatingChan
     changes = []
     for seat, account_id in sorted(owners.items()):
         old, new = before[seat], after[seat]
-        row = current.get(account_id)
-        games = (row.games if row is not None else 0) + 1
-        values: dict[str, Any] = {
-            "mu": new.mu,
-            "sigma": new.sigma,
-            "games": games,
-            "ordinal": new.ordinal,
-            "updated_ms": outcome.finished_ms,
-        }
         key = {"account_id": account_id, "game": outcome.game, "players": outcome.players}
-        if row is None:
-            await conn.execute(insert(ratings).values(**key, **values))
-        else:
-            await conn.execute(
-                update(ratings)
-                .where(*(ratings.c[name] == value for name, value in key.items()))
-                .values(values)
-            )
+        games = await store_rating(conn, key, current.get(account_id), new, outcome.finished_ms)
         changes.append(
             RatingChange(seat, account_id, ranks[seat], old.mu, old.sigma, new.mu, new.sigma, games)
         )
@@ -120,6 +104,31 @@ async def rate_table(conn: AsyncConnection, outcome: Outcome) -> list[RatingChan
         ],
     )
     return changes
+
+
+async def store_rating(
+    conn: AsyncConnection, key: dict[str, Any], row: Any, skill: Skill, now_ms: int
+) -> int:
+    """Write an account's new rating (``key``: its account, game and player
+    count) over ``row``, its rating before (None: its first rated game of
+    them); its rated games with this one."""
+    games = (row.games if row is not None else 0) + 1
+    values = {
+        "mu": skill.mu,
+        "sigma": skill.sigma,
+        "games": games,
+        "ordinal": skill.ordinal,
+        "updated_ms": now_ms,
+    }
+    if row is None:
+        await conn.execute(insert(ratings).values(**key, **values))
+    else:
+        await conn.execute(
+            update(ratings)
+            .where(*(ratings.c[name] == value for name, value in key.items()))
+            .values(values)
+        )
+    return games
 
 
 async def table_changes(

@@ -18,6 +18,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from cardtable.bots.ratings import Skill, bot_skill, display_rating, newcomer, rate
+from cardtable.server.db.ratings import store_rating
 from cardtable.server.db.schema import (
     account_seats,
     ratings,
@@ -467,23 +468,8 @@ class TournamentStore:
             for i, e in enumerate(entrants):
                 if e.account_id is None:
                     continue
-                row = current.get(e.account_id)
-                values = {
-                    "mu": after[i].mu,
-                    "sigma": after[i].sigma,
-                    "ordinal": after[i].ordinal,
-                    "games": (row.games if row is not None else 0) + 1,
-                    "updated_ms": now,
-                }
                 key = {"account_id": e.account_id, "game": t.game, "players": t.players}
-                if row is None:
-                    await conn.execute(insert(ratings).values(**key, **values))
-                else:
-                    await conn.execute(
-                        update(ratings)
-                        .where(*(ratings.c[k] == v for k, v in key.items()))
-                        .values(values)
-                    )
+                await store_rating(conn, key, current.get(e.account_id), after[i], now)
                 await conn.execute(
                     update(tournament_entrants)
                     .where(
