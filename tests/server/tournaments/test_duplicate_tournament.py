@@ -73,6 +73,11 @@ def test_a_duplicate_tournament_runs_deal_by_deal_with_the_same_cards_at_every_t
             want = matchpoint_percentages([r[seat] for r in results])
             got = [t["seats"][seat]["percent"] for t in deal0["tables"]]
             assert got == [round(w, 2) for w in want]
+        # Once over everywhere, a table of the deal is replayed and analyzed as any other.
+        first = deal0["tables"][0]["table_id"]
+        assert ann.client.get(f"/api/tables/{first}/replay?step=1").status_code == 200
+        asked = ann.client.post(f"/api/tables/{first}/analysis", json={"seat": 0})
+        assert asked.status_code in (200, 202), asked.text
         for table, points_at in zip(deal0["tables"], points, strict=True):
             assert points_at == finals[table["table_id"]]["scores"]  # what the table showed
 
