@@ -36,7 +36,7 @@ from cardtable.server.tournaments.rules import (
 from cardtable.server.web.session_cookie import need_account, signed_in
 from cardtable.server.wire import BadInput, convert, read_json
 
-FORMAT = "cardtable-tournament/1"
+FORMAT = "cardtable-tournament-record/1"  # the command line's results are cardtable-tournament/1
 CHAT_PAGE = 200  # chat lines per answer
 
 
@@ -231,7 +231,7 @@ def routes(hub: Hub, director: Director, accounts: Accounts, static: Path) -> li
                 row["record"] = (await hub.get(d.table_id)).record()
             deals.append(part)
         document = {
-            "format": FORMAT,
+            "schema": FORMAT,
             "tournament": summary(t, people_in(entrants)),
             "options": t.options,
             "entrants": [_entrant_json(e) for e in entrants],

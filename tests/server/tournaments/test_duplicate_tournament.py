@@ -89,7 +89,7 @@ def test_a_duplicate_tournament_runs_deal_by_deal_with_the_same_cards_at_every_t
         assert sum(totals.values()) == 4 * 100  # 2 deals × 2 seats × (0% + 100%) or ties
         download = ann.client.get(f"/api/tournaments/{tid}/download")
         document = download.json()
-        assert document["format"] == "cardtable-tournament/1"
+        assert document["schema"] == "cardtable-tournament-record/1"
         deals = [[t["record"]["rounds"][0]["deal"] for t in d["tables"]] for d in document["deals"]]
         assert deals[0][0] == deals[0][1] and deals[1][0] == deals[1][1]
         assert deals[0][0] != deals[1][0]  # a new deal, dealt alike again
