@@ -1,12 +1,14 @@
 // @ts-check
 // A player's public profile (/players/{name}): games played per game with the
-// ratings there (per player count, and a link to the game's leaderboard), and
-// recent results with what each did to the rating.
+// ratings there (per player count, and a link to the game's leaderboard),
+// recent results with what each did to the rating, and the finished
+// tournaments played with the place there.
 
 import { api } from "./api.js";
 import { h } from "./dom.js";
 import { relationButtons } from "./profile-card.js";
 import { ratingChange, ratingText } from "./ratings.js";
+import { formWords, percentWords, placeWords } from "./tournaments-words.js";
 
 /**
  * A player's profile (GET /api/players/{name}; history.py, profile).
@@ -15,6 +17,20 @@ import { ratingChange, ratingText } from "./ratings.js";
  * @property {number} since_ms
  * @property {{game: string, title: string, played: number, ratings: {players: number, rating: number, provisional: boolean}[], leaderboard: string}[]} games
  * @property {{title: string, result: string, rating: import("./ratings.js").RatingChange | null, created_ms: number, url: string}[]} recent
+ * @property {ProfileTournament[]} tournaments
+ */
+/**
+ * A finished tournament the player played, and their place there (history.py, tournament_results).
+ * @typedef {object} ProfileTournament
+ * @property {string} id
+ * @property {string} name
+ * @property {string} title the game's
+ * @property {import("./tournaments-words.js").Tournament["form"]} form
+ * @property {number} place shared by a tie
+ * @property {number} of entrants, bots too
+ * @property {number} total
+ * @property {number | null} finished_ms
+ * @property {string} url
  */
 
 /**
@@ -61,5 +77,25 @@ export async function showProfile(main, name, env) {
               g.rating ? ratingChange(t, g.rating) : null,
               h("span", { class: "hint" }, new Date(g.created_ms).toLocaleDateString(document.documentElement.lang, { dateStyle: "medium" }))),
             h("a", { class: "button", href: `${g.url}#replay` }, t("games.replay")))))
-          : h("p", { class: "hint" }, t("profile.none")))));
+          : h("p", { class: "hint" }, t("profile.none"))),
+      tournaments(player.tournaments, t)));
+}
+
+/**
+ * "1st of 16 · Friday cup · Marshmallow Test · Duplicate · 412.5 %", the name a link to the tournament.
+ * @param {ProfileTournament[]} played
+ * @param {import("./i18n.js").Translate} t
+ */
+function tournaments(played, t) {
+  if (!played.length) return null;
+  return h("section", { class: "panel", "aria-labelledby": "tournaments-heading" },
+    h("h2", { id: "tournaments-heading" }, t("tournament.heading")),
+    h("ul", { class: "game-list", id: "profile-tournaments" }, played.map((p) => h("li", { class: "game-item", dataset: { tournament: p.id } },
+      h("div", { class: "game-item-text" },
+        h("span", {},
+          h("strong", { class: "profile-tournament-place" }, placeWords(p.place, p.of, t)), " · ",
+          h("a", { href: p.url }, p.name), " · ",
+          [p.title, formWords(p.form, t), percentWords(p.total, t.lang)].join(" · ")),
+        p.finished_ms === null ? null
+          : h("span", { class: "hint" }, new Date(p.finished_ms).toLocaleDateString(t.lang, { dateStyle: "medium" })))))));
 }

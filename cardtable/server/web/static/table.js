@@ -24,7 +24,7 @@ import { Sound } from "./sound.js";
 import { SummaryBox, summaryRow } from "./summary.js";
 import { TakebackBar } from "./takeback.js";
 import { hoursAndMinutes } from "./time-left.js";
-import { backToTournament, drawTournamentLine, tableTournament } from "./tournaments-table.js";
+import { backToTournament, drawTournamentLine, tableTournament, tournamentBadge } from "./tournaments-table.js";
 
 const LOG_LINES = 80;
 const EVENT_LINES = 8;
@@ -134,6 +134,7 @@ class TablePage {
     this.takeback = new TakebackBar(t, (message) => this.socket.send(message));
     this.connection = h("span", { class: "connection", id: "connection" });
     this.tournamentLine = h("a", { class: "tournament-line", id: "tournament-line", hidden: true });
+    this.badge = ratedBadge(this.info, t);
     this.notice = h("div", { class: "notice", id: "notice", role: "alert" });
     this.joinPanel = h("section", { class: "panel join", id: "join-panel", hidden: true, "aria-labelledby": "join-heading" });
     // In the tab order: where its content is taller than its share of the screen (a long
@@ -181,7 +182,7 @@ class TablePage {
     this.main.replaceChildren(h("div", { class: "table-page", id: "table-page" },
       h("div", { class: "table-head" },
         h("h1", {}, this.game.title),
-        ratedBadge(this.info, t),
+        this.badge,
         this.tournamentLine,
         h("a", { class: "how-to-play", href: ruleHref(this.game.name), target: "_blank", rel: "noopener" }, t("rules.howToPlay")),
         h("div", { class: "status-row" }, this.status, this.timer, this.back, this.takeback.element),
@@ -382,6 +383,12 @@ class TablePage {
     this.drawBoardOnly();
     this.boardRoot.dataset.seq = String(msg.seq); // which state is on screen
     drawTournamentLine(this.tournamentLine, tableTournament(msg), this.t);
+    // Only the state names a table's tournament: "Tournament" then, not "Rated" or "Friendly".
+    if (tableTournament(msg) && !this.badge.classList.contains("badge-tournament")) {
+      const badge = tournamentBadge(this.t);
+      this.badge.replaceWith(badge);
+      this.badge = badge;
+    }
     // A tournament's table is private and full: nobody is invited to it.
     const invite = /** @type {HTMLElement[]} */ ([this.side.querySelector("#panel-invite"), this.tabs[PANELS.indexOf("invite")]]);
     for (const part of invite) if (part) part.hidden = Boolean(tableTournament(msg));

@@ -3,13 +3,14 @@
 // Start now, Cancel and Invite as the caller may; "Your table" while they
 // have one; how far the deal in play is; the standings, redrawn every few
 // seconds until it ends; a link to each deal over at every table; the whole
-// tournament as one JSON file; and how duplicate scoring works
-// (docs/tournaments.md).
+// tournament as one JSON file; its chat (tournaments-chat.js); and how
+// duplicate scoring works (docs/tournaments.md).
 
 import { signedIn } from "./account-nav.js";
 import { api, refusedWords, saveSeat } from "./api.js";
 import { h, useStylesheet } from "./dom.js";
 import { ratingChange } from "./ratings.js";
+import { tournamentChat } from "./tournaments-chat.js";
 import {
   accessWords, botWords, dealHref, entrantWords, formWords, percentWords, ratedBadge,
   speedWords, startWords, statusBadge,
@@ -72,6 +73,9 @@ export async function showTournament(main, id, env) {
       return false;
     }
   };
+  /** @type {(now: TournamentDetail) => import("./tournaments-chat.js").ChatReader} */
+  const chatReader = (now) => ({ mayWrite: Boolean(now.me && (now.me.entered || now.me.creator)), status: now.status });
+  const chat = tournamentChat(path, t, chatReader(one));
   const invite = inviteForm(t, async (name) => {
     if (await act("invite", { name })) said.textContent = t("tournament.invited", { name });
   });
@@ -88,6 +92,7 @@ export async function showTournament(main, id, env) {
     redraw(parts.standings, [now.standings, now.deals_over], () => standings(now, t, account?.name ?? null));
     redraw(parts.deals, [now.deals_over], () => dealLinks(now, t, `${path}/download`));
     redraw(parts.entrants, [now.lineup], () => entrants(now, t));
+    chat.update(chatReader(now));
   };
 
   await styled;
@@ -110,6 +115,7 @@ export async function showTournament(main, id, env) {
       h("section", { class: "panel", "aria-labelledby": "standings-heading" },
         h("h2", { id: "standings-heading" }, t("tournament.standings")), parts.standings),
       h("div", { class: "tournament-side" },
+        chat.element,
         h("section", { class: "panel", "aria-labelledby": "deals-heading" },
           h("h2", { id: "deals-heading" }, t("tournament.dealsHeading")), parts.deals),
         h("section", { class: "panel", "aria-labelledby": "entrants-heading" },

@@ -1,6 +1,6 @@
 // @ts-check
-// A tournament's table (table.js): the line at its top that says which
-// tournament and deal it is, and at the end of the deal the way back to the
+// A tournament's table (table.js): its badge, the line at its top that says
+// which tournament and deal it is, and at the end of the deal the way back to the
 // tournament (where a rematch would be at any other table). The table's
 // state message names its tournament: {id, name, deal (from 0), deals}.
 
@@ -33,6 +33,14 @@ export function drawTournamentLine(line, tournament, t) {
   line.textContent = full
     ? t("tournament.atTable", { name: tournament.name, deal: tournament.deal + 1, deals: tournament.deals })
     : t("tournament.backToTournament");
+}
+
+/**
+ * "Tournament", the badge a tournament's table shows where another shows "Rated" or "Friendly".
+ * @param {import("./i18n.js").Translate} t
+ */
+export function tournamentBadge(t) {
+  return h("span", { class: "badge badge-tournament" }, t("tournament.badge"));
 }
 
 /**

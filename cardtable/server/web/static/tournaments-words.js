@@ -1,6 +1,6 @@
 // @ts-check
 // What the tournament pages share (tournaments.js, tournaments-page.js,
-// tournaments-deal.js): the API's shapes (docs/tournaments.md) and a
+// tournaments-deal.js, and a profile's tournaments): the API's shapes (docs/tournaments.md) and a
 // tournament's facts in the reader's words: its form, speed, bots, access,
 // status, start time and the standings' percentages.
 
@@ -160,6 +160,18 @@ export function entrantWords(entrant, t) {
  */
 export function percentWords(percent, lang) {
   return new Intl.NumberFormat(lang, { style: "percent", minimumFractionDigits: 1, maximumFractionDigits: 1 }).format(percent / 100);
+}
+
+/**
+ * "1st of 16", "1. von 16", "1er sur 16": a place by the language's own
+ * ordinal rules (Intl.PluralRules picks which of the catalog's forms).
+ * @param {number} place
+ * @param {number} of
+ * @param {Translate} t
+ */
+export function placeWords(place, of, t) {
+  const form = new Intl.PluralRules(t.lang, { type: "ordinal" }).select(place);
+  return t("tournament.placeOf", { place: t(`tournament.ordinal.${form}`, { place }), of });
 }
 
 /** @param {string} id */
