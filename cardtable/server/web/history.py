@@ -39,7 +39,11 @@ def _entry(held: HeldSeat, table: Table) -> dict[str, Any]:
 
 
 def result(table: Table, seat: int) -> str:
-    """``"won"``, ``"shared"`` (a win shared with others) or ``"lost"``."""
+    """``"won"``, ``"shared"`` (a win shared with others) or ``"lost"``; a
+    tournament's deal is neither won nor lost (``"tournament"``): it counts
+    against the other tables (its tournament's standings say how)."""
+    if table.facts.tournament is not None:
+        return "tournament"
     winners = list(table.state.winners)
     if seat not in winners:
         return "lost"

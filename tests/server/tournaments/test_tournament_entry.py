@@ -127,6 +127,8 @@ def test_a_rated_tournament_rates_its_people_by_the_standings_and_shows_in_profi
         (entry,) = profile["tournaments"]
         assert entry["id"] == tid and entry["place"] == by_name["Ann"]["place"]
         assert entry["of"] == 4
+        # Its deal's table is listed as a tournament deal, neither won nor lost.
+        assert [r["result"] for r in profile["recent"]] == ["tournament"]
         rated = {g["game"]: g["ratings"] for g in profile["games"]}
         assert rated["marshmallow-test"][0]["players"] == 2
 
