@@ -156,6 +156,9 @@ def test_a_tournaments_chat_is_open_before_closed_during_and_open_after_it(
     # Started: while the deal is played the chat is closed, and says so, with nothing to write.
     cara.page.locator("#tournament-start").click()
     for person in (ann, ben):
+        # A real-time tournament takes those on its page to their tables as it starts.
+        person.page.wait_for_url("**/t/*")
+        person.page.goto(url)
         person.page.wait_for_selector("#tournament-table")
         person.page.wait_for_selector("#tournament-chat-closed:not([hidden])")
         closed = person.page.locator("#tournament-chat-closed").inner_text()

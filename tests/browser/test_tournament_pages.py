@@ -1,12 +1,13 @@
 """The tournament pages in the browser (issue 31): Ann makes a duplicate
 tournament over the API, finds it on /tournaments, enters and starts it from
-its page, reaches her table through "Your table" (which names the tournament
-and its deal), plays her deal and goes back to the tournament (no rematch
-there). Once the deal is over at every table its page shows the standings
-and a link to the deal, whose page shows each table's seats, points and
-percentages. The list, the tournament and the deal are then read in English,
-German and French (no English left on the German and French pages), at
-1280x800 and 390x844, and pass axe-core."""
+its page, which takes her to her table (it names the tournament and its
+deal); she plays her deal, and once the deal is over at every table her
+table of the next deal opens by itself; after it she goes back to the
+tournament (no rematch there), whose page shows the standings and a link to
+each deal, whose page shows each table's seats, points and percentages.
+The list, the tournament and the deal are then read in English, German and
+French (no English left on the German and French pages), at 1280x800 and
+390x844, and pass axe-core."""
 
 from __future__ import annotations
 
@@ -23,13 +24,13 @@ NAME = "Cup 31"  # no English word: the German and French pages must hold none
 # A bound on waiting for the bots' table to finish the deal too, never a check of speed.
 DEAL_OVER_TIMEOUT_MS = 180_000
 
-# What each page says, in each language, once deal 1 of 2 is over everywhere.
+# What each page says, in each language, once both deals are over everywhere.
 WORDS = {
-    "en": {"running": "Being played", "deal": "Deal 1", "heading": "Deal 1 of 2",
+    "en": {"finished": "Finished", "deal": "Deal 1", "heading": "Deal 1 of 2",
            "table": "Table 1", "bot": "Easy bot"},
-    "de": {"running": "Laufende Turniere", "deal": "Austeilung 1", "heading": "Austeilung 1 von 2",
+    "de": {"finished": "Beendet", "deal": "Austeilung 1", "heading": "Austeilung 1 von 2",
            "table": "Tisch 1", "bot": "Leichter Bot"},
-    "fr": {"running": "En cours", "deal": "Donne 1", "heading": "Donne 1 sur 2",
+    "fr": {"finished": "Terminés", "deal": "Donne 1", "heading": "Donne 1 sur 2",
            "table": "Table 1", "bot": "Robot facile"},
 }  # fmt: skip
 
@@ -91,21 +92,26 @@ def test_a_tournament_is_entered_started_played_and_read_in_three_languages(
     page.wait_for_selector("#tournament-leave")
     assert page.locator("#tournament-actions .tournament-entered").inner_text() == "You are entered"
     page.locator("#tournament-start").click()
-    your_table = page.locator("#tournament-table")
+    # A real-time tournament takes her from its page to her table as it starts.
+    page.wait_for_url("**/t/*")
+    first_table = page.url
+
+    # Meanwhile its page (opened anew: no table appears there now) shows her
+    # table, the deal's progress, and nothing of the deal itself.
+    peek = page.context.new_page()
+    peek.goto(f"{server.url}/tournaments/{tournament}")
+    your_table = peek.locator("#tournament-table")
     assert your_table.inner_text() == "Go to your table (deal 1)"
-    assert page.locator("#standings-none").count() == 1  # nothing is over yet
-    assert page.locator("#deal-links").count() == 0
-    progress = page.locator("#tournament-progress label").inner_text()
+    assert peek.locator("#standings-none").count() == 1  # nothing is over yet
+    assert peek.locator("#deal-links").count() == 0
+    progress = peek.locator("#tournament-progress label").inner_text()
     assert progress.startswith("Deal 1 of 2: ") and " of 2 tables " in progress
-    # Before the deal is over anywhere its page shows nothing of it.
-    page.goto(f"{server.url}/tournaments/{tournament}/deals/0")
-    assert "still being played" in page.locator("#deal-refused").inner_text()
-    assert page.locator("#deal-tables").count() == 0
-    page.go_back()
+    peek.goto(f"{server.url}/tournaments/{tournament}/deals/0")
+    assert "still being played" in peek.locator("#deal-refused").inner_text()
+    assert peek.locator("#deal-tables").count() == 0
+    peek.close()
 
     # Her table names the tournament and the deal; its end leads back, not to a rematch.
-    page.locator("#tournament-table").click()
-    page.wait_for_url("**/t/*")
     ann.wait_connected()
     line = page.locator("#tournament-line")
     assert line.inner_text() == f"Tournament {NAME} · deal 1 of 2"
@@ -115,17 +121,28 @@ def test_a_tournament_is_entered_started_played_and_read_in_three_languages(
     assert page.locator("#rematch").count() == 0
     # A tournament's table is private and full: no invitation to it is offered.
     assert page.locator("#panel-invite").is_hidden() and page.locator("#tab-invite").is_hidden()
+    assert page.locator("#tournament-next").inner_text().startswith("Waiting for the other tables")
     shots(page, screenshots, "tournament-table-end")
+
+    # Once the bots' table has played deal 1 too, her table of deal 2 opens by itself.
+    page.wait_for_url(lambda url: "/t/" in url and url != first_table, timeout=DEAL_OVER_TIMEOUT_MS)
+    ann.wait_connected()
+    assert line.inner_text() == f"Tournament {NAME} · deal 2 of 2"
+    play_until_finished([ann], lambda person, made: play_first(person))
+    page.wait_for_selector("#back-to-tournament")
+    assert page.locator("#tournament-next").count() == 0  # the last deal: nothing follows
     page.locator("#back-to-tournament").click()
     page.wait_for_url(f"**/tournaments/{tournament}")
 
-    # Once the bots' table has played the deal too: standings and the deal's link.
-    page.wait_for_selector("#standings", timeout=DEAL_OVER_TIMEOUT_MS)
+    # Once both deals are over everywhere: the final standings and the deals' links.
+    page.wait_for_selector("#standings caption:has-text('2 deals')", timeout=DEAL_OVER_TIMEOUT_MS)
     rows = page.locator("#standings tbody tr")
     assert rows.count() == 4  # Ann and three easy bots, two tables of two
     assert page.locator("#standings tr[data-name='Ann']").get_attribute("class") == "is-me"
-    assert page.locator("#standings caption").inner_text() == "After 1 deal finished at every table"
-    assert [a.inner_text() for a in page.locator("#deal-links a").all()] == ["Deal 1"]
+    assert (
+        page.locator("#standings caption").inner_text() == "After 2 deals finished at every table"
+    )
+    assert [a.inner_text() for a in page.locator("#deal-links a").all()] == ["Deal 1", "Deal 2"]
     download = page.locator("#tournament-download").get_attribute("href")
     assert download == f"/api/tournaments/{tournament}/download"
     assert run_axe(page, axe_source) == []
@@ -136,8 +153,8 @@ def test_a_tournament_is_entered_started_played_and_read_in_three_languages(
         reader = Person.open(browser, "Reader", viewport=DESKTOP, locale=lang)
         at = reader.page
         at.goto(server.url + "/tournaments")
-        at.wait_for_selector(f"#tournaments-running [data-tournament='{tournament}']")
-        assert at.locator("#running-heading").inner_text() == words["running"]
+        at.wait_for_selector(f"#tournaments-finished [data-tournament='{tournament}']")
+        assert at.locator("#finished-heading").inner_text() == words["finished"]
         checked(at, lang, axe_source)
         shots(at, screenshots, f"tournaments-list-{lang}")
 
@@ -145,7 +162,7 @@ def test_a_tournament_is_entered_started_played_and_read_in_three_languages(
         at.wait_for_selector("#standings")
         assert at.locator("#standings tbody tr").count() == 4
         assert at.locator("#standings tbody").inner_text().count(words["bot"]) == 3
-        assert [a.inner_text() for a in at.locator("#deal-links a").all()] == [words["deal"]]
+        assert at.locator("#deal-links a").first.inner_text() == words["deal"]
         assert at.locator("#tournament-enter, #tournament-table").count() == 0  # a guest's view
         checked(at, lang, axe_source)
         shots(at, screenshots, f"tournaments-one-{lang}")

@@ -24,7 +24,7 @@ import { Sound } from "./sound.js";
 import { SummaryBox, summaryRow } from "./summary.js";
 import { TakebackBar } from "./takeback.js";
 import { hoursAndMinutes } from "./time-left.js";
-import { backToTournament, drawTournamentLine, tableTournament, tournamentBadge } from "./tournaments-table.js";
+import { backToTournament, drawTournamentLine, nextTable, tableTournament, tournamentBadge } from "./tournaments-table.js";
 
 const LOG_LINES = 80;
 const EVENT_LINES = 8;
@@ -558,6 +558,8 @@ class TablePage {
       // Spread, not null: replaceChildren would draw a null as the text "null".
       ...(decided ? [h("p", { class: "decided", id: "end-decided", dataset: { round: decided.round, how: decided.how } },
         decidedWords(decided, winners, msg.winners.length, t))] : []),
+      // A tournament's next deal: its table opens here once every table is done with this one.
+      ...[tournament && tournament.deal + 1 < tournament.deals ? nextTable(tournament, this.tableId, t) : null].filter((p) => p !== null),
       h("div", { class: "end-actions" },
         tournament ? backToTournament(tournament, t) : null,
         saved && !rematch && !tournament ? h("button", { type: "button", class: "primary", id: "rematch", onclick: (e) => this.rematch(e.currentTarget, error) }, t("end.rematch")) : null,

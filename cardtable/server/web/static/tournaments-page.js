@@ -80,9 +80,18 @@ export async function showTournament(main, id, env) {
     if (await act("invite", { name })) said.textContent = t("tournament.invited", { name });
   });
 
+  // A real-time tournament takes the person watching its page to their
+  // table once a deal starts (the first, or the next once every table is done).
+  let known = one.table?.id ?? null;
   /** @param {TournamentDetail} now */
   const draw = (now) => {
     one = now;
+    const mine = now.table;
+    if (mine && mine.id !== known && now.move_hours === null) {
+      saveSeat(mine.id, mine.seat, mine.token);
+      location.assign(`/t/${encodeURIComponent(mine.id)}`);
+    }
+    known = mine?.id ?? null;
     redraw(parts.status, [now.status, now.deal, now.entrants], () => [
       statusBadge(now.status, t), " ", startWords(now, t), " · ", t("tournament.entrants", { count: now.entrants })]);
     redraw(parts.actions, [now.status, now.me], () => actions(now, t, act));

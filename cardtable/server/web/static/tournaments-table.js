@@ -4,6 +4,7 @@
 // tournament (where a rematch would be at any other table). The table's
 // state message names its tournament: {id, name, deal (from 0), deals}.
 
+import { api, savedSeat, saveSeat } from "./api.js";
 import { h } from "./dom.js";
 import { tournamentHref } from "./tournaments-words.js";
 
@@ -50,4 +51,41 @@ export function tournamentBadge(t) {
  */
 export function backToTournament(tournament, t) {
   return h("a", { class: "button primary", id: "back-to-tournament", href: tournamentHref(tournament.id) }, t("tournament.backToTournament"));
+}
+
+const NEXT_MS = 3000; // how often a finished deal's table asks whether the next deal's is made
+
+/**
+ * At a tournament table whose deal is over, for a person seated there: wait
+ * for their table of the next deal (made once the deal is over at every
+ * table) and go to it, so a real-time tournament takes its people from table
+ * to table; at a turn-based one, offer it. The line says what it waits for;
+ * it stops asking once the page redraws it away or the tournament is over.
+ * @param {TableTournament} tournament
+ * @param {string} tableId
+ * @param {import("./i18n.js").Translate} t
+ */
+export function nextTable(tournament, tableId, t) {
+  if (!savedSeat(tableId)) return null;
+  const line = h("p", { class: "tournament-next", id: "tournament-next", role: "status" }, t("tournament.waitingOthers"));
+  const ask = async () => {
+    if (!line.isConnected) return;
+    /** @type {{status: string, move_hours: number | null, table: {id: string, seat: number, token: string, deal: number} | null}} */
+    let now;
+    try {
+      now = await api(`/api/tournaments/${encodeURIComponent(tournament.id)}`);
+    } catch {
+      setTimeout(ask, NEXT_MS);
+      return;
+    }
+    if (now.status !== "running") { line.textContent = t("tournament.statusFinished"); return; }
+    const next = now.table;
+    if (!next || next.id === tableId) { setTimeout(ask, NEXT_MS); return; }
+    saveSeat(next.id, next.seat, next.token);
+    const href = `/t/${encodeURIComponent(next.id)}`;
+    if (now.move_hours === null) { location.assign(href); return; }
+    line.replaceChildren(h("a", { class: "button primary", id: "tournament-next-link", href }, t("tournament.yourTable", { deal: next.deal + 1 })));
+  };
+  setTimeout(ask, NEXT_MS);
+  return line;
 }
