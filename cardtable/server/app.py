@@ -36,6 +36,7 @@ from cardtable.server.logs import TableContext
 from cardtable.server.quick.match import QuickMatch
 from cardtable.server.quick.turn_based import TurnBasedMatch
 from cardtable.server.settings import Settings
+from cardtable.server.tables.table import Table
 from cardtable.server.tournaments.director import Director
 from cardtable.server.tournaments.ledger import TournamentStore
 from cardtable.server.web import (
@@ -93,7 +94,7 @@ def create_app(settings: Settings) -> Starlette:
     notices = Notices(
         storage.engine, secret, mailer, settings.limits.clock, settings.limits.public_url, pusher
     )
-    play.watch = notices.watch
+
     removals = RemovalWatch(hub)
     ratings = Ratings(storage.engine)
     # Several processes share one queue in Redis: any of them answers any ticket.
@@ -102,6 +103,12 @@ def create_app(settings: Settings) -> Starlette:
     paced = TurnBasedMatch(hub, play, accounts, rating=ratings.shown_rating)
     puzzle_ratings = PuzzleRatings(storage.engine, secret)
     director = Director(hub, play, TournamentStore(storage.engine), secret)
+
+    def watch(table: Table) -> None:
+        notices.watch(table)  # what a turn-based table's people are told
+        director.watch(table)  # a tournament's deal scored as its last table ends
+
+    play.watch = watch
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:

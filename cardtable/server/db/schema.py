@@ -432,7 +432,7 @@ tournament_entrants = Table(
     "ct_tournament_entrants",
     metadata,
     Column("tournament_id", String(32), ForeignKey("ct_tournaments.id"), primary_key=True),
-    Column("id", Integer, primary_key=True),  # the order of entry (bots after people)
+    Column("id", Integer, primary_key=True),  # drawn at entry (bots: after the largest)
     Column("account_id", String(32), nullable=True, index=True),  # null: a bot
     Column("name", String(64), nullable=False),
     Column("bot", String(16), nullable=True),

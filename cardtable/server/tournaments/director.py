@@ -21,6 +21,7 @@ compare-and-set steps let exactly one of them take each step.
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import hashlib
 import hmac
@@ -31,12 +32,13 @@ from typing import Any
 
 from cardtable.core.registry import load
 from cardtable.server.clock import now_ms
+from cardtable.server.db.storage import log_failure
 from cardtable.server.live.hub import Hub, new_table_id
 from cardtable.server.live.play import Play
 from cardtable.server.periodic import Periodic
 from cardtable.server.tables.facts import SeatFacts
 from cardtable.server.tables.lobby import NewTable
-from cardtable.server.tables.table import hash_token
+from cardtable.server.tables.table import Table, hash_token
 from cardtable.server.tournaments.ledger import DealTable, Entrant, Tournament, TournamentStore
 from cardtable.server.tournaments.rules import (
     TURN_SECONDS,
@@ -74,12 +76,38 @@ class Director:
         self._secret = secret
         self.bot_delay_ms = BOT_DELAY_MS
         self._sweeps = Periodic(SWEEP_SECONDS, self.sweep, "the tournament sweep")
+        # Each tournament table's points, kept as its deal ends (scoring needs
+        # no reload), until its deal is scored.
+        self._points: dict[str, tuple[int, ...]] = {}
+        self._tasks: set[asyncio.Task[None]] = set()
 
     def start(self) -> None:
         self._sweeps.start()
 
     async def stop(self) -> None:
         await self._sweeps.stop()
+        for task in list(self._tasks):
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+
+    def watch(self, table: Table) -> None:
+        """After a change at a table (``Play.watch``): a tournament's table whose
+        deal has just ended is looked at now, so the deal is scored and the
+        next one dealt the moment the last table ends, not at the next sweep."""
+        if table.facts.tournament is None or table.status != "finished":
+            return
+        if table.id in self._points:
+            return
+        self._points[table.id] = tuple(int(p) for p in table.state.scores)
+        task = asyncio.get_running_loop().create_task(self._look_now(table.facts.tournament))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _look_now(self, tournament_id: str) -> None:
+        try:
+            await self.look_at(tournament_id)
+        except Exception as exc:  # the sweep tries again within a second
+            log_failure(log, exc, "tournament %s: a deal's end was not acted on", tournament_id)
 
     async def sweep(self) -> None:
         now = now_ms()
@@ -180,13 +208,18 @@ class Director:
         assert t.deal is not None
         points = []
         for d in made:
-            table = await self.hub.get(d.table_id)
-            points.append(tuple(int(p) for p in table.state.scores))
+            kept = self._points.get(d.table_id)
+            if kept is None:  # it ended in another process, or before a restart
+                table = await self.hub.get(d.table_id)
+                kept = tuple(int(p) for p in table.state.scores)
+            points.append(kept)
         percentages = deal_percentages(t.form, points, lowest_wins(t.game))
         scored = [(d.number, points[i], percentages[i]) for i, d in enumerate(made)]
         last = t.deal + 1 >= t.deals
         if not await self.store.score_deal(t.id, t.deal, scored, last, now_ms()):
             return
+        for d in made:
+            self._points.pop(d.table_id, None)
         log.info("tournament %s: deal %d scored", t.id, t.deal)
         if last:
             if t.rated:
@@ -212,16 +245,18 @@ class Director:
         digest = hmac.new(self._secret, message, hashlib.sha256).digest()
         return base64.urlsafe_b64encode(digest[:24]).decode("ascii")
 
-    async def seat_of(self, t: Tournament, account_id: str) -> SeatOf | None:
-        """``account_id``'s seat on the deal being played, if it plays in ``t``."""
+    def seat_of(
+        self, t: Tournament, account_id: str, entrants: list[Entrant], tables: list[DealTable]
+    ) -> SeatOf | None:
+        """``account_id``'s seat on the deal being played, if it plays in ``t``
+        (``entrants`` and ``tables``: the tournament's, as the ledger has them)."""
         if t.status != "running" or t.deal is None:
             return None
-        entrants = await self.store.entrants(t.id)
         mine = next((i for i, e in enumerate(entrants) if e.account_id == account_id), None)
         if mine is None:
             return None
-        for d in await self.store.deal_tables(t.id, t.deal):
-            if mine in d.seats:
+        for d in tables:
+            if d.deal == t.deal and mine in d.seats:
                 seat = d.seats.index(mine)
                 return SeatOf(d.table_id, seat, self.token(d.table_id, seat, account_id), t.deal)
         return None

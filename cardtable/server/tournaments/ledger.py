@@ -9,6 +9,7 @@ compare-and-set on its status and deal, so exactly one of them takes it.
 from __future__ import annotations
 
 import json
+import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -32,6 +33,10 @@ from cardtable.server.db.schema import (
 from cardtable.server.tournaments.rules import NewTournament
 
 LISTED = 50  # finished tournaments listed, the latest first
+CLASH_TRIES = 20  # a row's number taken meanwhile: tried again
+# Entry numbers are drawn below this; the bots that fill the tables are
+# numbered after the largest, and an Integer column holds them all.
+ENTRY_NUMBERS = 2**30
 
 
 @dataclass(frozen=True, slots=True)
@@ -208,7 +213,7 @@ class TournamentStore:
         query = (
             select(tournament_entrants)
             .where(tournament_entrants.c.tournament_id == tournament_id)
-            .order_by(tournament_entrants.c.id)
+            .order_by(tournament_entrants.c.entered_ms, tournament_entrants.c.id)
         )
         async with self.engine.connect() as conn:
             return [
@@ -237,37 +242,42 @@ class TournamentStore:
                 pass  # invited already
 
     async def enter(self, tournament_id: str, account_id: str, name: str, now: int) -> bool:
-        """Enter ``account_id`` while the tournament is upcoming; False if it no longer is."""
-        async with self.engine.begin() as conn:
-            status = (
-                await conn.execute(
-                    select(tournaments.c.status).where(tournaments.c.id == tournament_id)
-                )
-            ).scalar()
-            if status != "upcoming":
-                return False
-            taken = (
-                await conn.execute(
-                    select(func.max(tournament_entrants.c.id)).where(
-                        tournament_entrants.c.tournament_id == tournament_id
-                    )
-                )
-            ).scalar()
+        """Enter ``account_id`` while the tournament is upcoming (entering twice
+        changes nothing); False if it no longer is. An entry's number is drawn
+        at random (entrants are listed by when they entered), so people
+        entering at once do not meet on one number."""
+        for _ in range(CLASH_TRIES):
             try:
-                async with conn.begin_nested():
+                async with self.engine.begin() as conn:
+                    status = (
+                        await conn.execute(
+                            select(tournaments.c.status).where(tournaments.c.id == tournament_id)
+                        )
+                    ).scalar()
+                    if status != "upcoming":
+                        return False
+                    mine = tournament_entrants.c.tournament_id == tournament_id
+                    entered = await conn.execute(
+                        select(tournament_entrants.c.id).where(
+                            mine, tournament_entrants.c.account_id == account_id
+                        )
+                    )
+                    if entered.first() is not None:
+                        return True
                     await conn.execute(
                         insert(tournament_entrants).values(
                             tournament_id=tournament_id,
-                            id=(taken if taken is not None else -1) + 1,
+                            id=secrets.randbelow(ENTRY_NUMBERS),
                             account_id=account_id,
                             name=name,
                             bot=None,
                             entered_ms=now,
                         )
                     )
+                return True
             except IntegrityError:
-                pass  # entered already (or another entry took that number: asked again, it lands)
-        return True
+                continue  # that number was drawn before, or this account entered meanwhile
+        raise RuntimeError(f"tournament {tournament_id}: no entry after {CLASH_TRIES} tries")
 
     async def leave(self, tournament_id: str, account_id: str) -> bool:
         async with self.engine.begin() as conn:
@@ -511,7 +521,7 @@ class TournamentStore:
 
     async def say(self, tournament_id: str, account_id: str, name: str, text: str, now: int) -> int:
         """Store a chat line; its number (the next free one, even when two are said at once)."""
-        for _ in range(5):
+        for _ in range(CLASH_TRIES):
             try:
                 async with self.engine.begin() as conn:
                     last = (
@@ -535,7 +545,9 @@ class TournamentStore:
                 return n
             except IntegrityError:
                 continue  # another line took that number: the next
-        raise RuntimeError(f"tournament {tournament_id}: no chat line number after 5 tries")
+        raise RuntimeError(
+            f"tournament {tournament_id}: no chat line number after {CLASH_TRIES} tries"
+        )
 
     async def chat(self, tournament_id: str, after: int, limit: int) -> list[dict[str, Any]]:
         """The lines after line ``after`` (-1: from the first), at most ``limit``, oldest first."""

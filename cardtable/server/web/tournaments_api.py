@@ -192,7 +192,7 @@ def routes(hub: Hub, director: Director, accounts: Accounts, static: Path) -> li
                 "invited": await store.invited(t.id, account.id),
                 "creator": t.creator_id == account.id,
             }
-            seat = await director.seat_of(t, account.id)
+            seat = director.seat_of(t, account.id, entrants, tables)
             if seat is not None:
                 out["table"] = {
                     "id": seat.table_id,

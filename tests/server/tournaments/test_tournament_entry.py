@@ -4,6 +4,7 @@ own deals and pairing, and a rated one's ratings and profiles."""
 
 from __future__ import annotations
 
+import asyncio
 import random
 import time
 from pathlib import Path
@@ -219,3 +220,21 @@ def test_a_deleted_account_leaves_its_tournaments_under_the_deleted_name(any_db:
         assert [e["name"] for e in left["lineup"]] == [DELETED_NAME]
         said = server.client.get(f"/api/tournaments/{tid}/chat").json()["lines"]
         assert [line["name"] for line in said] == [DELETED_NAME]
+
+
+def test_people_entering_at_the_same_moment_are_all_entered(any_db: str) -> None:
+    with account_server(any_db) as server:
+        (ann,) = people(server, ["Ann"])
+        tid = make(ann)
+        ledger = director(server).store
+
+        async def all_at_once() -> list[bool]:
+            return list(
+                await asyncio.gather(
+                    *(ledger.enter(tid, f"account{n}", f"P{n}", 1_000) for n in range(24))
+                )
+            )
+
+        assert server.client.portal.call(all_at_once) == [True] * 24  # type: ignore[union-attr]
+        assert server.client.portal.call(all_at_once) == [True] * 24  # type: ignore[union-attr]
+        assert get(ann, tid)["entrants"] == 24  # each once, none lost
