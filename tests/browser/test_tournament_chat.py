@@ -22,6 +22,7 @@ from tests.browser.test_tournament_pages import (
     DESKTOP,
     NAME,
     checked,
+    create,
     shots,
 )
 
@@ -39,28 +40,6 @@ def signed_up(browser: Any, server: Server, name: str, **options: Any) -> Person
     person.page.goto(server.url + "/account")
     sign_up(person.page, name, "**/me")
     return person
-
-
-def create_one_deal(person: Person, server: Server) -> str:
-    """A duplicate Marshmallow Test tournament of one deal, two at a table,
-    easy bots filling seats (POST /api/tournaments)."""
-    answer = person.page.request.post(
-        server.url + "/api/tournaments",
-        data={
-            "name": NAME,
-            "game": "marshmallow-test",
-            "players": 2,
-            "deals": 1,
-            "form": "duplicate",
-            "start_in_minutes": 60,
-            "move_hours": None,
-            "access": "open",
-            "rated": False,
-            "bot": "easy",
-        },
-    )
-    assert answer.status == 201, answer.text()
-    return str(answer.json()["id"])
 
 
 def say(person: Person, text: str) -> None:
@@ -119,7 +98,7 @@ def test_a_tournaments_chat_is_open_before_closed_during_and_open_after_it(
 ) -> None:
     english = catalog("en")
     cara = signed_up(browser, server, "Cara")
-    tournament = create_one_deal(cara, server)
+    tournament = create(cara, server, deals=1)
     ann = signed_up(browser, server, "Ann")
     ben = signed_up(browser, server, "Ben")
     url = f"{server.url}/tournaments/{tournament}"

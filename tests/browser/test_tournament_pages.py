@@ -35,16 +35,16 @@ WORDS = {
 }  # fmt: skip
 
 
-def create(person: Person, server: Server) -> str:
-    """A duplicate Marshmallow Test tournament of two deals, two at a table,
-    starting in an hour, easy bots filling seats (POST /api/tournaments)."""
+def create(person: Person, server: Server, deals: int = 2) -> str:
+    """A duplicate Marshmallow Test tournament of ``deals`` deals, two at a
+    table, starting in an hour, easy bots filling seats (POST /api/tournaments)."""
     answer = person.page.request.post(
         server.url + "/api/tournaments",
         data={
             "name": NAME,
             "game": "marshmallow-test",
             "players": 2,
-            "deals": 2,
+            "deals": deals,
             "form": "duplicate",
             "start_in_minutes": 60,
             "move_hours": None,
