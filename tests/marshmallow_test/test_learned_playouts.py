@@ -1,11 +1,14 @@
 """``pimc`` with the learned policy in its playouts (issue 26, item 2):
-``pimc-lp`` (the policy at every seat) and ``pimc-lp-opp`` (at the
-opponents' seats only).
+``pimc-lp`` (the policy at every seat), ``pimc-lp-opp`` (at the
+opponents' seats only) and ``pimc-lp-small`` (every seat, the policy
+distilled into a small network, ``playout_policy.npz``).
 
 The playouts' policy must decide for each seat from that seat's view of the
 determinized world alone (MT-9): the batched features are checked against
 the game's own encoder on the mover's view, card for card through real
-rounds. The bots themselves must play legally, be deterministic for a seed,
+rounds, and must not depend on which other rows are asked with them; the
+first layer computed without writing the features out must equal the one
+computed from them. The bots themselves must play legally, be deterministic for a seed,
 and not change when the other seats' hidden cards do.
 ``tests/bots/test_bot_contract.py`` checks both names too, as every
 registered bot.
@@ -24,16 +27,18 @@ from cardtable.games.marshmallow_test.bots.learned_playout import (
     LearnedPlayoutBot,
     OpponentModelBot,
     SeenBatch,
+    SmallPlayoutBot,
 )
 from cardtable.games.marshmallow_test.bots.pimc import PIMCBot
-from cardtable.games.marshmallow_test.determinize import determinize
+from cardtable.games.marshmallow_test.determinize import constraints_from_view, determinize
 from cardtable.games.marshmallow_test.moves import Play
 from tests.bot_games import play_checking_legal
 from tests.marshmallow_test.helpers import scenario
 from tests.marshmallow_test.test_package import random_position
 
 PLAYERS = (2, 3, 4, 5)
-NAMES = ("pimc-lp", "pimc-lp-opp")
+NAMES = ("pimc-lp", "pimc-lp-opp", "pimc-lp-small")
+CLASSES = [LearnedPlayoutBot, OpponentModelBot, SmallPlayoutBot]
 BUDGET = Budget(iterations=120)
 
 
@@ -97,6 +102,51 @@ def test_each_seats_features_are_the_encoders_on_its_own_view(players: int, vari
     assert compared > 60 * players
 
 
+def playout_batches(cls: type[LearnedPlayoutBot], players: int, seed: int) -> list[SeenBatch]:
+    """The unfinished rows of a bot's playouts from a random position, step
+    by step: 40 determinizations played on by the playouts' own policy, so
+    that the rows soon have different seats to move."""
+    state = random_position(players, seed, 5 + 3 * seed)
+    seat = state.to_move
+    assert seat is not None and not state.finished
+    view = state.view(seat)
+    bot = cls(seat, state.game, random.Random(seed))
+    masks = bot._deal_masks(view, constraints_from_view(view), 40).astype(np.int64)
+    masks[:, np.array(view.out, dtype=bool)] = 0  # out: holds nothing (MT-6.2)
+    batch = bot._batch(view, masks, -1 if view.trump is None else view.trump)
+    assert isinstance(batch, SeenBatch)
+    steps: list[SeenBatch] = []
+    generator = np.random.default_rng(seed)
+    while len(active := batch.active()):
+        sub = batch._take(active)
+        assert isinstance(sub, SeenBatch)
+        steps.append(sub)
+        batch.step(active, batch.policy(active, batch.legal(active), 0.1, generator))
+    return steps
+
+
+@pytest.mark.parametrize("cls", [LearnedPlayoutBot, SmallPlayoutBot])
+@pytest.mark.parametrize("players", PLAYERS)
+def test_a_rows_features_are_its_own_whoever_else_is_asked(
+    cls: type[LearnedPlayoutBot], players: int
+) -> None:
+    """Rows asked together, with different seats to move, get each the
+    features it gets alone (whose match with the encoder is checked above);
+    and the first layer computed from the batch is the one computed from
+    those features."""
+    mixed = 0
+    for seed in range(3):
+        for sub in playout_batches(cls, players, seed):
+            rows = np.arange(sub.rows)
+            together = sub.features(rows)
+            alone = np.concatenate([sub.features(np.array([r])) for r in rows])
+            np.testing.assert_array_equal(together, alone)
+            w, b = sub.seen.policy.layers[0]
+            np.testing.assert_allclose(sub.first_layer(rows), together @ w + b, atol=1e-4)
+            mixed += len(set(sub.to_move.tolist())) > 1
+    assert mixed >= 5  # steps where the rows' seats to move differed
+
+
 @pytest.mark.parametrize("name", NAMES)
 @pytest.mark.parametrize("players", (2, 4))
 def test_whole_games_of_legal_moves(name: str, players: int) -> None:
@@ -108,7 +158,7 @@ def test_whole_games_of_legal_moves(name: str, players: int) -> None:
     assert play_checking_legal(state, bots) > 10 * players
 
 
-@pytest.mark.parametrize("cls", [LearnedPlayoutBot, OpponentModelBot])
+@pytest.mark.parametrize("cls", CLASSES)
 def test_the_same_seed_gives_the_same_search(cls: type[LearnedPlayoutBot]) -> None:
     searched = 0
     for seed in range(6):
@@ -137,7 +187,7 @@ def search(
     return move, bot.last_values
 
 
-@pytest.mark.parametrize("cls", [LearnedPlayoutBot, OpponentModelBot])
+@pytest.mark.parametrize("cls", CLASSES)
 def test_swapping_two_other_hands_changes_nothing_it_does(cls: type[PIMCBot]) -> None:
     """The swap test of test_learned_policy.py, on the whole search: the
     move and every move's value are the same."""
@@ -157,7 +207,7 @@ def test_swapping_two_other_hands_changes_nothing_it_does(cls: type[PIMCBot]) ->
         assert search(real, cls, seed) == search(swapped, cls, seed)
 
 
-@pytest.mark.parametrize("cls", [LearnedPlayoutBot, OpponentModelBot])
+@pytest.mark.parametrize("cls", CLASSES)
 @pytest.mark.parametrize("players", (2, 4))
 def test_decoy_hidden_cards_mid_round_change_nothing_it_does(
     cls: type[PIMCBot], players: int

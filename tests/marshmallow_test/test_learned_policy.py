@@ -1,6 +1,8 @@
 """The learned bot (issue 26, item 2): its shipped weights, and that it plays
 from the seat's view alone (MT-9), deterministically and legally.
 
+The weights ``pimc-lp-small`` distils for its playouts load here too, and a
+bad file is refused.
 ``tests/bots/test_bot_contract.py`` checks it too, as every registered bot:
 no reference to the state, the same move over decoy hidden cards, whole
 games of legal moves at every player count.
@@ -26,6 +28,11 @@ from cardtable.games.marshmallow_test.bots.learned import (
     PolicyError,
     load_policy,
 )
+from cardtable.games.marshmallow_test.bots.learned_playout import (
+    PLAYOUT_WEIGHTS,
+    SmallPlayoutBot,
+)
+from cardtable.games.marshmallow_test.cards import NUM_CARDS
 from cardtable.games.marshmallow_test.determinize import determinize
 from cardtable.games.marshmallow_test.observations import MarshmallowEncoder
 from tests.bot_games import play_checking_legal
@@ -57,6 +64,43 @@ def test_the_shipped_weights_load_with_a_model_for_every_player_count() -> None:
         # A trained network, not zeros: different views get different scores.
         views = [random_position(players, seed, 9 * seed).view(0) for seed in range(3)]
         assert len({policy.logits(v).tobytes() for v in views}) == 3
+
+
+def test_the_playouts_distilled_weights_load_and_are_a_fraction_of_the_policys() -> None:
+    """``playout_policy.npz`` (``pimc-lp-small``): one hidden layer, a logit
+    per card only (playouts never name trump), for every player count, and
+    several times fewer weights than the policy it was distilled from."""
+    assert PLAYOUT_WEIGHTS.is_file() and PLAYOUT_WEIGHTS.stat().st_size < 500_000
+    assert int(load_policy(PLAYOUT_WEIGHTS)["format"]) == FORMAT
+    for players in PLAYERS:
+        game = MarshmallowTest(players=players)
+        small, big = Policy(game, PLAYOUT_WEIGHTS), Policy(game)
+        assert len(small.layers) == 2 and small.layers[-1][0].shape[1] == NUM_CARDS
+        assert all(np.isfinite(w).all() and np.isfinite(b).all() for w, b in small.layers)
+        weights = sum(w.size for w, _ in small.layers)
+        assert 5 * weights < sum(w.size for w, _ in big.layers)
+        views = [random_position(players, seed, 9 * seed).view(0) for seed in range(3)]
+        assert len({small.logits(v).tobytes() for v in views}) == 3
+
+
+def test_the_small_playout_bot_refuses_a_bad_weights_file_in_one_sentence(
+    tmp_path: Path,
+) -> None:
+    wrong = tmp_path / "playout_policy.npz"
+    np.savez(wrong, format=np.array(FORMAT + 1))
+    narrow = tmp_path / "narrow.npz"
+    arrays = {"format": np.array(FORMAT), "2p/w1": np.zeros((9, 60)), "2p/b1": np.zeros(60)}
+    np.savez(narrow, **arrays, **{"2p/size": np.array(9)})  # type: ignore[arg-type]
+    game = MarshmallowTest(players=2)
+    for path, message in (
+        (wrong, "is not a learned policy of format"),
+        (narrow, "the 2p model reads 9 inputs, the encoder writes 270"),
+        (tmp_path / "missing.npz", "cannot read the learned policy"),
+    ):
+        bot_type = type("Bad", (SmallPlayoutBot,), {"weights": path})
+        with pytest.raises(PolicyError, match=message) as refused:
+            bot_type(0, game, random.Random(0))
+        assert "\n" not in str(refused.value)
 
 
 def test_a_weights_file_of_another_kind_is_refused_with_its_path(tmp_path: Path) -> None:

@@ -65,6 +65,12 @@ MANIFEST = GameManifest(
             strength="measured against pimc in docs/strength.md",
             time_per_move="as pimc's budget (0.2 s unless given)",
         ),
+        "pimc-lp-small": BotEntry(
+            f"{_PKG}.bots.learned_playout:SmallPlayoutBot",
+            "pimc whose playouts follow a small network distilled from the learned policy",
+            strength="measured against pimc at equal time in docs/strength.md",
+            time_per_move="as pimc's budget (0.2 s unless given)",
+        ),
     },
     terminal_ui=f"{_PKG}.terminal:MarshmallowTestUI",
     determinize=f"{_PKG}.determinize:determinize",

@@ -59,13 +59,15 @@ def load_policy(path: Path = WEIGHTS) -> dict[str, F32]:
     if "format" not in arrays or int(arrays["format"]) != FORMAT:
         raise PolicyError(
             f"{path} is not a learned policy of format {FORMAT}; regenerate it with"
-            " benchmarks/train_policy_marshmallow.py"
+            " benchmarks/train_policy_marshmallow.py (policy.npz) or"
+            " benchmarks/train_playout_policy_marshmallow.py (playout_policy.npz)"
         )
     return arrays
 
 
 class Policy:
-    """One player count's network: the view's encoding to a logit per move."""
+    """One player count's network: the view's encoding to a logit per move
+    (per card only, for the playouts' distilled network)."""
 
     def __init__(self, game: Any, path: Path = WEIGHTS) -> None:
         self.encoder = MarshmallowEncoder(game)
@@ -78,7 +80,11 @@ class Policy:
                 f"{path}: the {key} model reads {int(arrays[f'{key}/size'])} inputs,"
                 f" the encoder writes {self.encoder.size}"
             )
-        self.layers = [(arrays[f"{key}/w{i}"], arrays[f"{key}/b{i}"]) for i in (1, 2, 3)]
+        # As many layers as the file holds: the playouts' distilled network has fewer.
+        depth = 1
+        while f"{key}/w{depth + 1}" in arrays:
+            depth += 1
+        self.layers = [(arrays[f"{key}/w{i}"], arrays[f"{key}/b{i}"]) for i in range(1, depth + 1)]
 
     def features(self, view: MarshmallowView) -> F32:
         """What the network reads: the view's encoding, nothing else."""

@@ -6,7 +6,9 @@ more playouts only tell how good a move is *if the heuristic plays on*
 playout play the learned policy's move instead (:mod:`.learned`), either
 every seat (:class:`LearnedPlayoutBot`, ``pimc-lp``) or the opponents only,
 the bot's own seat keeping the heuristic (:class:`OpponentModelBot`,
-``pimc-lp-opp``): the policy as the opponents' model.
+``pimc-lp-opp``): the policy as the opponents' model. :class:`SmallPlayoutBot`
+(``pimc-lp-small``) is ``pimc-lp`` with the policy distilled into one small
+hidden layer (:data:`PLAYOUT_WEIGHTS`), for playouts a few times cheaper.
 
 Each seat of a playout decides from what it would see in that determinized
 world and nothing more: :class:`SeenBatch` keeps, beside the cards, the
@@ -15,7 +17,8 @@ voids the plays have shown: MT-5.3, MT-5.4) and writes, for every row whose
 seat to move is the policy's, the same features as
 :class:`~cardtable.games.marshmallow_test.observations.MarshmallowEncoder`
 would for that seat's view (its own hand, public facts, relative seats),
-all rows in one numpy array, and runs the network on them at once. A row
+all rows in one numpy array, and runs the network on them at once (the
+first layer straight from the batch, :meth:`SeenBatch.first_layer`). A row
 with a single legal card skips the network; ``epsilon`` of the cards are
 random, as in ``pimc``.
 
@@ -34,13 +37,14 @@ from __future__ import annotations
 import random
 from array import array
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 
 from cardtable.bots.base import Budget
-from cardtable.games.marshmallow_test.bots.learned import Policy
+from cardtable.games.marshmallow_test.bots.learned import WEIGHTS, Policy
 from cardtable.games.marshmallow_test.bots.pimc import PIMCBot
 from cardtable.games.marshmallow_test.bots.playout import Batch, IntA, masks_to_bool
 from cardtable.games.marshmallow_test.cards import COLOUR_OF, NUM_CARDS, NUM_COLOURS
@@ -48,6 +52,9 @@ from cardtable.games.marshmallow_test.tricks import shown_voids
 from cardtable.games.marshmallow_test.view import MarshmallowView
 
 F32 = NDArray[np.float32]
+#: The learned policy distilled into one small hidden layer for the playouts
+#: (``benchmarks/train_playout_policy_marshmallow.py``): ``pimc-lp-small``.
+PLAYOUT_WEIGHTS = WEIGHTS.with_name("playout_policy.npz")
 _COL = np.array(COLOUR_OF, dtype=np.int64)
 _ONE = np.int64(1)
 _COLOURS = np.arange(NUM_COLOURS, dtype=np.int64)
@@ -63,12 +70,26 @@ class Seen:
     dealer: int
     by_policy: NDArray[np.bool_]  # per seat: the policy plays it (else the heuristic)
     must: bool  # trump_after_ruff == "must" (MT-5.4 variant)
+    # The first layer as :meth:`SeenBatch.first_layer` reads it: each
+    # feature's row of weights times the feature's scale, then a row of zeros
+    # (where a gather for an absent card or seat points); its bias with the
+    # row of ``to_move``'s relative seat 0 added (the mover is always itself).
+    w1: F32
+    b1: F32
 
     @classmethod
     def of(cls, policy: Policy, dealer: int, by_policy: NDArray[np.bool_], must: bool) -> Seen:
         enc = policy.encoder
+        # first_layer reads these blocks in one product each: they must be adjacent.
+        assert enc.o_played == enc.o_hand + NUM_CARDS
+        assert enc.o_tricks == enc.o_voids + enc.n * NUM_COLOURS
+        assert enc.o_out == enc.o_tricks + enc.n and enc.o_sizes == enc.o_out + enc.n
+        assert enc.o_scores == enc.o_sizes + enc.n
         scale = enc.floats(array("H", [1] * enc.size))
-        return cls(policy, scale, dealer, by_policy, must)
+        w, b = policy.layers[0]
+        w1 = np.concatenate([w * scale[:, None], np.zeros((1, w.shape[1]), dtype=w.dtype)])
+        b1 = b + w1[enc.o_to_move]
+        return cls(policy, scale, dealer, by_policy, must, w1, b1)
 
 
 class SeenBatch(Batch):
@@ -182,25 +203,75 @@ class SeenBatch(Batch):
         trump = self.trump[rows]
         named = trump >= 0
         x[at[named], enc.o_trump + trump[named]] = 1
-        x[:, enc.o_dealer + (self.seen.dealer - me) % n] = 1
+        x[at, enc.o_dealer + (self.seen.dealer - me) % n] = 1  # one column per row
         x[:, enc.o_to_move] = 1  # the seat to move is itself: relative seat 0
         out: F32 = x * self.seen.scale
+        return out
+
+    def first_layer(self, rows: IntA) -> F32:
+        """The network's first layer before its activation,
+        ``features(rows) @ w1 + b1``, without writing the features out:
+        they are a few cards and seats in a row of hundreds of zeros, so
+        each block is a product of its bits or a sum of gathered rows of
+        weights (equal up to the order of the float additions)."""
+        seen = self.seen
+        enc = seen.policy.encoder
+        w = seen.w1
+        zero = enc.size  # the row of zeros
+        n = self.table.players
+        k = len(rows)
+        me = self.to_move[rows]
+        r = rows[:, None]
+        seats = (me[:, None] + np.arange(n)) % n  # [row, relative seat]: absolute seat
+        # Hand and cards played: 120 bits, one product.
+        cards = masks_to_bool(np.stack((self.masks[rows, me], self.played[rows]), 1))
+        h = cards.reshape(k, 2 * NUM_CARDS) @ w[enc.o_hand : enc.o_played + NUM_CARDS]
+        # Voids shown, tricks, out, hand sizes, scores: n * 9 numbers, one product.
+        bits = seats[:, :, None] * NUM_COLOURS + _COLOURS
+        counts = np.concatenate(
+            (
+                ((self.voids[rows, None, None] >> bits) & 1).reshape(k, -1),
+                np.minimum(self.counts[r, seats], enc.need),
+                ~self.inn[r, seats],
+                np.bitwise_count(self.masks[r, seats]),
+                np.minimum(self.scores[r, seats], enc.target),
+            ),
+            axis=1,
+        ).astype(np.float32)
+        h += counts @ w[enc.o_voids : enc.o_scores + n]
+        # One-hot facts: the trick's card per seat, its leader, trump, dealer.
+        cur = self.cur[r, seats]
+        leader = self.leader[rows]
+        trump = self.trump[rows]
+        picks = np.concatenate(
+            (
+                np.where(cur >= 0, enc.o_current + np.arange(n) * NUM_CARDS + cur, zero),
+                np.where(leader >= 0, enc.o_leader + (leader - me) % n, zero)[:, None],
+                np.where(trump >= 0, enc.o_trump + trump, zero)[:, None],
+                (enc.o_dealer + (seen.dealer - me) % n)[:, None],
+            ),
+            axis=1,
+        )
+        h += w[picks].sum(1)
+        out: F32 = h + seen.b1
         return out
 
     def _heuristic(self, at: IntA, hand: IntA, legal: IntA) -> IntA:
         """The playout's choice before ``epsilon``'s noise: the learned
         policy's best legal card where it plays the seat to move and has a
         choice, the heuristic's elsewhere."""
-        choice = super()._heuristic(at, hand, legal)
+        if self.seen.by_policy.all():
+            # The heuristic would only pick a lone legal card: the lowest bit.
+            choice: IntA = np.bitwise_count((legal & -legal) - 1).astype(np.int64)
+        else:
+            choice = super()._heuristic(at, hand, legal)
         ask = self.seen.by_policy[self.to_move] & ((legal & (legal - 1)) != 0)
         rows = np.flatnonzero(ask)
         if len(rows):
-            h = self.features(rows)
-            layers = self.seen.policy.layers
-            for w, b in layers[:-1]:
-                h = np.maximum(h @ w + b, 0)
-            w, b = layers[-1]
-            logits = h @ w[:, :NUM_CARDS] + b[:NUM_CARDS]  # plays only: 0-59
+            h = self.first_layer(rows)
+            for w, b in self.seen.policy.layers[1:]:
+                h = np.maximum(h, 0) @ w + b
+            logits = h[:, :NUM_CARDS]  # plays only: 0-59
             ok = masks_to_bool(legal[rows])
             choice[rows] = np.where(ok, logits, -np.inf).argmax(1)  # ties: lowest card
         return choice
@@ -211,12 +282,13 @@ class LearnedPlayoutBot(PIMCBot):
     :meth:`policy_seats` names (here: all of them)."""
 
     batch_type = SeenBatch
+    weights: Path = WEIGHTS  # the network the playouts follow
 
     def __init__(
         self, seat: int, game: Any, rng: random.Random, budget: Budget | None = None
     ) -> None:
         super().__init__(seat, game, rng, budget)
-        self.policy = Policy(game)
+        self.policy = Policy(game, self.weights)
         self.by_policy = self.policy_seats(game.num_players)
 
     def policy_seats(self, players: int) -> NDArray[np.bool_]:
@@ -240,4 +312,19 @@ class OpponentModelBot(LearnedPlayoutBot):
         return seats
 
 
-__all__ = ["LearnedPlayoutBot", "OpponentModelBot", "Seen", "SeenBatch"]
+class SmallPlayoutBot(LearnedPlayoutBot):
+    """``pimc-lp`` with the policy distilled into a network a few times
+    cheaper (:data:`PLAYOUT_WEIGHTS`), so that its playouts cost nearer
+    ``pimc``'s and it can win at equal time, not only at equal playouts."""
+
+    weights = PLAYOUT_WEIGHTS
+
+
+__all__ = [
+    "PLAYOUT_WEIGHTS",
+    "LearnedPlayoutBot",
+    "OpponentModelBot",
+    "Seen",
+    "SeenBatch",
+    "SmallPlayoutBot",
+]
