@@ -12,12 +12,23 @@ log = logging.getLogger(__name__)
 
 class Periodic:
     """Runs ``work`` every ``seconds`` in a task of its own until stopped. A
-    failed run (the database away) is logged and the next one tries again."""
+    failed run is logged and the next one tries again. A failure that
+    ``outage`` recognizes (the database away, say) is one warning line: while
+    PostgreSQL restarts, a sweep every second would otherwise fill the log
+    with the same traceback."""
 
-    def __init__(self, seconds: float, work: Callable[[], Awaitable[object]], name: str) -> None:
+    def __init__(
+        self,
+        seconds: float,
+        work: Callable[[], Awaitable[object]],
+        name: str,
+        *,
+        outage: Callable[[BaseException], bool] = lambda exc: False,
+    ) -> None:
         self.seconds = seconds
         self.work = work
         self.name = name
+        self.outage = outage
         self._task: asyncio.Task[None] | None = None
 
     def start(self) -> None:
@@ -34,5 +45,10 @@ class Periodic:
             await asyncio.sleep(self.seconds)
             try:
                 await self.work()
-            except Exception:
-                log.exception("%s failed; it runs again in %g s", self.name, self.seconds)
+            except Exception as exc:
+                if self.outage(exc):
+                    log.warning(
+                        "%s failed (%s); it runs again in %g s", self.name, exc, self.seconds
+                    )
+                else:
+                    log.exception("%s failed; it runs again in %g s", self.name, self.seconds)

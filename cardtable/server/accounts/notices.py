@@ -60,6 +60,7 @@ from cardtable.server.db.schema import (
     seats,
 )
 from cardtable.server.db.schema import tables as game_tables
+from cardtable.server.db.storage import unreachable
 from cardtable.server.periodic import Periodic
 from cardtable.server.tables.facts import HOUR_LEFT_MS
 from cardtable.server.tables.lobby import title
@@ -163,7 +164,9 @@ class Notices:
         # notice once, across processes too.
         self._seen: set[_Key] = set()
         self._pending: set[asyncio.Task[None]] = set()
-        self._sender = Periodic(SEND_SECONDS, self.send_due, "the notice sender")
+        self._sender = Periodic(
+            SEND_SECONDS, self.send_due, "the notice sender", outage=unreachable
+        )
 
     @property
     def available(self) -> bool:

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import logging
 
+from cardtable.server.db.storage import unreachable
 from cardtable.server.guard.limits import WINDOW
 from cardtable.server.live.hub import Hub
 from cardtable.server.live.parking import Parking
@@ -54,7 +55,7 @@ class Lifecycle:
         self.play = play
         self.deserted_since: dict[str, float] = {}  # table id -> clock time first seen deserted
         self.parking = Parking(hub, play)
-        self._sweeps = Periodic(SWEEP_SECONDS, self.sweep, "the lobby sweep")
+        self._sweeps = Periodic(SWEEP_SECONDS, self.sweep, "the lobby sweep", outage=unreachable)
 
     @property
     def clock_now(self) -> float:

@@ -24,6 +24,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from cardtable.server.db.schema import chat, chat_reports
+from cardtable.server.db.storage import unreachable
 from cardtable.server.live.hub import Hub
 from cardtable.server.periodic import Periodic
 from cardtable.server.tables.chat import may_read
@@ -170,7 +171,9 @@ class RemovalWatch:
 
     def __init__(self, hub: Hub) -> None:
         self.hub = hub
-        self._looks = Periodic(WATCH_SECONDS, self.check, "looking for removed chat lines")
+        self._looks = Periodic(
+            WATCH_SECONDS, self.check, "looking for removed chat lines", outage=unreachable
+        )
 
     def start(self) -> None:
         self._looks.start()

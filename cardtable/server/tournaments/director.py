@@ -32,7 +32,7 @@ from typing import Any
 
 from cardtable.core.registry import load
 from cardtable.server.clock import now_ms
-from cardtable.server.db.storage import log_failure
+from cardtable.server.db.storage import log_failure, unreachable
 from cardtable.server.live.hub import Hub, new_table_id
 from cardtable.server.live.play import Play
 from cardtable.server.periodic import Periodic
@@ -75,7 +75,9 @@ class Director:
         self.store = store
         self._secret = secret
         self.bot_delay_ms = BOT_DELAY_MS
-        self._sweeps = Periodic(SWEEP_SECONDS, self.sweep, "the tournament sweep")
+        self._sweeps = Periodic(
+            SWEEP_SECONDS, self.sweep, "the tournament sweep", outage=unreachable
+        )
         # Each tournament table's points, kept as its deal ends (scoring needs
         # no reload), until its deal is scored.
         self._points: dict[str, tuple[int, ...]] = {}
