@@ -76,17 +76,22 @@ def measure(
     }
 
 
+def _ordinal(rating: dict[str, Any]) -> float:
+    return Skill(rating["mu"], rating["sigma"]).ordinal
+
+
 def complete(game: str, measured: dict[str, Any]) -> dict[str, Any]:
     """Add the game's unmeasured levels (the strongest measured level below)
     and the bots that levels without a budget seat."""
     out = dict(measured)
-    below: dict[str, Any] | None = None
+    below: dict[str, Any] | None = None  # the strongest measured level so far
     for level in LEVELS:
         seated = level_for(level, game)
         if seated is None:
             continue
         if level in out:
-            below = out[level]
+            if below is None or _ordinal(out[level]) > _ordinal(below):
+                below = out[level]
         elif below is not None:
             out[level] = {**below, "measured": False}
         bot, how = seated

@@ -7,12 +7,15 @@ game, ``search`` (:mod:`cardtable.bots.search`) and ``so-ismcts``
 (``determinize``), and ``openspiel-ismcts`` every game that also has an
 OpenSpiel layout. A game's own bot of the same name comes first.
 
-The levels for people (``easy``, ``medium``, ``hard``) map onto a game's
-heuristic and search bots: ``medium`` and ``hard`` seat the bot its manifest
-marks ``search=True`` (the built-in games' tuned ``pimc``), else the generic
-``search``; ``easy`` seats the game's ``heuristic``, else the search bot at a
-fifth of medium's time (:data:`EASY_SEARCH`; weaker than medium, and still a
-player, where ``random`` would be no opponent at all).
+The levels for people (``easy``, ``medium``, ``hard``, ``expert``) map onto a
+game's heuristic and search bots: a level that a bot of the game's manifest
+claims (``BotEntry.levels``: Marshmallow Test's ``hard`` and ``expert``
+search with learned playouts) seats that bot; otherwise ``medium``, ``hard``
+and ``expert`` seat the bot its manifest marks ``search=True`` (the built-in
+games' tuned ``pimc``), else the generic ``search``; ``easy`` seats the
+game's ``heuristic``, else the search bot at a fifth of medium's time
+(:data:`EASY_SEARCH`; weaker than medium, and still a player, where
+``random`` would be no opponent at all).
 
 >>> import random, cardtable
 >>> game = cardtable.load("marshmallow-test", players=3)
@@ -43,11 +46,13 @@ class Level:
     budget: Budget | None = None
 
 
-# Easy plays by rules of thumb; medium and hard search, hard five times as long.
+# Easy plays by rules of thumb; medium, hard and expert search, hard five
+# times as long as medium and expert up to 2 s a move (issue 26, item 3).
 LEVELS: dict[str, Level] = {
     "easy": Level("rules of thumb, instant", "heuristic"),
     "medium": Level("searches 0.1 s a move", None, Budget(seconds=0.1)),
     "hard": Level("searches 0.5 s a move", None, Budget(seconds=0.5)),
+    "expert": Level("searches up to 2 s a move", None, Budget(seconds=2.0)),
 }
 # ``easy`` for a game with no heuristic but a search bot: a fifth of medium,
 # as hard is five times medium.
@@ -60,7 +65,8 @@ SEARCH = BotEntry(
     "generic determinized search (PIMC): samples the unseen cards from the view,"
     " plays each move out with the game's own playout policy",
     strength="measured per game in docs/strength.md",
-    time_per_move="0.1 s (medium), 0.5 s (hard) where the game has no search bot of its own",
+    time_per_move="0.1 s (medium), 0.5 s (hard), 2 s (expert) where the game has no search"
+    " bot of its own",
     search=True,
 )
 ISMCTS = BotEntry(
@@ -139,6 +145,9 @@ def level_for(level_name: str, game_name: str) -> tuple[str, Level] | None:
     (its summary and budget), or ``None`` where the game has no such level."""
     game = manifest(game_name)
     level = LEVELS[level_name]
+    claimed = game.level_bot(level_name)
+    if claimed is not None:
+        return claimed, level
     if level.bot is None:
         search = _search_bot(game)
         return None if search is None else (search, level)

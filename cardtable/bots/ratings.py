@@ -113,12 +113,23 @@ def _published(game: str) -> dict[str, Any]:
     return document
 
 
-def bot_skill(game: str, players: int, bot: str) -> Skill:
-    """The fixed rating a bot plays at: measured for this many players, else
-    for two, else (a bot or game never measured) the newcomer's rating."""
+def published(game: str, players: int, bot: str) -> tuple[Skill, bool] | None:
+    """A bot's published rating for this many players, else for two, and
+    whether it was measured (``False``: a level left off the measuring
+    ladder, carrying the strongest level below it, a lower bound); ``None``
+    where none is published."""
     by_players = _published(game).get("ratings", {})
     for count in (str(players), "2"):
         found = by_players.get(count, {}).get(bot)
         if found is not None:
-            return Skill(float(found["mu"]), float(found["sigma"]))
-    return newcomer()
+            return Skill(float(found["mu"]), float(found["sigma"])), bool(
+                found.get("measured", True)
+            )
+    return None
+
+
+def bot_skill(game: str, players: int, bot: str) -> Skill:
+    """The fixed rating a bot plays at: the published one (:func:`published`),
+    else (a bot or game never measured) the newcomer's rating."""
+    found = published(game, players, bot)
+    return newcomer() if found is None else found[0]

@@ -4,6 +4,7 @@ what the registry knows, printed one line per thing so scripts can read it."""
 from __future__ import annotations
 
 from cardtable.bots import LEVELS, bot_entries, bot_names, level_for
+from cardtable.bots.ratings import display_rating, published
 from cardtable.cli.common import fail
 from cardtable.cli.game_options import default_text, file_options, players_range
 from cardtable.core.errors import CardtableError
@@ -52,7 +53,9 @@ def bots_text(game_name: str) -> str:
     width = max(len(name) for name in (*entries, *LEVELS)) + 2
     default = default_bots(game_name)
     lines = [f"Bots for {manifest(game_name).title} (seat them with --bots NAME):"]
-    lines += [f"  {name:<{width}}{_describe(entry)}" for name, entry in entries.items()]
+    lines += [
+        f"  {name:<{width}}{_describe(name, entry, game_name)}" for name, entry in entries.items()
+    ]
     lines.append("Levels:")
     for name in LEVELS:
         seated = level_for(name, game_name)  # the bot it seats here, and how long it thinks
@@ -60,15 +63,25 @@ def bots_text(game_name: str) -> str:
             continue
         bot, level = seated
         mark = " (the default)" if name == default else ""
-        lines.append(f"  {name:<{width}}{bot}: {level.summary}{mark}")
+        lines.append(f"  {name:<{width}}{bot}: {level.summary}{_rating(game_name, name)}{mark}")
     return "\n".join(lines) + "\n"
 
 
-def _describe(entry: BotEntry) -> str:
+def _rating(game_name: str, level: str) -> str:
+    """The level's published rating at two players, as people's ratings show."""
+    found = published(game_name, 2, level)
+    if found is None:
+        return ""
+    skill, measured = found
+    words = "" if measured else " or more, not measured yet"
+    return f"; rated {display_rating(skill)}{words} (2 players, docs/strength.md)"
+
+
+def _describe(name: str, entry: BotEntry, game_name: str) -> str:
     parts = [entry.summary]
     if entry.strength:
         parts.append(f"strength: {entry.strength}")
-    parts.append(f"time per move: {_time_per_move(entry)}")
+    parts.append(f"time per move: {_time_per_move(name, entry, game_name)}")
     if entry.extra is not None:
         installed = extra_installed(entry.extra)
         if installed is None:
@@ -82,19 +95,23 @@ def _describe(entry: BotEntry) -> str:
     return "; ".join(parts)
 
 
-def _time_per_move(entry: BotEntry) -> str:
-    """The measured figure; for a search bot without one, the budgets the
-    levels give it (it thinks as long as it is allowed); else instant."""
+def _time_per_move(name: str, entry: BotEntry, game_name: str) -> str:
+    """The measured figure; for a search bot without one, the budgets of the
+    levels that seat it in this game (it thinks as long as it is allowed);
+    else instant."""
     if entry.time_per_move:
         return entry.time_per_move
-    if not entry.search:
+    if not (entry.search or entry.thinks):
         return "instant"
     budgets = []
-    for name, level in LEVELS.items():
-        seconds = level.budget.seconds if level.budget is not None else None
-        if level.bot is None and seconds is not None:  # a level that seats the search bot
-            budgets.append(f"{seconds:g} s ({name})")
-    return "as budgeted: " + ", ".join(budgets)
+    for level_name in LEVELS:
+        seated = level_for(level_name, game_name)
+        if seated is None or seated[0] != name or seated[1].budget is None:
+            continue
+        seconds = seated[1].budget.seconds
+        if seconds is not None:
+            budgets.append(f"{seconds:g} s ({level_name})")
+    return "as budgeted: " + ", ".join(budgets) if budgets else "as budgeted"
 
 
 def rules_text(game_name: str, rule: str | None) -> str:

@@ -29,7 +29,7 @@ Chooser = Callable[[State], Move]
 
 def each_game(name: str, probe: Probe) -> Iterator[tuple[Chooser, State]]:
     """A new game for every allowed player count and seed, and its chooser of moves."""
-    cheap = [b for b, entry in manifest(name).bots.items() if not entry.search and not entry.extra]
+    cheap = [b for b, entry in manifest(name).bots.items() if entry.instant]
     for players in manifest(name).players:
         for seed in probe.seeds:
             probe.at(players=players, seed=seed, decision=None)

@@ -37,6 +37,7 @@ from cardtable.core.errors import CardtableError
 from cardtable.core.game import JSON
 
 __all__ = [
+    "LEVEL_NAMES",
     "UNSTATED",
     "BotEntry",
     "Derived",
@@ -47,6 +48,10 @@ __all__ = [
     "resolve",
 ]
 
+# The levels people choose from, weakest first (``cardtable.bots.LEVELS`` says
+# what each one seats); named here so that a manifest's ``BotEntry.levels`` is
+# checked where it is made.
+LEVEL_NAMES: Final = ("easy", "medium", "hard", "expert")
 # ``"module:attr"``: a dotted module, a colon, a dotted attribute.
 _TARGET = re.compile(r"[A-Za-z_]\w*(\.[A-Za-z_]\w*)*:[A-Za-z_]\w*(\.[A-Za-z_]\w*)*")
 _MODULE = re.compile(r"[A-Za-z_]\w*(\.[A-Za-z_]\w*)*")
@@ -79,10 +84,15 @@ class BotEntry:
 
     ``target`` is ``"module:Class"``, a :class:`~cardtable.bots.base.BotFactory`.
     ``extra`` names the ``python3 -m pip install -e ".[extra]"`` the bot needs (``None``: none).
-    ``search`` marks the bot that the levels ``medium`` and ``hard`` seat; it
-    thinks for the budget it is given. ``strength`` and ``time_per_move`` are
-    the measured figures shown by ``cardtable bots`` (from ``docs/strength.md``);
-    a search bot without ``time_per_move`` is shown with the levels' budgets.
+    ``search`` marks the bot that the searching levels (``medium``, ``hard``,
+    ``expert``) seat; it thinks for the budget it is given. ``thinks`` marks
+    any other bot that searches for its budget (a research search), so that a
+    server runs it in its worker pool, never on its event loop. ``levels`` names
+    the levels that seat this bot instead (a game's stronger search for the
+    top of the ladder), at each level's budget. ``strength`` and
+    ``time_per_move`` are the measured figures shown by ``cardtable bots``
+    (from ``docs/strength.md``); a search bot without ``time_per_move`` is
+    shown with the levels' budgets.
     """
 
     target: str
@@ -91,6 +101,14 @@ class BotEntry:
     time_per_move: str = ""
     extra: str | None = None
     search: bool = False
+    thinks: bool = False
+    levels: tuple[str, ...] = ()
+
+    @property
+    def instant(self) -> bool:
+        """Whether it answers at once: no search of any kind (``search``,
+        ``thinks``, or seated by a level) and no extra to load."""
+        return not (self.search or self.thinks or self.levels) and self.extra is None
 
 
 @dataclass(frozen=True)
@@ -303,9 +321,26 @@ class GameManifest:
             if not isinstance(bot, BotEntry):
                 self._fail(where, f"expected a BotEntry, got {type(bot).__name__}")
             _check_target(bot.target, self.name, f"{where}.target")
+            self._check_levels(where, bot.levels)
+        claimed = [level for bot in self.bots.values() for level in bot.levels]
+        twice = sorted({level for level in claimed if claimed.count(level) > 1})
+        if twice:
+            self._fail(
+                "bots", f"a level is seated by one bot at most, got {', '.join(twice)} twice"
+            )
         searching = [name for name, bot in self.bots.items() if bot.search]
         if len(searching) > 1:
             self._fail("bots", f"one search bot at most, got {', '.join(searching)}")
+
+    def _check_levels(self, where: str, levels: object) -> None:
+        if not isinstance(levels, tuple) or not all(isinstance(x, str) for x in levels):
+            self._fail(f"{where}.levels", f"expected a tuple of level names, got {levels!r}")
+        unknown = [level for level in levels if level not in LEVEL_NAMES]
+        if unknown:
+            self._fail(
+                f"{where}.levels",
+                f"unknown level {unknown[0]!r}; the levels are {', '.join(LEVEL_NAMES)}",
+            )
 
     def has(self, part: str) -> bool:
         """Whether the game offers ``part`` (a field name above)."""
@@ -320,8 +355,12 @@ class GameManifest:
 
     @property
     def search_bot(self) -> str | None:
-        """The bot the levels ``medium`` and ``hard`` seat, if the game has one."""
+        """The bot the searching levels seat, if the game has one."""
         return next((name for name, bot in self.bots.items() if bot.search), None)
+
+    def level_bot(self, level: str) -> str | None:
+        """The game's own bot that ``level`` seats (``BotEntry.levels``), if any."""
+        return next((name for name, bot in self.bots.items() if level in bot.levels), None)
 
     def option(self, name: str) -> OptionHelp | None:
         return next((o for o in self.options if o.name == name), None)

@@ -27,13 +27,18 @@ from cardtable.bots import (
     UnknownBotError,
     bot_entries,
     bot_names,
+    level_for,
     make_bot,
 )
 from cardtable.bots.playout import BotPlayouts, play_out, playouts_for
 from cardtable.bots.search import SearchBot
 from cardtable.core.game import Game, Move, State
-from cardtable.core.manifest import resolve
+from cardtable.core.manifest import LEVEL_NAMES, resolve
 from cardtable.core.registry import game_names, manifest
+from cardtable.games.marshmallow_test.bots.learned_playout import (
+    SmallPlayoutBot,
+    SmallPlayoutEndgameBot,
+)
 from tests.bots.plugin import NAME, PLAIN, registered
 
 BUILT_IN = ("marshmallow-test", "myrummy-111")
@@ -81,14 +86,14 @@ def test_openspiel_ismcts_is_one_entry_for_games_with_a_layout_that_resample() -
 
 def test_the_levels_seat_the_generic_bot_where_the_game_has_no_search_bot() -> None:
     game = cardtable.load(NAME, players=2)
-    for level in ("medium", "hard"):
+    for level in ("medium", "hard", "expert"):
         bot = make_bot(level, game, 1, random.Random(0))
         assert isinstance(bot, SearchBot) and bot.seat == 1
         assert bot.budget == LEVELS[level].budget
     # No heuristic: easy is the same search, a fifth of medium's time.
     easy = make_bot("easy", game, 0, random.Random(0))
     assert isinstance(easy, SearchBot) and easy.budget == EASY_SEARCH.budget
-    assert bot_names(NAME)[-3:] == ("easy", "medium", "hard")
+    assert bot_names(NAME)[-4:] == ("easy", "medium", "hard", "expert")
 
 
 def test_the_built_in_games_keep_their_tuned_search_bots() -> None:
@@ -99,6 +104,35 @@ def test_the_built_in_games_keep_their_tuned_search_bots() -> None:
         easy = make_bot("easy", game, 0, random.Random(0))
         assert type(easy) is resolve(manifest(name).bots["heuristic"].target)
         assert isinstance(make_bot("search", game, 0, random.Random(0)), SearchBot)
+
+
+def test_a_level_a_game_bot_claims_seats_that_bot_at_the_levels_budget() -> None:
+    """Marshmallow Test's manifest gives ``hard`` and ``expert`` its learned
+    searches (``BotEntry.levels``); MyRummy 111 claims none, so its search
+    bot plays them. Every level, whoever it seats, thinks for its own budget."""
+    assert tuple(LEVELS) == LEVEL_NAMES  # the names a manifest's levels are checked against
+    seated = {level: level_for(level, "marshmallow-test") for level in LEVELS}
+    assert {level: s[0] for level, s in seated.items() if s} == {
+        "easy": "heuristic",
+        "medium": "pimc",
+        "hard": "pimc-lp-small",
+        "expert": "pimc-lp-endgame",
+    }
+    game = cardtable.load("marshmallow-test", players=4)
+    hard = make_bot("hard", game, 2, random.Random(0))
+    assert isinstance(hard, SmallPlayoutBot) and hard.budget == LEVELS["hard"].budget
+    expert = make_bot("expert", game, 2, random.Random(0))
+    assert isinstance(expert, SmallPlayoutEndgameBot)
+    assert isinstance(expert.search, SmallPlayoutBot)  # before a round's last tricks
+    assert expert.search.budget == LEVELS["expert"].budget
+    assert {
+        level: s[0] for level, s in ((lv, level_for(lv, "myrummy-111")) for lv in LEVELS) if s
+    } == {
+        "easy": "heuristic",
+        "medium": "pimc",
+        "hard": "pimc",
+        "expert": "pimc",
+    }
 
 
 def test_a_game_without_resampling_has_no_search_and_says_why() -> None:

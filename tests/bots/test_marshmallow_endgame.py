@@ -20,6 +20,10 @@ from cardtable.games.marshmallow_test.bots.endgame import (
     ways_to_finish,
 )
 from cardtable.games.marshmallow_test.bots.heuristic import HeuristicBot
+from cardtable.games.marshmallow_test.bots.learned_playout import (
+    SmallPlayoutBot,
+    SmallPlayoutEndgameBot,
+)
 from cardtable.games.marshmallow_test.bots.pimc import PIMCBot
 from cardtable.games.marshmallow_test.determinize import determinize
 from tests.bots.test_bot_contract import a_decoy, choose_with_state_in_frame
@@ -85,17 +89,26 @@ def test_each_seat_to_move_takes_the_value_best_for_itself(players: int) -> None
     assert checked == 3
 
 
-def test_before_the_endgame_it_plays_as_pimc() -> None:
+# Each endgame bot and the search it plays before its endgame: ``pimc-endgame``
+# and ``pimc-lp-endgame`` (the expert level, learned playouts before).
+BEFORE = [(EndgameBot, PIMCBot), (SmallPlayoutEndgameBot, SmallPlayoutBot)]
+
+
+@pytest.mark.parametrize(("cls", "before"), BEFORE)
+def test_before_the_endgame_it_plays_as_its_search(
+    cls: type[EndgameBot], before: type[PIMCBot]
+) -> None:
     game = MarshmallowTest(players=4)
-    state = game.new_game(random.Random(3))
-    seat = state.to_move
-    assert seat is not None
-    view, legal = state.view(seat), state.legal_moves()
-    bot = EndgameBot(seat, game, random.Random(4), BUDGET)
-    assert bot.choose(view, legal) == PIMCBot(seat, game, random.Random(4), BUDGET).choose(
-        view, legal
-    )
-    assert bot.last_values == ()  # nothing solved
+    for seed in (3, 4):
+        state = game.new_game(random.Random(seed))
+        seat = state.to_move
+        assert seat is not None
+        view, legal = state.view(seat), state.legal_moves()
+        bot = cls(seat, game, random.Random(4), BUDGET)
+        search = before(seat, game, random.Random(4), BUDGET)
+        assert bot.choose(view, legal) == search.choose(view, legal)
+        assert bot.search.last_values == search.last_values  # the same search, value for value
+        assert bot.last_values == ()  # nothing solved
 
 
 @pytest.mark.parametrize("players", [2, 4])
@@ -111,7 +124,8 @@ def test_in_the_endgame_it_plays_the_best_solved_mean(players: int) -> None:
         assert move == legal[bot.last_values.index(max(bot.last_values))]
 
 
-def test_its_endgame_decisions_do_not_depend_on_the_hidden_cards() -> None:
+@pytest.mark.parametrize("cls", [EndgameBot, SmallPlayoutEndgameBot])
+def test_its_endgame_decisions_do_not_depend_on_the_hidden_cards(cls: type[EndgameBot]) -> None:
     checked = 0
     for seed, (game, state) in enumerate(endgames(4, range(4))):
         seat = state.to_move
@@ -121,7 +135,7 @@ def test_its_endgame_decisions_do_not_depend_on_the_hidden_cards() -> None:
         assert decoy is not None  # cards lie aside at 4 players: something is hidden
         picks = []
         for position in (state, decoy):
-            bot = EndgameBot(seat, game, random.Random(seed), BUDGET, samples=4)
+            bot = cls(seat, game, random.Random(seed), BUDGET, samples=4)
             picks.append(choose_with_state_in_frame(position, bot))
             assert bot.last_values  # the endgame was solved, not played as pimc
         assert picks[0] == picks[1]

@@ -12,6 +12,7 @@ import pytest
 from typer.testing import CliRunner
 
 from cardtable.bots import EASY_SEARCH, LEVELS, bot_entries, level_for
+from cardtable.bots.ratings import display_rating, published
 from cardtable.cli import info_cmd
 from cardtable.cli.main import app
 from cardtable.core.registry import manifest, manifests
@@ -49,11 +50,15 @@ def test_games_shows_each_options_default_from_the_manifest() -> None:
 
 @pytest.mark.parametrize("name", GAMES)
 def test_a_search_bot_shows_the_levels_budgets_as_its_time(name: str) -> None:
+    """Only the levels that seat it in this game: Marshmallow Test's hard and
+    expert seat a stronger search of their own (its manifest's ``levels``)."""
     search = manifest(name).search_bot
     if search is None:
         pytest.skip(f"{name} has no search bot of its own")
     (line,) = [x for x in info_cmd.bots_text(name).splitlines() if x.split()[:1] == [search]]
-    assert line.endswith("time per move: as budgeted: 0.1 s (medium), 0.5 s (hard)")
+    own = {"marshmallow-test": "0.1 s (medium)"}
+    every = "0.1 s (medium), 0.5 s (hard), 2 s (expert)"
+    assert line.endswith(f"time per move: as budgeted: {own.get(name, every)}")
 
 
 @pytest.mark.parametrize("name", GAMES)
@@ -89,6 +94,7 @@ def test_a_plugin_games_levels_name_the_bot_they_really_seat() -> None:
         "easy": f"search: {EASY_SEARCH.summary}",
         "medium": f"search: {LEVELS['medium'].summary} (the default)",
         "hard": f"search: {LEVELS['hard'].summary}",
+        "expert": f"search: {LEVELS['expert'].summary}",
     }
     assert EASY_SEARCH.summary.startswith("searches 0.02 s a move")
 
@@ -224,3 +230,17 @@ def test_the_generic_command_line_names_no_game(filename: str) -> None:
     for game in manifests().values():
         for word in {game.name, game.title.lower(), game.name.replace("-", "_")}:
             assert word not in text, f"cli/{filename} names {word!r}"
+
+
+def test_each_level_line_gives_its_published_rating() -> None:
+    """``cardtable bots`` words each level with its measured figure (issue 26,
+    item 3): the rating people's ratings are compared with, and a level not
+    measured says so."""
+    lines = info_cmd.bots_text("myrummy-111").split("Levels:")[1].splitlines()
+    by_level = {x.split()[0]: x for x in lines if x}
+    for level in LEVELS:
+        found = published("myrummy-111", 2, level)
+        assert found is not None
+        assert f"; rated {display_rating(found[0])}" in by_level[level]
+        assert ("not measured yet" in by_level[level]) == (not found[1])
+    assert "not measured yet" in by_level["expert"]  # left off the measured ladder

@@ -73,6 +73,22 @@ def test_a_good_manifest_is_made() -> None:
             "bots",
             "one search bot at most, got a, b",
         ),
+        (
+            {"bots": {"a": BotEntry("m:A", "?", levels=("grandmaster",))}},
+            "bots['a'].levels",
+            "unknown level 'grandmaster'; the levels are easy, medium, hard, expert",
+        ),
+        ({"bots": {"a": BotEntry("m:A", "?", levels="hard")}}, "bots['a'].levels", "a tuple"),  # type: ignore[arg-type]
+        (
+            {
+                "bots": {
+                    "a": BotEntry("m:A", "?", levels=("hard",)),
+                    "b": BotEntry("m:B", "?", levels=("expert", "hard")),
+                }
+            },
+            "bots",
+            "a level is seated by one bot at most, got hard twice",
+        ),
         ({"determinize": "ct_odd.determinize"}, "determinize", '"module:attr"'),
         ({"rules": "rules.md"}, "rules", "package= is not set"),
         ({"web_client": "web/board.js"}, "web_client", "package= is not set"),

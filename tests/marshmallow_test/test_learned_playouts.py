@@ -37,7 +37,7 @@ from tests.marshmallow_test.helpers import scenario
 from tests.marshmallow_test.test_package import random_position
 
 PLAYERS = (2, 3, 4, 5)
-NAMES = ("pimc-lp", "pimc-lp-opp", "pimc-lp-small")
+NAMES = ("pimc-lp", "pimc-lp-opp", "pimc-lp-small", "pimc-lp-endgame")
 CLASSES = [LearnedPlayoutBot, OpponentModelBot, SmallPlayoutBot]
 BUDGET = Budget(iterations=120)
 

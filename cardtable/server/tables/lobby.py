@@ -12,7 +12,8 @@ from dataclasses import dataclass
 from importlib import resources
 from typing import Any
 
-from cardtable.bots import LEVELS, bot_entries, bot_names, level_for, make_bot
+from cardtable.bots import LEVELS, Level, bot_entries, bot_names, level_for, make_bot
+from cardtable.bots.ratings import display_rating, published
 from cardtable.core.errors import CardtableError
 from cardtable.core.game import Game
 from cardtable.core.manifest import GameManifest
@@ -66,6 +67,7 @@ def games_json() -> list[dict[str, Any]]:
         bots = bot_entries(name)
         # Each level as it plays this game (easy searches where there is no heuristic).
         levels = [(n, seated[1]) for n in LEVELS if (seated := level_for(n, name)) is not None]
+        players = m.default_players
         out.append(
             {
                 "name": name,
@@ -75,13 +77,28 @@ def games_json() -> list[dict[str, Any]]:
                 "default_players": m.default_players,
                 "options": [o.to_json() for o in m.options],
                 "bots": [{"name": n, "summary": b.summary} for n, b in bots.items()],
-                "levels": [{"name": n, "summary": level.summary} for n, level in levels],
+                "levels": [level_json(name, players, n, level) for n, level in levels],
                 "board": f"/games/{name}/board.js" if m.has("web_client") else None,
                 "words": words_url(m),
                 "tutorial": m.has("tutorial"),
             }
         )
     return out
+
+
+def level_json(game: str, players: int, name: str, level: Level) -> dict[str, Any]:
+    """A level as the lobby words it: how long it thinks, and its published
+    rating at the game's default player count (``measured`` false: a lower
+    bound, see ``cardtable.bots.ratings.published``)."""
+    seconds = level.budget.seconds if level.budget is not None else None
+    found = published(game, players, name)
+    return {
+        "name": name,
+        "summary": level.summary,
+        "seconds": seconds,
+        "rating": None if found is None else display_rating(found[0]),
+        "measured": None if found is None else found[1],
+    }
 
 
 def parse_create(body: Any) -> NewTable:

@@ -8,7 +8,8 @@ import random
 
 import pytest
 
-from cardtable.bots import LEVELS, level_for
+import cardtable
+from cardtable.bots import LEVELS, RANDOM, Budget, bot_entries, bot_names, level_for, make_bot
 from cardtable.core.registry import manifest
 from cardtable.server.live.bots import BotJob, BotPool, runs_inline, think
 from tests.server.helpers import play_moves, play_out, run_coroutine, running
@@ -24,6 +25,27 @@ def test_only_quick_bots_run_on_the_event_loop(game: str) -> None:
     assert search is not None
     for slow in ("medium", "hard", search, "so-ismcts", "openspiel-ismcts"):
         assert not runs_inline(game, slow)
+
+
+@pytest.mark.parametrize("game", ["marshmallow-test", "myrummy-111"])
+def test_a_bot_on_the_event_loop_has_no_budget_to_think_for(game: str) -> None:
+    """Every bot the game offers (levels and research bots, which the lobby
+    offers under Advanced) either runs in the worker pool or keeps no budget,
+    not even through a search it delegates to: only a bot that ignores its
+    budget answers at once."""
+    players = manifest(game).default_players
+    table = cardtable.load(game, players=players)
+    inline = []
+    for name in bot_names(game):
+        if bot_entries(game).get(name, RANDOM).extra is not None:
+            continue  # its extra may be absent; runs_inline never keeps it inline
+        bot = make_bot(name, table, 0, random.Random(0), Budget(seconds=0.3))
+        parts = [bot, *(v for v in vars(bot).values() if hasattr(v, "__dict__"))]
+        budgeted = any(isinstance(v, Budget) for part in parts for v in vars(part).values())
+        if runs_inline(game, name):
+            inline.append(name)
+            assert not budgeted, f"{name} thinks for a budget but would run on the event loop"
+    assert "random" in inline and "easy" in inline and "heuristic" in inline
 
 
 def test_a_plugin_games_levels_all_search_so_none_runs_on_the_event_loop() -> None:

@@ -749,7 +749,7 @@ def test_a_refused_request_names_every_choice() -> None:
     with pytest.raises(BadInput) as bots:
         check_request(MT, 2, "grandmaster")
     assert str(bots.value) == (
-        "request.bots must be one of easy, medium, hard, or null to wait for people only"
+        "request.bots must be one of easy, medium, hard, expert, or null to wait for people only"
     )
 
 

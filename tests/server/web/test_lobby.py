@@ -33,10 +33,13 @@ def test_every_registered_game_is_offered_with_its_options_bots_and_levels(db_ur
         assert offered["title"] == m.title and offered["players"] == list(m.players)
         assert [o["name"] for o in offered["options"]] == [o.name for o in m.options]
         assert set(cardtable.bots.bot_entries(name)) == {b["name"] for b in offered["bots"]}
-        # medium and hard seat a search bot (the game's own, or the generic one
-        # where it resamples), easy its heuristic else the search (cardtable.bots).
+        # medium, hard and expert seat a search bot (the game's own, or the
+        # generic one where it resamples), easy its heuristic else the search
+        # (cardtable.bots).
         searches = m.search_bot is not None or m.has("determinize")
-        levels = ["easy", "medium", "hard"] if searches else ["easy"] * ("heuristic" in m.bots)
+        levels = (
+            ["easy", "medium", "hard", "expert"] if searches else ["easy"] * ("heuristic" in m.bots)
+        )
         assert [lv["name"] for lv in offered["levels"]] == levels
 
 
@@ -201,6 +204,7 @@ def test_a_plugin_games_levels_are_summarised_as_they_play_there(db_url: str) ->
         "easy": cardtable.bots.EASY_SEARCH.summary,
         "medium": cardtable.bots.LEVELS["medium"].summary,
         "hard": cardtable.bots.LEVELS["hard"].summary,
+        "expert": cardtable.bots.LEVELS["expert"].summary,
     }
     assert summaries["easy"] != cardtable.bots.LEVELS["easy"].summary
     builtin = {lv["name"]: lv["summary"] for lv in games["marshmallow-test"]["levels"]}

@@ -91,8 +91,11 @@ def solve(state: MarshmallowState) -> tuple[float, ...]:
 
 
 class EndgameBot:
-    """:class:`~.pimc.PIMCBot` until the round's rest is small enough, then
-    max-n solved exactly on ``samples`` determinizations."""
+    """:class:`~.pimc.PIMCBot` (or the search ``searcher`` names) until the
+    round's rest is small enough, then max-n solved exactly on ``samples``
+    determinizations."""
+
+    searcher: type[PIMCBot] = PIMCBot  # what plays before the endgame
 
     def __init__(
         self,
@@ -109,7 +112,7 @@ class EndgameBot:
         self.rng = rng
         self.samples = samples
         self.leaf_limit = leaf_limit
-        self.search = PIMCBot(seat, game, rng, budget)
+        self.search = self.searcher(seat, game, rng, budget)
         self.last_values: tuple[float, ...] = ()  # mean solved value per move, last endgame
 
     def in_endgame(self, view: MarshmallowView) -> bool:

@@ -36,8 +36,7 @@ class HeuristicBot:
     ) -> None:
         self.seat = seat
         self.game = game
-        self.rng = rng
-        self.budget = budget
+        self.rng = rng  # the budget is not kept: rules of thumb answer at once
 
     # ------------------------------------------------------------------ decisions
     def choose(self, view: MarshmallowView, legal: Sequence[Any]) -> Any:

@@ -44,6 +44,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from cardtable.bots.base import Budget
+from cardtable.games.marshmallow_test.bots.endgame import EndgameBot
 from cardtable.games.marshmallow_test.bots.learned import WEIGHTS, Policy
 from cardtable.games.marshmallow_test.bots.pimc import PIMCBot
 from cardtable.games.marshmallow_test.bots.playout import Batch, IntA, masks_to_bool
@@ -320,6 +321,13 @@ class SmallPlayoutBot(LearnedPlayoutBot):
     weights = PLAYOUT_WEIGHTS
 
 
+class SmallPlayoutEndgameBot(EndgameBot):
+    """``pimc-lp-small`` until a round's last tricks, then those solved exactly
+    on sampled hidden cards (:mod:`.endgame`): the ``expert`` level."""
+
+    searcher = SmallPlayoutBot
+
+
 __all__ = [
     "PLAYOUT_WEIGHTS",
     "LearnedPlayoutBot",
@@ -327,4 +335,5 @@ __all__ = [
     "Seen",
     "SeenBatch",
     "SmallPlayoutBot",
+    "SmallPlayoutEndgameBot",
 ]

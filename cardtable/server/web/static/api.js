@@ -13,6 +13,13 @@ export const GENERIC_BOARD = "/static/generic-board.js";
 /**
  * A game as GET /api/games lists it (the fields the pages read); the lobby
  * adds `t`, the game's own words.
+ * @typedef {object} LevelInfo a level as this game plays it (server/tables/lobby.py: level_json)
+ * @property {string} name
+ * @property {number | null} [seconds] how long it thinks a move (null: it does not search)
+ * @property {number | null} [rating] its published rating (null: none published)
+ * @property {boolean | null} [measured] false: a lower bound, carried from a level below
+ */
+/**
  * @typedef {object} GameInfo
  * @property {string} name
  * @property {string} title
@@ -21,7 +28,7 @@ export const GENERIC_BOARD = "/static/generic-board.js";
  * @property {string} [summary]
  * @property {number[]} players
  * @property {number} default_players
- * @property {{name: string}[]} [levels]
+ * @property {LevelInfo[]} [levels]
  * @property {{name: string}[]} [bots]
  * @property {boolean} [tutorial]
  * @property {OptionInfo[]} options

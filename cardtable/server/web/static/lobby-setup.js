@@ -70,6 +70,20 @@ export function parseOptionValue(text) {
 }
 
 /**
+ * A level in words, with its published rating, on the scale people's ratings
+ * use: "Expert bot: thinks 2 s a move · rated 1240".
+ * @param {import("./api.js").LevelInfo} level
+ * @param {Translate} t
+ */
+function levelLine(level, t) {
+  const how = level.seconds == null ? t("lobby.levelRules")
+    : t("lobby.levelThinks", { seconds: new Intl.NumberFormat(t.lang).format(level.seconds) });
+  const rating = level.rating == null ? null
+    : t(level.measured === false ? "lobby.levelRatingAtLeast" : "lobby.levelRating", { rating: level.rating });
+  return h("li", {}, h("strong", {}, botChoiceWords(level.name, t)), " ", rating ? t("lobby.levelWith", { how, rating }) : how);
+}
+
+/**
  * @param {GameInfo[]} games
  * @param {HTMLInputElement} nameInput
  * @param {Translate} t
@@ -81,6 +95,7 @@ export function createForm(games, nameInput, t) {
   const playersSelect = h("select", { id: "new-players", name: "players" });
   const optionsBox = h("div", { class: "options-grid" });
   const seatsBox = h("div", { class: "seats-grid" });
+  const levelsBox = h("ul", { class: "level-legend", id: "new-levels", "aria-label": t("lobby.levelsLegend") });
   const mySeat = h("select", { id: "new-my-seat", name: "my_seat" });
   const privateBox = h("input", { type: "checkbox", id: "new-private", name: "private" });
   const researchBots = h("input", { type: "checkbox", id: "new-research-bots", onchange: () => drawSeats() });
@@ -130,6 +145,7 @@ export function createForm(games, nameInput, t) {
         h("select", { id, name: id, onchange: drawMySeat }, entries(choices, value),
           research.length ? h("optgroup", { label: t("lobby.researchGroup") }, entries(research, value)) : null));
     }));
+    levelsBox.replaceChildren(...(game.levels ?? []).map((level) => levelLine(level, t)));
     drawMySeat();
     drawSeatOptions();
   }
@@ -212,7 +228,7 @@ export function createForm(games, nameInput, t) {
     h("div", { class: "field" }, h("label", { for: "new-game" }, t("lobby.game")), gameSelect, summary),
     h("div", { class: "field" }, h("label", { for: "new-players" }, t("lobby.players")), playersSelect),
     h("fieldset", {}, h("legend", {}, t("lobby.options")), optionsBox),
-    h("fieldset", {}, h("legend", {}, t("lobby.seats")), seatsBox,
+    h("fieldset", {}, h("legend", {}, t("lobby.seats")), seatsBox, levelsBox,
       h("div", { class: "field" }, h("label", { for: "new-my-seat" }, t("lobby.mySeat")), mySeat)),
     h("fieldset", {}, h("legend", {}, t("lobby.tableSettings")),
       h("div", { class: "field check" }, privateBox, h("label", { for: "new-private" }, t("lobby.private"))),
