@@ -58,11 +58,14 @@ async def _reader(ws: WebSocket, hub: Hub) -> Reader:
 def endpoint(hub: Hub, play: Play) -> Callable[[WebSocket], Awaitable[None]]:
     async def table_socket(ws: WebSocket) -> None:
         await ws.accept()
-        if not ws.query_params.get("token"):
-            # A spectator sees nothing of a tournament's table while its
-            # deal is played at another (the browser tries again later).
+        table_id = ws.path_params["table_id"][:40]
+        loaded = hub.tables.get(table_id)
+        # A spectator sees nothing of a tournament's table while its deal is
+        # played at another (the browser tries again later). A table in
+        # memory says itself whether it belongs to one: no query for others.
+        if not ws.query_params.get("token") and (loaded is None or loaded.facts.tournament):
             director: Director = ws.app.state.tournaments
-            if await director.store.sealed(ws.path_params["table_id"][:40]):
+            if await director.store.sealed(table_id):
                 refusal = sealed_refusal()
                 await ws.send_text(error(str(refusal), key=refusal.body()["key"]))
                 await ws.close(CLOSE_SEALED)
