@@ -4,6 +4,8 @@ form folded, its bots named in words in every language."""
 
 from __future__ import annotations
 
+import json
+import urllib.request
 from typing import Any
 
 import pytest
@@ -13,6 +15,17 @@ from tests.browser.test_analysis import post
 from tests.browser.test_languages import VIEWPORTS, catalog, english_left
 
 BOTS_ONLY = [{"kind": "bot", "bot": "easy"}, {"kind": "bot", "bot": "medium"}]
+LEVELS = ("easy", "medium", "hard", "expert")
+
+
+def marshmallow_levels(server: Server) -> list[dict[str, Any]]:
+    """The levels ``GET /api/games`` offers for Marshmallow Test."""
+    with urllib.request.urlopen(server.url + "/api/games") as answer:
+        games = json.load(answer)
+    levels: list[dict[str, Any]] = next(g for g in games if g["name"] == "marshmallow-test")[
+        "levels"
+    ]
+    return levels
 
 
 def bots_table(server: Server, private: bool) -> str:
@@ -95,10 +108,19 @@ def test_the_set_up_form_is_folded_and_names_its_bots_in_words(
     assert page.locator("#create-table").is_visible()
     seat = page.locator("#seat-2")
     offered = seat.locator("option").all_inner_texts()
-    assert offered == [words["lobby.seatHuman"]] + [
-        words[f"lobby.bot.{level}"] for level in ("easy", "medium", "hard")
-    ]
+    assert offered == [words["lobby.seatHuman"]] + [words[f"lobby.bot.{level}"] for level in LEVELS]
     assert seat.locator("option:checked").inner_text() == words["lobby.bot.medium"]
+    # Under the seats, what each level does and its published rating (issue 26, item 3).
+    levels = {lv["name"]: lv for lv in marshmallow_levels(server)}
+    legend = page.locator("#new-levels li").all_inner_texts()
+    assert len(legend) == len(LEVELS)
+    for line, level in zip(legend, LEVELS, strict=True):
+        assert line.startswith(words[f"lobby.bot.{level}"]), line
+        rating = levels[level]["rating"]
+        assert rating is not None and str(rating) in line, (line, levels[level])
+    decimal = "0.1" if lang == "en" else "0,1"  # the language's own numbers
+    assert words["lobby.levelThinks"].split("{")[0].strip() in legend[1]
+    assert decimal in legend[1] and "2" in legend[3], legend
     # The research bots by their names only under Advanced.
     assert page.locator("#new-research-bots").is_visible() is False
     page.locator(".create-form details.advanced > summary").click()
