@@ -8,7 +8,10 @@
 
 import { api } from "./api.js";
 import { decisionBlock, decisionList, legend, limitsOf, playerSummary } from "./analysis-view.js";
-import { h } from "./dom.js";
+import { h, useStylesheet } from "./dom.js";
+
+// Its looks, and the replay's frame, come with the code (analysis.css), not on every page.
+useStylesheet("/static/analysis.css");
 
 const POLL_MS = 1000;
 const BUSY = ["pending", "running"];

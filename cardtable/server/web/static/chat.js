@@ -7,7 +7,10 @@
 // its place and speaker, its words replaced by a note. Mutes and "chat off"
 // are this browser's own settings (localStorage).
 
-import { h } from "./dom.js";
+import { h, useStylesheet } from "./dom.js";
+
+// Its looks come with the code (chat.css), not on every page.
+useStylesheet("/static/chat.css");
 
 export const MAX_CHARS = 200; // the server's limit (cardtable/server/tables/chat.py)
 export const PHRASES = ["gg", "wp", "sorry", "thinking"]; // cardtable/server/tables/chat.py

@@ -18,13 +18,11 @@ import { ratingChange } from "./ratings.js";
 import { refusalWords } from "./refusal.js";
 import { ruleHref, ruleLink } from "./rules.js";
 import * as motion from "./motion.js";
-import { showReplay } from "./replay.js";
 import { TableSocket } from "./socket.js";
 import { Sound } from "./sound.js";
 import { SummaryBox, summaryRow } from "./summary.js";
 import { TakebackBar } from "./takeback.js";
 import { hoursAndMinutes } from "./time-left.js";
-import { backToTournament, drawTournamentLine, nextTable, tableTournament, tournamentBadge } from "./tournaments-table.js";
 
 const LOG_LINES = 80;
 const EVENT_LINES = 8;
@@ -43,6 +41,16 @@ const WIDE = matchMedia("(min-width: 1100px)");
 /** @typedef {import("./board-host.js").SeatInfo} SeatInfo */
 /** @typedef {import("./board-host.js").StateMessage} StateMessage */
 /** @typedef {import("./i18n.js").Translate} Translate */
+/** @typedef {import("./tournaments-table.js").TableTournament} TableTournament */
+
+/**
+ * The tournament a table's state names, or null at any other table.
+ * @param {StateMessage | null} msg
+ * @returns {TableTournament | null}
+ */
+function tableTournament(msg) {
+  return /** @type {{tournament?: TableTournament | null}} */ (msg ?? {}).tournament ?? null;
+}
 
 /**
  * @param {HTMLElement} main
@@ -105,8 +113,8 @@ class TablePage {
     /** @type {number | undefined} */
     this.lastTick = undefined; // the timer's seconds last drawn
     this.summaryStarted = false; // whether a round's end was offered yet
-    /** @type {{show: (screen: "replay" | "analysis") => void} | null} */
-    this.replay = null; // drawn the first time the replay or the analysis is shown
+    /** @type {Promise<{show: (screen: "replay" | "analysis") => void}> | null} */
+    this.replay = null; // loaded and drawn the first time the replay or the analysis is shown
     this.fromStandings = false; // whether the standings lie one step back in this tab's history
     this.reducedMotion = matchMedia("(prefers-reduced-motion: reduce)");
     this.sound = new Sound();
@@ -134,6 +142,10 @@ class TablePage {
     this.takeback = new TakebackBar(t, (message) => this.socket.send(message));
     this.connection = h("span", { class: "connection", id: "connection" });
     this.tournamentLine = h("a", { class: "tournament-line", id: "tournament-line", hidden: true });
+    /** @type {typeof import("./tournaments-table.js") | null} */
+    this.tournamentParts = null; // loaded once a state names a tournament (other tables never need them)
+    /** @type {Promise<void> | null} */
+    this.tournamentPartsLoading = null;
     this.badge = ratedBadge(this.info, t);
     this.notice = h("div", { class: "notice", id: "notice", role: "alert" });
     this.joinPanel = h("section", { class: "panel join", id: "join-panel", hidden: true, "aria-labelledby": "join-heading" });
@@ -382,10 +394,12 @@ class TablePage {
     const msg = /** @type {StateMessage} */ (this.msg); // drawn once a state came
     this.drawBoardOnly();
     this.boardRoot.dataset.seq = String(msg.seq); // which state is on screen
-    drawTournamentLine(this.tournamentLine, tableTournament(msg), this.t);
+    const parts = this.tournamentParts;
+    if (tableTournament(msg) && !parts) this.loadTournamentParts();
+    if (parts) parts.drawTournamentLine(this.tournamentLine, tableTournament(msg), this.t);
     // Only the state names a table's tournament: "Tournament" then, not "Rated" or "Friendly".
-    if (tableTournament(msg) && !this.badge.classList.contains("badge-tournament")) {
-      const badge = tournamentBadge(this.t);
+    if (parts && tableTournament(msg) && !this.badge.classList.contains("badge-tournament")) {
+      const badge = parts.tournamentBadge(this.t);
       this.badge.replaceWith(badge);
       this.badge = badge;
     }
@@ -523,7 +537,7 @@ class TablePage {
   drawEnd() {
     const msg = /** @type {StateMessage} */ (this.msg);
     if (!msg.finished) { this.endPanel.hidden = true; return; }
-    const drawn = `${msg.seq}:${msg.rematch ?? ""}`;
+    const drawn = `${msg.seq}:${msg.rematch ?? ""}:${Boolean(this.tournamentParts)}`;
     if (!this.endPanel.hidden && this.endPanel.dataset.drawn === drawn) return;
     const t = this.t;
     const names = this.names();
@@ -535,6 +549,7 @@ class TablePage {
     const saved = savedSeat(this.tableId);
     const rematch = msg.rematch;
     const tournament = tableTournament(msg); // its way on is back to the tournament, not a rematch
+    const parts = this.tournamentParts;
     const summarize = this.board.module.summary;
     const error = h("p", { class: "error", role: "alert" });
     const winners = msg.winners.map((s) => names[s]).join(t("end.and"));
@@ -559,9 +574,10 @@ class TablePage {
       ...(decided ? [h("p", { class: "decided", id: "end-decided", dataset: { round: decided.round, how: decided.how } },
         decidedWords(decided, winners, msg.winners.length, t))] : []),
       // A tournament's next deal: its table opens here once every table is done with this one.
-      ...[tournament && tournament.deal + 1 < tournament.deals ? nextTable(tournament, this.tableId, t) : null].filter((p) => p !== null),
+      ...[tournament && parts && tournament.deal + 1 < tournament.deals ? parts.nextTable(tournament, this.tableId, t) : null]
+        .filter((p) => p !== null),
       h("div", { class: "end-actions" },
-        tournament ? backToTournament(tournament, t) : null,
+        tournament && parts ? parts.backToTournament(tournament, t) : null,
         saved && !rematch && !tournament ? h("button", { type: "button", class: "primary", id: "rematch", onclick: (e) => this.rematch(e.currentTarget, error) }, t("end.rematch")) : null,
         rematch ? h("a", {
           class: "button primary", href: `/t/${encodeURIComponent(rematch)}`, id: "rematch-link",
@@ -583,7 +599,7 @@ class TablePage {
    * Show the screen the address names (end.js): the final standings, or the
    * replay or the analysis on a screen of its own; while the game runs, the table.
    */
-  showScreen() {
+  async showScreen() {
     const page = /** @type {HTMLElement} */ (this.main.querySelector("#table-page"));
     const screen = this.msg?.finished ? screenOf(location.hash) : "standings";
     const was = page.dataset.screen;
@@ -597,7 +613,9 @@ class TablePage {
     }
     this.replayBox.hidden = false;
     this.replay ??= this.openReplay();
-    this.replay.show(screen);
+    const replay = await this.replay;
+    if (page.dataset.screen !== screen) return; // the address moved on while its code came
+    replay.show(screen);
     scrollTo(0, 0);
   }
 
@@ -626,7 +644,17 @@ class TablePage {
     }
   }
 
-  openReplay() {
+  /** A tournament table's parts, then the table drawn again with them. */
+  loadTournamentParts() {
+    this.tournamentPartsLoading ??= import("./tournaments-table.js").then((parts) => {
+      this.tournamentParts = parts;
+      if (this.msg) this.draw();
+    });
+  }
+
+  /** The replay and the analysis: their code comes only when one is first shown (a lighter table page). */
+  async openReplay() {
+    const { showReplay } = await import("./replay.js");
     const summarize = this.board.module.summary;
     return showReplay(this.replayBox, {
       tableId: this.tableId,

@@ -2,22 +2,14 @@
 // A tournament's table (table.js): its badge, the line at its top that says
 // which tournament and deal it is, and at the end of the deal the way back to the
 // tournament (where a rematch would be at any other table). The table's
-// state message names its tournament: {id, name, deal (from 0), deals}.
+// state message names its tournament: {id, name, deal (from 0), deals}; the
+// table page loads this only then.
 
 import { api, savedSeat, saveSeat } from "./api.js";
 import { h } from "./dom.js";
 import { tournamentHref } from "./tournaments-words.js";
 
 /** @typedef {{id: string, name: string, deal: number, deals: number}} TableTournament */
-
-/**
- * The tournament a table's state names, or null at any other table.
- * @param {import("./board-host.js").StateMessage | null} msg
- * @returns {TableTournament | null}
- */
-export function tableTournament(msg) {
-  return /** @type {{tournament?: TableTournament | null}} */ (msg ?? {}).tournament ?? null;
-}
 
 /**
  * Fill the table's top line: "Tournament <name> · deal k of n", a link to it; hidden elsewhere.
