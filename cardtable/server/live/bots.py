@@ -89,14 +89,15 @@ def _start_worker(parent: int) -> None:
 
 def runs_inline(game: str, bot: str) -> bool:
     """Whether ``bot`` answers fast enough for the event loop: not a search
-    bot (nor a level seating one) and needing no extra."""
+    bot (nor a level seating one), not one that thinks for its budget or that
+    a level claims, and needing no extra."""
     if bot in LEVELS:
         seated = level_for(bot, game)
         if seated is None:
             return False
         bot = seated[0]
     entry = bot_entries(game).get(bot)
-    return entry is not None and not entry.search and entry.extra is None
+    return entry is not None and entry.instant
 
 
 class BotPool:
