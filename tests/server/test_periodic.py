@@ -10,6 +10,7 @@ import pytest
 
 from cardtable.server.db.storage import unreachable
 from cardtable.server.periodic import Periodic
+from tests.server.helpers import run_coroutine
 
 
 async def _run_failing(exc: BaseException, runs: int) -> list[int]:
@@ -29,7 +30,8 @@ async def _run_failing(exc: BaseException, runs: int) -> list[int]:
 
 def test_an_unreachable_database_is_one_warning_per_run(caplog: pytest.LogCaptureFixture) -> None:
     with caplog.at_level(logging.WARNING, logger="cardtable.server.periodic"):
-        calls = asyncio.run(_run_failing(ConnectionRefusedError(111, "Connection refused"), runs=3))
+        refused = ConnectionRefusedError(111, "Connection refused")
+        calls = run_coroutine(_run_failing(refused, runs=3))
     records = [r for r in caplog.records if r.name == "cardtable.server.periodic"]
     assert len(calls) >= 3 and len(records) >= 2  # it kept running after failing
     assert all(r.levelno == logging.WARNING and r.exc_info is None for r in records)
@@ -39,6 +41,6 @@ def test_an_unreachable_database_is_one_warning_per_run(caplog: pytest.LogCaptur
 
 def test_any_other_failure_keeps_its_traceback(caplog: pytest.LogCaptureFixture) -> None:
     with caplog.at_level(logging.WARNING, logger="cardtable.server.periodic"):
-        asyncio.run(_run_failing(ValueError("a bug"), runs=2))
+        run_coroutine(_run_failing(ValueError("a bug"), runs=2))
     records = [r for r in caplog.records if r.name == "cardtable.server.periodic"]
     assert records and all(r.levelno == logging.ERROR and r.exc_info is not None for r in records)
