@@ -49,7 +49,7 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 import numpy as np
 from numpy.typing import NDArray
-from train_policy_marshmallow import colour_permutations
+from train_policy_marshmallow import colour_permutations, keep_weights, write_weights
 
 from cardtable.bots.base import Budget
 from cardtable.games.marshmallow_test import MarshmallowTest
@@ -277,11 +277,8 @@ def main() -> None:
             f" cross-entropy train {fit_ce:.3f}, held-out {test_ce:.3f}",
             flush=True,
         )
-        for k, w in p.items():
-            weights[f"{n}p/{k}"] = w
-        weights[f"{n}p/size"] = np.array(x.shape[1])
-    np.savez_compressed(args.out, **weights)  # type: ignore[arg-type]
-    print(f"weights written to {args.out} ({args.out.stat().st_size / 1e3:.0f} kB)")
+        keep_weights(weights, n, p, x.shape[1])
+    write_weights(args.out, weights)
 
 
 if __name__ == "__main__":

@@ -285,6 +285,24 @@ def evaluate(p: dict[str, F32], ex: Examples, rows: NDArray[np.bool_], target: F
     return Scores(ce, agree, regret)
 
 
+def keep_weights(
+    weights: dict[str, NDArray[np.generic]],
+    players: int,
+    layers: dict[str, NDArray[np.float32]],
+    size: int,
+) -> None:
+    """One player count's layers and input size, under ``{players}p/``, the
+    key scheme :mod:`cardtable.games.marshmallow_test.bots.learned` reads."""
+    for key, layer in layers.items():
+        weights[f"{players}p/{key}"] = layer
+    weights[f"{players}p/size"] = np.array(size)
+
+
+def write_weights(path: Path, weights: dict[str, NDArray[np.generic]]) -> None:
+    np.savez_compressed(path, **weights)  # type: ignore[arg-type]
+    print(f"weights written to {path} ({path.stat().st_size / 1e3:.0f} kB)")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
@@ -359,11 +377,8 @@ def main() -> None:
             f" policy {100 * test.regret:.2f}, heuristic {100 * h_regret:.2f}",
             flush=True,
         )
-        for k, w in p.items():
-            weights[f"{n}p/{k}"] = w
-        weights[f"{n}p/size"] = np.array(ex.obs.shape[1])
-    np.savez_compressed(args.out, **weights)  # type: ignore[arg-type]
-    print(f"weights written to {args.out} ({args.out.stat().st_size / 1e6:.2f} MB)")
+        keep_weights(weights, n, p, ex.obs.shape[1])
+    write_weights(args.out, weights)
 
 
 if __name__ == "__main__":
