@@ -9,14 +9,15 @@ from collections.abc import Sequence
 
 import pytest
 
-from cardtable.bots import UnknownBotError, make_bot
+from cardtable.bots import UnknownBotError, level_for, make_bot
 from cardtable.bots.base import Budget
 from cardtable.core.game import Move
 from cardtable.core.registry import manifest
 from cardtable.games.myrummy_111 import Deal, MyRummy111, MyRummyState, MyRummyView, Place, Take
 from cardtable.games.myrummy_111.bots.heuristic import HeuristicBot, hand_quality, quality
-from cardtable.games.myrummy_111.bots.pimc import PIMCBot
+from cardtable.games.myrummy_111.bots.pimc import DeepPIMCBot, PIMCBot
 from cardtable.games.myrummy_111.determinize import Skeleton, determinize
+from cardtable.games.myrummy_111.moves import SIDES
 
 
 def _all_cards(state: MyRummyState) -> list[int]:
@@ -232,3 +233,94 @@ def test_mr_4_5_pimc_declares_a_winning_sorted_hand() -> None:
     assert isinstance(move, Place) and move.declare
     state.apply(move)
     assert state.finished and state.winners == (0,)
+
+
+def _first_place_without_a_declaration(seed: int) -> MyRummyState:
+    """A position where the seat to move places a taken card and no
+    placement sorts its hand (so ``pimc`` would not search at all)."""
+    game = MyRummy111(players=2)
+    state = game.new_game(random.Random(seed))
+    heuristic = [HeuristicBot(s, game, random.Random(s)) for s in range(2)]
+    while True:
+        seat = state.to_move
+        assert seat is not None
+        legal = state.legal_moves()
+        if state.phase == "place":
+            judge = PIMCBot(seat, game, random.Random(0))
+            if not any(c.declare for c in judge.candidates(state.view(seat), legal)):
+                return state
+        state.apply(heuristic[seat].choose(state.view(seat), legal))
+
+
+class _SearchSpy:
+    """Records the candidates a bot's search was given."""
+
+    def __init__(self, bot: PIMCBot) -> None:
+        self.searched: list[list[str]] = []
+        search = bot.search
+
+        def spy(view: MyRummyView, cands: list) -> int:  # type: ignore[type-arg]
+            self.searched.append([c.label for c in cands])
+            return search(view, cands)
+
+        bot.search = spy  # type: ignore[method-assign]
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_mr_4_3_pimc_deep_searches_three_placements_where_pimc_searches_none(seed: int) -> None:
+    """MR-4.3/4.4: ``pimc`` places by its one-card lookahead alone unless
+    declaring is open (MR-4.5); ``pimc-deep`` plays out the three placements
+    the lookahead likes best and plays one of them."""
+    state = _first_place_without_a_declaration(seed)
+    seat = state.to_move
+    assert seat is not None
+    view, legal = state.view(seat), state.legal_moves()
+    plain = PIMCBot(seat, state.game, random.Random(1), Budget(iterations=30))
+    plain_spy = _SearchSpy(plain)
+    plain.choose(view, legal)
+    assert plain_spy.searched == [] and plain.last_simulations == 0
+
+    deep = DeepPIMCBot(seat, state.game, random.Random(1), Budget(iterations=30))
+    spy = _SearchSpy(deep)
+    move = deep.choose(view, legal)
+    best_three = [c.label for c in deep.candidates(view, legal)[:3]]
+    assert spy.searched == [best_three]
+    assert deep.last_simulations >= 30
+    assert move in legal and isinstance(move, Place)
+    assert f"place {move.position} {SIDES.index(move.discard)}" in best_three
+
+
+def test_mr_4_1_pimc_deep_searches_every_take_and_plays_further_ahead() -> None:
+    """MR-4.1/4.2: with the three cards in the middle face up, ``pimc``
+    searches its three best takes; ``pimc-deep`` all four choices (each card,
+    and the refresh); its playouts run four rounds of turns, not two."""
+    game = MyRummy111(players=3)
+    state = game.new_game(random.Random(2))
+    heuristic = [HeuristicBot(s, game, random.Random(s)) for s in range(3)]
+    while not (state.phase == "take" and all(state.middle_face_up)):
+        seat = state.to_move
+        assert seat is not None
+        state.apply(heuristic[seat].choose(state.view(seat), state.legal_moves()))
+    seat = state.to_move
+    assert seat is not None
+    view, legal = state.view(seat), state.legal_moves()
+    widths = []
+    for bot in (
+        PIMCBot(seat, game, random.Random(1), Budget(iterations=10)),
+        DeepPIMCBot(seat, game, random.Random(1), Budget(iterations=10)),
+    ):
+        spy = _SearchSpy(bot)
+        assert bot.choose(view, legal) in legal
+        widths.append(len(spy.searched[0]))
+    assert widths == [3, 4]
+    assert DeepPIMCBot(0, game, random.Random(0)).horizon == 4 * 3
+    assert PIMCBot(0, game, random.Random(0)).horizon == 2 * 3
+
+
+def test_the_hard_and_expert_levels_seat_pimc_deep() -> None:
+    seated = {level: level_for(level, "myrummy-111") for level in ("medium", "hard", "expert")}
+    assert {level: s[0] for level, s in seated.items() if s} == {
+        "medium": "pimc",
+        "hard": "pimc-deep",
+        "expert": "pimc-deep",
+    }
