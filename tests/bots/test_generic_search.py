@@ -39,6 +39,7 @@ from cardtable.games.marshmallow_test.bots.learned_playout import (
     SmallPlayoutBot,
     SmallPlayoutEndgameBot,
 )
+from cardtable.games.myrummy_111.bots.pimc import DeepPIMCBot
 from tests.bots.plugin import NAME, PLAIN, registered
 
 BUILT_IN = ("marshmallow-test", "myrummy-111")
@@ -108,8 +109,9 @@ def test_the_built_in_games_keep_their_tuned_search_bots() -> None:
 
 def test_a_level_a_game_bot_claims_seats_that_bot_at_the_levels_budget() -> None:
     """Marshmallow Test's manifest gives ``hard`` and ``expert`` its learned
-    searches (``BotEntry.levels``); MyRummy 111 claims none, so its search
-    bot plays them. Every level, whoever it seats, thinks for its own budget."""
+    searches (``BotEntry.levels``), MyRummy 111's its deeper search; ``medium``
+    stays each game's search bot. Every level, whoever it seats, thinks for
+    its own budget."""
     assert tuple(LEVELS) == LEVEL_NAMES  # the names a manifest's levels are checked against
     seated = {level: level_for(level, "marshmallow-test") for level in LEVELS}
     assert {level: s[0] for level, s in seated.items() if s} == {
@@ -130,9 +132,12 @@ def test_a_level_a_game_bot_claims_seats_that_bot_at_the_levels_budget() -> None
     } == {
         "easy": "heuristic",
         "medium": "pimc",
-        "hard": "pimc",
-        "expert": "pimc",
+        "hard": "pimc-deep",
+        "expert": "pimc-deep",
     }
+    rummy = cardtable.load("myrummy-111", players=2)
+    deep = make_bot("expert", rummy, 1, random.Random(0))
+    assert isinstance(deep, DeepPIMCBot) and deep.budget == LEVELS["expert"].budget
 
 
 def test_a_game_without_resampling_has_no_search_and_says_why() -> None:

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 
 import pytest
 
-from cardtable.bots import UnknownBotError, level_for, make_bot
+from cardtable.bots import UnknownBotError, make_bot
 from cardtable.bots.base import Budget
 from cardtable.core.game import Move
 from cardtable.core.registry import manifest
@@ -315,12 +315,3 @@ def test_mr_4_1_pimc_deep_searches_every_take_and_plays_further_ahead() -> None:
     assert widths == [3, 4]
     assert DeepPIMCBot(0, game, random.Random(0)).horizon == 4 * 3
     assert PIMCBot(0, game, random.Random(0)).horizon == 2 * 3
-
-
-def test_the_hard_and_expert_levels_seat_pimc_deep() -> None:
-    seated = {level: level_for(level, "myrummy-111") for level in ("medium", "hard", "expert")}
-    assert {level: s[0] for level, s in seated.items() if s} == {
-        "medium": "pimc",
-        "hard": "pimc-deep",
-        "expert": "pimc-deep",
-    }

@@ -50,13 +50,13 @@ def test_games_shows_each_options_default_from_the_manifest() -> None:
 
 @pytest.mark.parametrize("name", GAMES)
 def test_a_search_bot_shows_the_levels_budgets_as_its_time(name: str) -> None:
-    """Only the levels that seat it in this game: Marshmallow Test's hard and
-    expert seat a stronger search of their own (its manifest's ``levels``)."""
+    """Only the levels that seat it in this game: both games' hard and expert
+    seat a stronger search of their own (their manifests' ``levels``)."""
     search = manifest(name).search_bot
     if search is None:
         pytest.skip(f"{name} has no search bot of its own")
     (line,) = [x for x in info_cmd.bots_text(name).splitlines() if x.split()[:1] == [search]]
-    own = {"marshmallow-test": "0.1 s (medium)"}
+    own = {"marshmallow-test": "0.1 s (medium)", "myrummy-111": "0.1 s (medium)"}
     every = "0.1 s (medium), 0.5 s (hard), 2 s (expert)"
     assert line.endswith(f"time per move: as budgeted: {own.get(name, every)}")
 
