@@ -39,7 +39,13 @@ from cardtable.server.periodic import Periodic
 from cardtable.server.tables.facts import SeatFacts
 from cardtable.server.tables.lobby import NewTable
 from cardtable.server.tables.table import Table, hash_token
-from cardtable.server.tournaments.ledger import DealTable, Entrant, Tournament, TournamentStore
+from cardtable.server.tournaments.ledger import (
+    DealTable,
+    Entrant,
+    Standing,
+    Tournament,
+    TournamentStore,
+)
 from cardtable.server.tournaments.rules import (
     TURN_SECONDS,
     bot_name,
@@ -218,27 +224,31 @@ class Director:
         percentages = deal_percentages(t.form, points, lowest_wins(t.game))
         scored = [(d.number, points[i], percentages[i]) for i, d in enumerate(made)]
         last = t.deal + 1 >= t.deals
-        if not await self.store.score_deal(t.id, t.deal, scored, last, now_ms()):
+        rating = None
+        if last and t.rated:
+            this_deal = [(d.seats, percentages[i]) for i, d in enumerate(made)]
+            rating = await self._final_standing(t, [*await self.store.scored(t.id), *this_deal])
+        if not await self.store.score_deal(t.id, t.deal, scored, last, now_ms(), rating):
             return
         for d in made:
             self._points.pop(d.table_id, None)
         log.info("tournament %s: deal %d scored", t.id, t.deal)
-        if last:
-            if t.rated:
-                await self._rate(t)
-        else:
+        if not last:
             await self.look_at(t.id)
 
-    async def _rate(self, t: Tournament) -> None:
+    async def _final_standing(
+        self, t: Tournament, scored: list[tuple[tuple[int, ...], tuple[float, ...]]]
+    ) -> Standing | None:
         """A rated tournament is one game of all its entrants, ranked by the
-        standings (:meth:`TournamentStore.rate`)."""
+        standings over every deal (``scored``); None where fewer than two
+        entrants are people (as at a table: a rating needs two accounts)."""
         entrants = await self.store.entrants(t.id)
         if sum(e.account_id is not None for e in entrants) < 2:
-            return  # as at a table: a rating needs two accounts
+            return None
         ranks = [0] * len(entrants)
-        for s in standings(len(entrants), await self.store.scored(t.id)):
+        for s in standings(len(entrants), scored):
             ranks[s.entrant] = s.place
-        await self.store.rate(t, entrants, ranks, now_ms())
+        return t, entrants, ranks
 
     # --- people's seats --------------------------------------------------------
     def token(self, table_id: str, seat: int, account_id: str) -> str:

@@ -16,7 +16,7 @@ from typing import Any
 
 from sqlalchemy import and_, delete, func, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.ext.asyncio import AsyncEngine
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from cardtable.bots.ratings import Skill, bot_skill, display_rating, newcomer, rate
 from cardtable.server.db.ratings import store_rating
@@ -83,6 +83,11 @@ class DealTable:
     seats: tuple[int, ...]  # the entrant at each seat
     points: tuple[int, ...] | None  # once the deal is over at every table
     percentages: tuple[float, ...] | None
+
+
+# A rated tournament's final standing: the tournament, its entrants, and each
+# entrant's place (1 = first), which one rating update takes as one game.
+Standing = tuple[Tournament, Sequence[Entrant], Sequence[int]]
 
 
 def scored_tables(tables: Sequence[DealTable]) -> list[tuple[tuple[int, ...], tuple[float, ...]]]:
@@ -417,10 +422,14 @@ class TournamentStore:
         scored: Sequence[tuple[int, tuple[int, ...], tuple[float, ...]]],
         last: bool,
         now: int,
+        rating: Standing | None = None,
     ) -> bool:
         """Write each table's points and percentages on ``deal`` and move the
         tournament to the next deal (or finish it), in one transaction; False
-        where another process did it first."""
+        where another process did it first. A rated tournament's last deal
+        passes its final ``rating``: its people are rated in the same
+        transaction, so nobody ever sees it finished and not rated, and a
+        process that stops halfway leaves it to be scored again."""
         async with self.engine.begin() as conn:
             values: dict[str, Any] = (
                 {"status": "finished", "deal": None, "finished_ms": now}
@@ -450,47 +459,48 @@ class TournamentStore:
                         points=json.dumps(list(points)), percentages=json.dumps(list(percentages))
                     )
                 )
+            if rating is not None:
+                await self._rate(conn, rating, now)
         return True
 
-    async def rate(
-        self, t: Tournament, entrants: Sequence[Entrant], ranks: Sequence[int], now: int
-    ) -> None:
-        """One OpenSkill update of every entrant by ``ranks``, for the game and
+    @staticmethod
+    async def _rate(conn: AsyncConnection, standing: Standing, now: int) -> None:
+        """One OpenSkill update of every entrant by its place, for the game and
         its player count: people at their rating (a newcomer's where they have
         none) and updated, bots at their published rating and not; each
         person's shown rating before and after is kept with their entry."""
+        t, entrants, ranks = standing
         people = [e for e in entrants if e.account_id is not None]
-        async with self.engine.begin() as conn:
-            query = select(ratings).where(
-                ratings.c.account_id.in_([e.account_id for e in people]),
-                ratings.c.game == t.game,
-                ratings.c.players == t.players,
-            )
-            current = {r.account_id: r for r in await conn.execute(query)}
-            before = []
-            for e in entrants:
-                row = current.get(e.account_id or "")
-                if e.bot is not None:
-                    before.append(bot_skill(t.game, t.players, e.bot))
-                else:
-                    before.append(newcomer() if row is None else Skill(row.mu, row.sigma))
-            after = rate(before, ranks)
-            for i, e in enumerate(entrants):
-                if e.account_id is None:
-                    continue
-                key = {"account_id": e.account_id, "game": t.game, "players": t.players}
-                await store_rating(conn, key, current.get(e.account_id), after[i], now)
-                await conn.execute(
-                    update(tournament_entrants)
-                    .where(
-                        tournament_entrants.c.tournament_id == t.id,
-                        tournament_entrants.c.id == e.id,
-                    )
-                    .values(
-                        rating_before=float(display_rating(before[i])),
-                        rating_after=float(display_rating(after[i])),
-                    )
+        query = select(ratings).where(
+            ratings.c.account_id.in_([e.account_id for e in people]),
+            ratings.c.game == t.game,
+            ratings.c.players == t.players,
+        )
+        current = {r.account_id: r for r in await conn.execute(query)}
+        before = []
+        for e in entrants:
+            row = current.get(e.account_id or "")
+            if e.bot is not None:
+                before.append(bot_skill(t.game, t.players, e.bot))
+            else:
+                before.append(newcomer() if row is None else Skill(row.mu, row.sigma))
+        after = rate(before, ranks)
+        for i, e in enumerate(entrants):
+            if e.account_id is None:
+                continue
+            key = {"account_id": e.account_id, "game": t.game, "players": t.players}
+            await store_rating(conn, key, current.get(e.account_id), after[i], now)
+            await conn.execute(
+                update(tournament_entrants)
+                .where(
+                    tournament_entrants.c.tournament_id == t.id,
+                    tournament_entrants.c.id == e.id,
                 )
+                .values(
+                    rating_before=float(display_rating(before[i])),
+                    rating_after=float(display_rating(after[i])),
+                )
+            )
 
     async def sealed(self, table_id: str) -> bool:
         """Whether ``table_id`` plays a tournament's deal that is not yet over

@@ -9,7 +9,10 @@ import random
 import time
 from pathlib import Path
 
+import pytest
+
 from cardtable.server.accounts.accounts import DELETED_NAME
+from cardtable.server.tournaments.ledger import TournamentStore
 from tests.server.accounts_helpers import account_server
 from tests.server.helpers import play_out, sqlite_url
 from tests.server.tournaments.helpers import director, get, make, people, play_deal, sweep
@@ -102,6 +105,40 @@ def test_a_swiss_tournament_deals_each_table_its_own_cards_and_seats_the_leaders
             names = dict(zip(browsers, ["Ann", "Bob", "Cy", "Dee"], strict=True))
             at = {names[b]: table_id for b, table_id in mine.items()}
             assert len({at[name] for name in leaders}) == 1  # the leaders meet
+
+
+def test_a_rated_tournament_finishes_and_rates_in_one_step(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Scoring the last deal and rating its people are one transaction: while
+    the rating fails, the tournament is not shown finished (nor its deal
+    scored), and the next sweep does both."""
+    rng = random.Random(3)
+    with account_server(sqlite_url(tmp_path)) as server:
+        director(server).bot_delay_ms = 0
+        ann, bob = people(server, ["Ann", "Bob"])
+        tid = make(ann, rated=True, deals=1)
+        for browser in (ann, bob):
+            browser.post(f"/api/tournaments/{tid}/enter")
+        ann.post(f"/api/tournaments/{tid}/start")
+
+        async def broken(*_: object) -> None:
+            raise RuntimeError("the rating failed")
+
+        with monkeypatch.context() as patch:
+            patch.setattr(TournamentStore, "_rate", staticmethod(broken))
+            play_deal([ann, bob], tid, rng)
+            with pytest.raises(RuntimeError, match="the rating failed"):
+                sweep(server)
+            halfway = get(bob, tid)
+            assert halfway["status"] == "running"
+            assert all(row["rating_after"] is None for row in halfway["standings"])
+        sweep(server)
+        done = get(bob, tid)
+        assert done["status"] == "finished"
+        by_name = {row["name"]: row for row in done["standings"]}
+        assert by_name["Ann"]["rating_after"] is not None
+        assert by_name["Bob"]["rating_after"] is not None
 
 
 def test_a_rated_tournament_rates_its_people_by_the_standings_and_shows_in_profiles(
