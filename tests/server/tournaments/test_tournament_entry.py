@@ -13,7 +13,7 @@ import pytest
 
 from cardtable.server.accounts.accounts import DELETED_NAME
 from cardtable.server.tournaments.ledger import TournamentStore
-from tests.server.accounts_helpers import account_server
+from tests.server.accounts_helpers import AccountServer, account_server
 from tests.server.helpers import play_out, sqlite_url
 from tests.server.tournaments.helpers import director, get, make, people, play_deal, sweep
 
@@ -107,6 +107,17 @@ def test_a_swiss_tournament_deals_each_table_its_own_cards_and_seats_the_leaders
             assert len({at[name] for name in leaders}) == 1  # the leaders meet
 
 
+def rated_for_two(server: AccountServer) -> tuple[AccountServer, AccountServer, str]:
+    """Ann and Bob in a started rated tournament of one deal (bots fill the rest)."""
+    director(server).bot_delay_ms = 0
+    ann, bob = people(server, ["Ann", "Bob"])
+    tid = make(ann, rated=True, deals=1)
+    for browser in (ann, bob):
+        browser.post(f"/api/tournaments/{tid}/enter")
+    ann.post(f"/api/tournaments/{tid}/start")
+    return ann, bob, tid
+
+
 def test_a_rated_tournament_finishes_and_rates_in_one_step(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -115,12 +126,7 @@ def test_a_rated_tournament_finishes_and_rates_in_one_step(
     scored), and the next sweep does both."""
     rng = random.Random(3)
     with account_server(sqlite_url(tmp_path)) as server:
-        director(server).bot_delay_ms = 0
-        ann, bob = people(server, ["Ann", "Bob"])
-        tid = make(ann, rated=True, deals=1)
-        for browser in (ann, bob):
-            browser.post(f"/api/tournaments/{tid}/enter")
-        ann.post(f"/api/tournaments/{tid}/start")
+        ann, bob, tid = rated_for_two(server)
 
         async def broken(*_: object) -> None:
             raise RuntimeError("the rating failed")
@@ -146,12 +152,7 @@ def test_a_rated_tournament_rates_its_people_by_the_standings_and_shows_in_profi
 ) -> None:
     rng = random.Random(3)
     with account_server(sqlite_url(tmp_path)) as server:
-        director(server).bot_delay_ms = 0
-        ann, bob = people(server, ["Ann", "Bob"])
-        tid = make(ann, rated=True, deals=1)
-        for browser in (ann, bob):
-            browser.post(f"/api/tournaments/{tid}/enter")
-        ann.post(f"/api/tournaments/{tid}/start")
+        ann, bob, tid = rated_for_two(server)
         play_deal([ann, bob], tid, rng)
         sweep(server)
         done = get(bob, tid)
