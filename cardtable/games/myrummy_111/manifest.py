@@ -54,7 +54,7 @@ MANIFEST = GameManifest(
         ),
         "pimc-deep": BotEntry(
             f"{_PKG}.bots.pimc:DeepPIMCBot",
-            "pimc that also searches three placements and five takes, with playouts twice as long",
+            "pimc that also searches three placements and every take, with playouts twice as long",
             strength="2p: +14.7 points over pimc at equal simulations (docs/strength.md)",
             time_per_move="as pimc's budget (0.2 s unless given)",
             levels=("hard", "expert"),

@@ -281,10 +281,10 @@ class DeepPIMCBot(PIMCBot):
     an opponent declares first (MR-6.3), weigh on it; every take (four
     choices at most) instead of the three best; and playouts of four rounds
     of turns instead of two, where the race to declare is decided more often
-    than estimated. ``pimc``'s search
-    has all but stopped gaining from more simulations (the same move in 94%
-    of positions at five times the time), so these spend a larger budget on
-    choices it never looked at (``docs/strength.md``).
+    than estimated. ``pimc``'s search has all but stopped gaining from more
+    simulations (the same move in 94% of positions at five times the time),
+    so these spend a larger budget on choices it never looked at
+    (``docs/strength.md``).
     """
 
     def __init__(
