@@ -3,6 +3,7 @@
     OMP_NUM_THREADS=1 nice -n 19 python3 benchmarks/train_playout_policy_marshmallow.py \\
         [--players 2 3 4 5] [--roots 3000] [--playouts 32] [--hidden 64] \\
         [--temperature 0.3] [--epochs 24] [--seed 1] \\
+        [--policy cardtable/games/marshmallow_test/bots/policy.npz] \\
         [--out cardtable/games/marshmallow_test/bots/playout_policy.npz]
 
 ``pimc-lp`` (:mod:`cardtable.games.marshmallow_test.bots.learned_playout`)
@@ -11,7 +12,8 @@ card of every playout with a choice, which makes its playouts 5 to 33 times
 dearer than ``pimc``'s. The student here is one small hidden layer (or none,
 ``--hidden 0``) giving a logit per card, fitted to the teacher's own outputs:
 
-1. Positions: whole games of the teacher (``learned``) at every seat, one
+1. Positions: whole games of the teacher (``learned``, or the network
+   ``--policy`` names, such as a second iteration's) at every seat, one
    move in ten uniformly random so that the games spread, give the roots
    (one decision with a choice of cards in five); from each root, ``pimc-lp`` runs ``--playouts``
    playouts and every row its playouts ask the policy about is kept (the
@@ -53,7 +55,7 @@ from train_policy_marshmallow import colour_permutations, keep_weights, write_we
 
 from cardtable.bots.base import Budget
 from cardtable.games.marshmallow_test import MarshmallowTest
-from cardtable.games.marshmallow_test.bots.learned import FORMAT, LearnedBot, Policy
+from cardtable.games.marshmallow_test.bots.learned import FORMAT, WEIGHTS, LearnedBot, Policy
 from cardtable.games.marshmallow_test.bots.learned_playout import (
     PLAYOUT_WEIGHTS,
     LearnedPlayoutBot,
@@ -84,6 +86,10 @@ class RecordingBot(LearnedPlayoutBot):
     batch_type = RecordingBatch
 
 
+class Teacher(LearnedBot):
+    """The policy distilled, playing the root games (``--policy`` sets its weights)."""
+
+
 def positions(
     players: int, roots: int, playouts: int, seed: int
 ) -> tuple[F32, BoolA, NDArray[np.int64]]:
@@ -97,7 +103,7 @@ def positions(
     found = 0
     while found < roots:
         state = game.new_game(random.Random(rng.getrandbits(64)))
-        teachers = [LearnedBot(s, game, rng) for s in range(players)]
+        teachers = [Teacher(s, game, rng) for s in range(players)]
         while not state.finished and found < roots:
             seat = state.to_move
             assert seat is not None
@@ -137,9 +143,9 @@ def rename_colours(x: F32, legal: BoolA, game: Any, rng: np.random.Generator) ->
     return x, legal
 
 
-def teacher_logits(game: Any, x: F32) -> F32:
-    """The shipped policy's logits for the cards (0-59), as the playouts take them."""
-    layers = Policy(game).layers
+def teacher_logits(game: Any, x: F32, weights: Path) -> F32:
+    """The policy's logits for the cards (0-59), as the playouts take them."""
+    layers = Policy(game, weights).layers
     out: list[F32] = []
     for start in range(0, len(x), 8192):
         h = x[start : start + 8192]
@@ -241,7 +247,12 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--holdout", type=float, default=0.1, help="share of root games held out")
     parser.add_argument("--out", type=Path, default=PLAYOUT_WEIGHTS)
+    parser.add_argument(
+        "--policy", type=Path, default=WEIGHTS, help="the policy to distil (its .npz)"
+    )
     args = parser.parse_args()
+    # The teacher's network plays the root games and the playouts they search.
+    Teacher.weights = RecordingBot.weights = args.policy
 
     weights: dict[str, NDArray[np.generic]] = {
         "format": np.array(FORMAT),
@@ -253,7 +264,7 @@ def main() -> None:
         x, legal, games = positions(n, args.roots, args.playouts, args.seed)
         gathered = time.perf_counter() - started
         x, legal = rename_colours(x, legal, game, np.random.default_rng(args.seed + n))
-        teacher = teacher_logits(game, x)
+        teacher = teacher_logits(game, x, args.policy)
         target = masked_softmax(teacher / args.temperature, legal)
         held = games >= np.quantile(games, 1 - args.holdout)
         started = time.perf_counter()

@@ -1,10 +1,13 @@
 """Distil Marshmallow Test's ``pimc`` search into a small policy (issue 26, item 2).
 
     OMP_NUM_THREADS=1 PYTHONPATH=. nice -n 10 python3 benchmarks/train_policy_marshmallow.py \\
-        [--decisions 2:20000 4:20000 3:6000 5:6000] [--iterations 1000] [--seed 1] \\
-        [--data /tmp/mt_policy_data.npz] [--out cardtable/games/marshmallow_test/bots/policy.npz]
+        [--decisions 2:20000 4:20000 3:6000 5:6000] [--teacher pimc] [--iterations 1000] \\
+        [--seed 1] [--data /tmp/mt_policy_data.npz] \\
+        [--out cardtable/games/marshmallow_test/bots/policy.npz]
 
-1. Data: ``pimc`` at a fixed iteration budget plays whole games against
+1. Data: the teacher (``pimc``; or ``pimc-lp-small``, whose playouts follow
+   the network distilled from the first iteration: a second iteration of
+   expert iteration) at a fixed iteration budget plays whole games against
    itself (every seat, seeded). Every decision with more than one legal move
    becomes one example: the deciding seat's view through the game's
    observation encoder (:mod:`cardtable.games.marshmallow_test.observations`,
@@ -56,6 +59,7 @@ from cardtable.bots.base import Budget
 from cardtable.games.marshmallow_test import MarshmallowTest
 from cardtable.games.marshmallow_test.bots.heuristic import HeuristicBot
 from cardtable.games.marshmallow_test.bots.learned import FORMAT, WEIGHTS
+from cardtable.games.marshmallow_test.bots.learned_playout import SmallPlayoutBot
 from cardtable.games.marshmallow_test.bots.pimc import PIMCBot
 from cardtable.games.marshmallow_test.cards import NUM_CARDS, NUM_COLOURS
 from cardtable.games.marshmallow_test.moves import NUM_ACTIONS
@@ -76,8 +80,16 @@ class Examples:
     game: NDArray[np.int64]  # which self-play game the row comes from
 
 
-def generate(players: int, decisions: int, iterations: int, seed: int) -> Examples:
-    """``pimc`` self-play until ``decisions`` searched decisions are recorded."""
+#: The searches whose choices can be distilled: ``pimc`` (the first iteration)
+#: and ``pimc-lp-small``, whose playouts follow the first iteration's network
+#: (the second: expert iteration, search over the policy distilled again).
+TEACHERS: dict[str, type[PIMCBot]] = {"pimc": PIMCBot, "pimc-lp-small": SmallPlayoutBot}
+
+
+def generate(
+    players: int, decisions: int, iterations: int, seed: int, teacher: str = "pimc"
+) -> Examples:
+    """``teacher`` self-play until ``decisions`` searched decisions are recorded."""
     game = MarshmallowTest(players=players)
     enc = MarshmallowEncoder(game)
     obs: list[F32] = []
@@ -90,7 +102,8 @@ def generate(players: int, decisions: int, iterations: int, seed: int) -> Exampl
         base = seed * 1_000_003 + players * 10_007 + g
         state = game.new_game(random.Random(base))
         budget = Budget(iterations=iterations)
-        bots = [PIMCBot(s, game, random.Random(base * 7 + s), budget) for s in range(players)]
+        search = TEACHERS[teacher]
+        bots = [search(s, game, random.Random(base * 7 + s), budget) for s in range(players)]
         yardstick = [HeuristicBot(s, game, random.Random(base * 11 + s)) for s in range(players)]
         while not state.finished:
             seat = state.to_move
@@ -308,7 +321,10 @@ def main() -> None:
     parser.add_argument(
         "--decisions", nargs="+", default=list(DEFAULT_DECISIONS), help="PLAYERS:COUNT"
     )
-    parser.add_argument("--iterations", type=int, default=1000, help="pimc's playouts a decision")
+    parser.add_argument("--teacher", choices=sorted(TEACHERS), default="pimc")
+    parser.add_argument(
+        "--iterations", type=int, default=1000, help="the teacher's playouts a decision"
+    )
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument(
         "--data", type=Path, help="examples cache (.npz): read if there, else written"
@@ -333,10 +349,11 @@ def main() -> None:
         data = {}
         for n, count in wanted.items():
             started = time.perf_counter()
-            data[n] = generate(n, count, args.iterations, args.seed)
+            data[n] = generate(n, count, args.iterations, args.seed, args.teacher)
             print(
                 f"{n}p: {len(data[n].obs)} decisions from {int(data[n].game.max()) + 1} games of"
-                f" pimc@{args.iterations} self-play in {time.perf_counter() - started:.0f} s",
+                f" {args.teacher}@{args.iterations} self-play"
+                f" in {time.perf_counter() - started:.0f} s",
                 flush=True,
             )
             if args.data is not None:
@@ -346,6 +363,7 @@ def main() -> None:
         "format": np.array(FORMAT),
         "temperature": np.array(args.temperature),
         "iterations": np.array(args.iterations),
+        "teacher": np.array(args.teacher),
     }
     for n, ex in sorted(data.items()):
         started = time.perf_counter()

@@ -104,12 +104,14 @@ class Policy:
 class LearnedBot:
     """Plays the learned policy's best legal move; thinks for no budget."""
 
+    weights: Path = WEIGHTS  # the network it plays
+
     def __init__(
         self, seat: int, game: Any, rng: random.Random, budget: Budget | None = None
     ) -> None:
         self.seat = seat
         self.game = game
-        self.policy = Policy(game)
+        self.policy = Policy(game, self.weights)
 
     def choose(self, view: MarshmallowView, legal: Sequence[Any]) -> Any:
         if not isinstance(view, MarshmallowView) or view.seat != self.seat:
