@@ -55,7 +55,14 @@ from train_policy_marshmallow import colour_permutations, keep_weights, write_we
 
 from cardtable.bots.base import Budget
 from cardtable.games.marshmallow_test import MarshmallowTest
-from cardtable.games.marshmallow_test.bots.learned import FORMAT, WEIGHTS, LearnedBot, Policy
+from cardtable.games.marshmallow_test.bots.learned import (
+    FORMAT,
+    WEIGHTS,
+    LearnedBot,
+    Policy,
+    PolicyError,
+    load_policy,
+)
 from cardtable.games.marshmallow_test.bots.learned_playout import (
     PLAYOUT_WEIGHTS,
     LearnedPlayoutBot,
@@ -251,6 +258,10 @@ def main() -> None:
         "--policy", type=Path, default=WEIGHTS, help="the policy to distil (its .npz)"
     )
     args = parser.parse_args()
+    try:
+        load_policy(args.policy)  # a bad path is one line now, not a traceback minutes in
+    except PolicyError as exc:
+        parser.error(str(exc))
     # The teacher's network plays the root games and the playouts they search.
     Teacher.weights = RecordingBot.weights = args.policy
 
