@@ -5,11 +5,12 @@ game's ``heuristic`` on the same duplicate deals.
     PYTHONPATH=. nice -n 10 python benchmarks/bench_generic_search.py [--budget-ms 50] \\
         [--jobs 2] [--only GROUP] [--bot NAME] [--games N] [--progress N] [--json]
 
-GROUP is ``fixture``, ``fixture-shed``, ``marshmallow-test``, ``myrummy-111``
-or ``myrummy-111-hard`` (500 ms a move); each group runs in under ten
-minutes on two shared cores. ``--bot`` keeps the rows whose first bot is NAME (say
-``search`` alone, the ``pimc`` rows being unchanged by it); ``--games`` caps
-each row's games (same seed, so the first N deals of the full row).
+GROUP is ``fixture``, ``fixture-shed``, ``fixture-learned``,
+``marshmallow-test``, ``myrummy-111`` or ``myrummy-111-hard`` (500 ms a
+move); each group runs in under ten minutes on two shared cores. ``--bot``
+keeps the rows whose first bot is NAME (say ``search`` alone, the ``pimc``
+rows being unchanged by it); ``--games`` caps each row's games (same seed,
+so the first N deals of the full row).
 
 Every row is one arena run (:func:`cardtable.arena.run_arena`: duplicate
 deals, each dealt once per seat rotation; a shared win counts ``1/k``) with
@@ -26,7 +27,10 @@ heuristic of the second plugin game, Fixture Shed (a shedding game, penalty
 points, the lowest total wins: ``tests/fixtures/fixture_shed``), over 400
 duplicate games at a fixed budget of playouts a move, so its figure does not
 depend on the machine's load (``--budget-ms`` leaves it alone). The issue
-asks for at least 55%.
+asks for at least 55%. Both fixtures ship a policy fitted to ``search``'s
+choices (``benchmarks/train_policy_generic.py``): ``search``'s playouts follow
+it there, and the ``learned`` rows play it alone (``fixture-learned`` is the
+trick game's, at a fixed budget too).
 """
 
 from __future__ import annotations
@@ -40,7 +44,7 @@ from dataclasses import asdict, dataclass
 from cardtable.arena import run_arena
 from cardtable.arena.runner import GameResult, GameTask
 from cardtable.arena.stats import wilson_interval
-from cardtable.bots import Budget
+from cardtable.bots import Budget, bot_entries
 from tests.bots.plugin import NAME as FIXTURE
 from tests.bots.plugin import registered
 from tests.fixtures.plugin import SHED_DIST, SHED_NAME, SHED_SOURCE
@@ -71,6 +75,11 @@ ROWS = (
     Row("fixture", FIXTURE, ("search", "random", "random"), 300),
     # 40 playouts a move: about 1.5 s a game on one shared core
     Row("fixture-shed", SHED_NAME, ("search", "heuristic"), 400, iterations=40),
+    Row("fixture-shed", SHED_NAME, ("learned", "heuristic"), 400),
+    Row("fixture-learned", FIXTURE, ("search", "random"), 400, iterations=40),
+    Row("fixture-learned", FIXTURE, ("search", "lowest"), 400, iterations=40),
+    Row("fixture-learned", FIXTURE, ("learned", "random"), 400),
+    Row("fixture-learned", FIXTURE, ("learned", "lowest"), 400),
     Row("marshmallow-test", "marshmallow-test", ("search", "heuristic"), 100),
     Row("marshmallow-test", "marshmallow-test", ("pimc", "heuristic"), 100),
     Row("myrummy-111", "myrummy-111", ("search", "heuristic"), 60),
@@ -84,7 +93,7 @@ ROWS = (
 @dataclass(frozen=True)
 class Result:
     match: str
-    budget: str  # "50 ms a move" or "40 playouts a move"
+    budget: str  # "50 ms a move", "40 playouts a move" or "at once"
     games: int
     win_rate: float
     ci95: tuple[float, float]
@@ -126,7 +135,9 @@ def run_row(
     row: Row, budget_ms: float, jobs: int, games: int | None, progress: int | None = None
 ) -> Result:
     ms = budget_ms if row.budget_ms is None else row.budget_ms
-    if row.iterations is None:
+    if bot_entries(row.game)[row.bots[0]].instant:
+        budget, words = Budget(seconds=ms / 1000), "at once"
+    elif row.iterations is None:
         budget, words = Budget(seconds=ms / 1000), f"{ms:g} ms a move"
     else:
         budget, words = Budget(iterations=row.iterations), f"{row.iterations} playouts a move"

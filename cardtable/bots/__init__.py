@@ -4,8 +4,9 @@ Each game's manifest lists its bots. Some bots play every game that offers
 what they need, and are added here to the game's own: ``random`` plays every
 game, ``search`` (:mod:`cardtable.bots.search`) and ``so-ismcts``
 (:mod:`cardtable.bots.ismcts`) every game that resamples hidden cards
-(``determinize``), and ``openspiel-ismcts`` every game that also has an
-OpenSpiel layout. A game's own bot of the same name comes first.
+(``determinize``), ``openspiel-ismcts`` every game that also has an
+OpenSpiel layout, and ``learned`` (:mod:`cardtable.bots.learned`) every game
+that ships a learned policy (``playout_policy``). A game's own bot of the same name comes first.
 
 The levels for people (``easy``, ``medium``, ``hard``, ``expert``) map onto a
 game's heuristic and search bots: a level that a bot of the game's manifest
@@ -77,6 +78,13 @@ ISMCTS = BotEntry(
     time_per_move="0.1 s unless given a budget",
     search=True,
 )
+LEARNED = BotEntry(
+    "cardtable.bots.learned:LearnedBot",
+    "the game's learned policy alone (fitted to its search's choices in self-play):"
+    " its best-rated legal move",
+    strength="measured per game in docs/strength.md",
+    time_per_move="under 1 ms",
+)
 OPENSPIEL_ISMCTS = BotEntry(
     "cardtable.adapters.openspiel_bot:OpenSpielISMCTSBot",
     "OpenSpiel's information-set MCTS through the adapter",
@@ -88,6 +96,7 @@ OPENSPIEL_ISMCTS = BotEntry(
 __all__ = [
     "EASY_SEARCH",
     "ISMCTS",
+    "LEARNED",
     "LEVELS",
     "OPENSPIEL_ISMCTS",
     "SEARCH",
@@ -115,6 +124,8 @@ class MissingExtraError(CardtableError):
 def _generic_entries(game: GameManifest) -> dict[str, BotEntry]:
     """The bots beside ``random`` that play every game offering what they need."""
     generic = {}
+    if game.has("playout_policy"):
+        generic["learned"] = LEARNED
     if game.has("determinize"):
         generic["search"] = SEARCH
         generic["so-ismcts"] = ISMCTS

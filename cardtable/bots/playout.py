@@ -5,9 +5,11 @@ the seat to move. It is the game's own evaluator's when the manifest names
 one (``evaluator``, a factory ``(game) ->`` an object with ``policy(rng)``,
 ``groups(view, legal)`` and ``cutoff``: the protocol written down in
 ``cardtable.analysis.evaluator``, read here by its attributes only, since
-bots may not import analysis); else the game's ``heuristic`` bot in every
-seat, each deciding from its own ``view(seat)`` (:class:`BotPlayouts`, which
-analysis's ``BotEvaluator`` reuses); else random moves.
+bots may not import analysis); else the policy the game ships for the player
+count (``playout_policy``, :mod:`cardtable.bots.learned`); else the game's
+``heuristic`` bot in every seat, each deciding from its own ``view(seat)``
+(:class:`BotPlayouts`, which analysis's ``BotEvaluator`` reuses); else
+random moves.
 
 A playout ends with the round of the decision (or the game), and is worth
 the deciding seat's score margin then: its total minus the best other total
@@ -35,6 +37,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 from cardtable.bots.base import Bot, RandomBot
+from cardtable.bots.learned import NetPlayouts, policy_for
 from cardtable.core.game import Game, GameTooLongError, Move, State, View, max_decisions
 from cardtable.core.manifest import resolve
 from cardtable.core.registry import manifest
@@ -115,11 +118,15 @@ class BotPlayouts:
 
 
 def playouts_for(game: Game) -> Playouts:
-    """The game's evaluator if its manifest names one, else its heuristic bot, else random."""
+    """The game's evaluator if its manifest names one, else its learned
+    policy for this player count, else its heuristic bot, else random."""
     found = manifest(game.name)
     if found.evaluator is not None:
         evaluator: Playouts = resolve(found.evaluator)(game)
         return evaluator
+    net = policy_for(game)
+    if net is not None:
+        return NetPlayouts(game, net)
     heuristic = found.bots.get("heuristic")
     factory: SeatBot = RandomBot if heuristic is None else resolve(heuristic.target)
     return BotPlayouts(game, factory)

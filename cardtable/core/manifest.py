@@ -201,7 +201,11 @@ class GameManifest:
       ``steps.json`` and its words per language (``en.json``…), and the
       shipped ``puzzles.json`` (``cardtable.learn``);
     - ``puzzle_theme``: ``"module:func"``, ``func(view, move) -> (theme, rule)``,
-      a puzzle solution's idea in the game's own words.
+      a puzzle solution's idea in the game's own words;
+    - ``playout_policy``: files inside ``package``, ``{players}`` in the name
+      standing for the player count: a learned policy per player count
+      (``cardtable.bots.learned``), which the generic search's playouts
+      follow and the bot ``learned`` plays; it needs ``observation_encoder``.
 
     ``package`` is where ``rules`` and ``web_client`` are read from: a
     manifest that names either of them without it is refused.
@@ -230,7 +234,8 @@ class GameManifest:
     web_client: str | None = None
     tutorial: str | None = None
     puzzle_theme: str | None = None
-    package: str | None = None  # where ``rules``, ``web_client`` and ``tutorial`` live
+    playout_policy: str | None = None
+    package: str | None = None  # where ``rules``, ``web_client``, ``tutorial`` and policies live
     lowest_wins: bool = False
 
     def __post_init__(self) -> None:
@@ -261,6 +266,8 @@ class GameManifest:
                 self._fail(part, f"expected a path inside the package, got {value!r}")
             if self.package is None:
                 self._fail(part, "names a file but package= is not set, so it cannot be found")
+        if self.playout_policy is not None and self.observation_encoder is None:
+            self._fail("playout_policy", "a policy reads views through observation_encoder=")
 
     def _fail(self, where: str, reason: str) -> NoReturn:
         raise ManifestError(self.name, where, reason)
@@ -367,7 +374,7 @@ class GameManifest:
 
 
 _CODE_PARTS = ("terminal_ui", "determinize", "observation_encoder", "openspiel", "evaluator")
-_FILE_PARTS = ("rules", "web_client")
+_FILE_PARTS = ("rules", "web_client", "playout_policy")
 
 _PART_WORDS = {
     "terminal_ui": "a terminal interface",
@@ -379,6 +386,7 @@ _PART_WORDS = {
     "web_client": "a browser drawing",
     "tutorial": "a tutorial or puzzles",
     "puzzle_theme": "puzzle themes",
+    "playout_policy": "a learned policy",
 }
 
 
