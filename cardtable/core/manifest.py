@@ -266,8 +266,13 @@ class GameManifest:
                 self._fail(part, f"expected a path inside the package, got {value!r}")
             if self.package is None:
                 self._fail(part, "names a file but package= is not set, so it cannot be found")
-        if self.playout_policy is not None and self.observation_encoder is None:
-            self._fail("playout_policy", "a policy reads views through observation_encoder=")
+        if self.playout_policy is not None:
+            if self.observation_encoder is None:
+                self._fail("playout_policy", "a policy reads views through observation_encoder=")
+            try:
+                self.playout_policy.format(players=self.default_players)
+            except (KeyError, IndexError, ValueError):
+                self._fail("playout_policy", "only {players} may stand in braces in its name")
 
     def _fail(self, where: str, reason: str) -> NoReturn:
         raise ManifestError(self.name, where, reason)

@@ -187,9 +187,11 @@ def test_a_player_count_without_a_file_plays_by_the_fallback_and_learned_says_wh
         LearnedBot(0, game, random.Random(0))
 
 
-def test_a_manifest_naming_a_policy_needs_an_encoder_and_a_package() -> None:
+def test_a_manifest_naming_a_policy_needs_an_encoder_a_package_and_a_plain_name() -> None:
     shed = manifest(SHED_NAME)
     with pytest.raises(ManifestError, match="playout_policy"):
         replace(shed, observation_encoder=None)
     with pytest.raises(ManifestError, match="playout_policy"):
         replace(shed, package=None, rules=None)
+    with pytest.raises(ManifestError, match=r"only \{players\} may stand in braces"):
+        replace(shed, playout_policy="policy_{count}.npz")
