@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from importlib import resources
 
+from cardtable.bots.learned import policy_for
+from cardtable.bots.policy_net import PolicyFileError
 from cardtable.conformance.probe import Probe
 from cardtable.core.errors import OptionError
 from cardtable.core.manifest import Derived
@@ -75,3 +77,18 @@ def package_files(name: str, probe: Probe) -> None:
         drawing = resources.files(game_manifest.package).joinpath(game_manifest.web_client)
         found = drawing.is_file() and drawing.read_text(encoding="utf-8").strip()
         probe.require(found, f"{game_manifest.web_client} is no file of {game_manifest.package}")
+    if game_manifest.playout_policy is not None:
+        _policies(name, game_manifest.playout_policy, game_manifest.players, probe)
+
+
+def _policies(name: str, pattern: str, counts: tuple[int, ...], probe: Probe) -> None:
+    """Each shipped policy loads for its player count; at least one ships."""
+    shipped = 0
+    for players in counts:
+        probe.at(players=players)
+        try:
+            shipped += policy_for(load(name, players=players)) is not None
+        except PolicyFileError as exc:
+            probe.fail(str(exc))
+    probe.at(players=None)
+    probe.require(shipped, f"no file named by playout_policy {pattern!r} is in the package")

@@ -87,7 +87,7 @@ PROMISES: tuple[Promise, ...] = (
     ),
     Promise(
         "package-files",
-        "rules and browser drawing are files of the game's package",
+        "rules, browser drawing and learned policies are files of the game's package",
         options.package_files,
     ),
     Promise(

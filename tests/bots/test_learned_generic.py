@@ -25,6 +25,8 @@ from cardtable.bots.learned import LearnedBot, NetPlayouts, policy_for, self_pla
 from cardtable.bots.playout import playouts_for
 from cardtable.bots.policy_net import PolicyFileError, PolicyNet, fit
 from cardtable.bots.search import SearchBot
+from cardtable.conformance import check, promise
+from cardtable.conformance import options as options_module
 from cardtable.core.game import Game, State
 from cardtable.core.manifest import ManifestError
 from cardtable.core.registry import manifest
@@ -195,3 +197,26 @@ def test_a_manifest_naming_a_policy_needs_an_encoder_a_package_and_a_plain_name(
         replace(shed, package=None, rules=None)
     with pytest.raises(ManifestError, match=r"only \{players\} may stand in braces"):
         replace(shed, playout_policy="policy_{count}.npz")
+
+
+def test_conformance_finds_the_fixtures_policies_and_a_wrong_or_missing_one(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    files = promise("package-files")
+    for name in (TRICK, SHED_NAME):
+        assert check(name, files).held, check(name, files)
+    shed = manifest(SHED_NAME)
+
+    def shipping(pattern: str) -> None:
+        changed = replace(shed, playout_policy=pattern)
+        monkeypatch.setattr(options_module, "manifest", lambda name: changed)
+        monkeypatch.setattr(learned_module, "manifest", lambda name: changed)
+
+    shipping("policy_3p.npz")  # the 3-player file named for every player count
+    outcome = check(SHED_NAME, files)
+    assert not outcome.held and outcome.where == "2 players"
+    assert "fitted for fixture-shed at 3 players, not fixture-shed at 2" in outcome.why
+    shipping("none_{players}p.npz")
+    outcome = check(SHED_NAME, files)
+    assert not outcome.held and outcome.where == ""
+    assert "no file named by playout_policy 'none_{players}p.npz'" in outcome.why
