@@ -6,7 +6,8 @@ game, ``search`` (:mod:`cardtable.bots.search`) and ``so-ismcts``
 (:mod:`cardtable.bots.ismcts`) every game that resamples hidden cards
 (``determinize``), ``openspiel-ismcts`` every game that also has an
 OpenSpiel layout, and ``learned`` (:mod:`cardtable.bots.learned`) every game
-that ships a learned policy (``playout_policy``). A game's own bot of the same name comes first.
+that ships a learned policy (``playout_policy``). A game's own bot of the
+same name comes first.
 
 The levels for people (``easy``, ``medium``, ``hard``, ``expert``) map onto a
 game's heuristic and search bots: a level that a bot of the game's manifest

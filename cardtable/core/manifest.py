@@ -207,8 +207,8 @@ class GameManifest:
       (``cardtable.bots.learned``), which the generic search's playouts
       follow and the bot ``learned`` plays; it needs ``observation_encoder``.
 
-    ``package`` is where ``rules`` and ``web_client`` are read from: a
-    manifest that names either of them without it is refused.
+    ``package`` is where ``rules``, ``web_client`` and ``playout_policy``
+    are read from: a manifest that names any of them without it is refused.
 
     ``lowest_wins``: the game's totals are penalty points, so the lowest total
     wins (a shedding game's cards left). The generic layers that rank seats
