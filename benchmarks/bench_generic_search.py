@@ -46,9 +46,8 @@ from cardtable.arena.runner import GameResult, GameTask
 from cardtable.arena.stats import wilson_interval
 from cardtable.bots import Budget, bot_entries
 from tests.bots.plugin import NAME as FIXTURE
-from tests.bots.plugin import registered
-from tests.fixtures.plugin import SHED_DIST, SHED_NAME, SHED_SOURCE
-from tests.fixtures.plugin import registered as plugin_registered
+from tests.bots.plugin import all_registered
+from tests.fixtures.plugin import SHED_NAME
 
 
 @dataclass(frozen=True)
@@ -178,7 +177,7 @@ def main() -> None:
     )
     args = parser.parse_args()
     results = []
-    with registered(), plugin_registered(SHED_SOURCE, SHED_NAME, SHED_DIST):
+    with all_registered():
         for row in ROWS:
             if args.only is not None and row.group != args.only:
                 continue

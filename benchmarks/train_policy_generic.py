@@ -47,11 +47,9 @@ def fixtures(wanted: bool) -> Iterator[None]:
     if not wanted:
         yield
         return
-    from tests.bots.plugin import registered
-    from tests.fixtures.plugin import SHED_DIST, SHED_NAME, SHED_SOURCE
-    from tests.fixtures.plugin import registered as plugin_registered
+    from tests.bots.plugin import all_registered
 
-    with registered(), plugin_registered(SHED_SOURCE, SHED_NAME, SHED_DIST):
+    with all_registered():
         yield
 
 

@@ -22,6 +22,7 @@ iteration (Anthony, Tian and Barber 2017), the loop that
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -55,8 +56,21 @@ def policy_for(game: Game) -> PolicyNet | None:
     if found.playout_policy is None or found.package is None:
         return None
     file = found.playout_policy.format(players=game.num_players)
-    inputs = _encoder(game).size
+    inputs = _input_size(game)
     return _shipped(found.package, file, game.name, game.num_players, inputs, game.num_actions)
+
+
+# The encoder's vector length by game name and options: an encoder is built
+# once for them, not once per bot made (a game object is made per table).
+_INPUT_SIZES: dict[tuple[str, str], int] = {}
+
+
+def _input_size(game: Game) -> int:
+    key = (game.name, json.dumps(game.options_json, sort_keys=True))
+    size = _INPUT_SIZES.get(key)
+    if size is None:
+        size = _INPUT_SIZES[key] = _encoder(game).size
+    return size
 
 
 @cache  # one load per file: bots are made per seat and per game

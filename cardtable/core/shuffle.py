@@ -10,7 +10,7 @@ for each position ``i`` from the last down to 1, draw ``getrandbits(k)`` with
 ``k`` the bit length of ``i + 1`` until the draw is at most ``i``, and swap.
 
 A generator of any other class (a subclass may draw differently) is handed
-to its own ``shuffle``. The test beside this module checks the two agree.
+to its own ``shuffle``. ``tests/core/test_shuffle.py`` checks the two agree.
 
 >>> import random
 >>> cards = list(range(10)); shuffle(random.Random(4), cards)

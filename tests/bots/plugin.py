@@ -5,6 +5,8 @@ through its own ``cardtable.games`` entry point, as two plugins would be.
 the ``fixture_trick`` package on ``sys.path``) and adds a second directory
 holding only a ``dist-info`` whose entry point names
 ``fixture_trick.resampled:MANIFEST``; on exit both are undone.
+:func:`all_registered` adds Fixture Shed too: the three plugin games that
+ship a learned policy, for the tests and benchmarks that play them all.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from pathlib import Path
 
 from cardtable.core.registry import refresh
 from tests.fixtures import plugin as plain
+from tests.fixtures.plugin import SHED_DIST, SHED_NAME, SHED_SOURCE
 
 PLAIN = plain.NAME
 NAME = "fixture-trick-resampled"
@@ -57,3 +60,10 @@ def registered() -> Iterator[None]:
             sys.path.remove(path)
             os.environ["PYTHONPATH"] = before
             refresh()
+
+
+@contextmanager
+def all_registered() -> Iterator[None]:
+    """Fixture Trick, its resampling twin and Fixture Shed are known inside."""
+    with registered(), plain.registered(SHED_SOURCE, SHED_NAME, SHED_DIST):
+        yield

@@ -31,16 +31,15 @@ from cardtable.core.game import Game, State
 from cardtable.core.manifest import ManifestError
 from cardtable.core.registry import manifest
 from tests.bots.plugin import NAME as TRICK
-from tests.bots.plugin import registered
-from tests.fixtures.plugin import SHED_DIST, SHED_NAME, SHED_SOURCE
-from tests.fixtures.plugin import registered as plugin_registered
+from tests.bots.plugin import all_registered
+from tests.fixtures.plugin import SHED_NAME
 
 SHIPPED = [(TRICK, 2), (TRICK, 3), (SHED_NAME, 2), (SHED_NAME, 3), (SHED_NAME, 4)]
 
 
 @pytest.fixture(autouse=True)
 def plugin_games() -> Iterator[None]:
-    with registered(), plugin_registered(SHED_SOURCE, SHED_NAME, SHED_DIST):
+    with all_registered():
         yield
 
 
