@@ -35,20 +35,7 @@ from cardtable.core.registry import game_names, manifest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tests.analysis.test_calibration import mr_zs, mt_zs
-
-
-def describe(name: str, zs: list[float]) -> str:
-    n = len(zs)
-    within2 = sum(abs(z) < 2 for z in zs) / n
-    within3 = sum(abs(z) < 3 for z in zs) / n
-    square = sum(z * z for z in zs) / n
-    mean = sum(zs) / n
-    return (
-        f"{name}: {n} comparisons, {100 * within2:.1f}% within 2 SE, {100 * within3:.1f}%"
-        f" within 3, mean z {mean:+.2f}, mean z² {square:.2f}, max |z| {max(map(abs, zs)):.2f}"
-    )
-
+from tests.analysis.test_calibration import describe, mr_zs, mt_zs
 
 REPEATS = 4
 BANDS = (0.0, 0.1, 0.3, 0.5, 0.7, 0.9, 1.0001)

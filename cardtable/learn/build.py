@@ -78,6 +78,7 @@ __all__ = [
     "has_search",
     "puzzle_of",
     "recheck_set",
+    "rechecked",
     "require_search",
 ]
 
@@ -162,7 +163,7 @@ def build_puzzles(
             if puzzle is None or puzzle.id in seen:
                 continue
             seen.add(puzzle.id)
-            if _rechecked(analyzer, (puzzle,), budget):
+            if rechecked(analyzer, (puzzle,), budget):
                 found[puzzle.id] = puzzle
         if progress is not None:
             progress(BuildStats(done, analysed, len(found), time.process_time() - start))
@@ -190,10 +191,10 @@ def build_puzzles(
 
 
 def recheck_set(game: Game, puzzles: PuzzleSet, budget: float) -> PuzzleSet:
-    """``puzzles`` less those a recheck drops (:func:`_rechecked`), for a set
+    """``puzzles`` less those a recheck drops (:func:`rechecked`), for a set
     built before builds rechecked; its build records say what it cost."""
     start = time.process_time()
-    kept = _rechecked(Analyzer(game), puzzles.puzzles, budget)
+    kept = rechecked(Analyzer(game), puzzles.puzzles, budget)
     record: dict[str, JSON] = {
         "games": 0,
         "analysed": 0,
@@ -206,7 +207,7 @@ def recheck_set(game: Game, puzzles: PuzzleSet, budget: float) -> PuzzleSet:
     return replace(puzzles, builds=(*puzzles.builds, record), puzzles=kept)
 
 
-def _rechecked(analyzer: Analyzer, puzzles: Sequence[Puzzle], budget: float) -> tuple[Puzzle, ...]:
+def rechecked(analyzer: Analyzer, puzzles: Sequence[Puzzle], budget: float) -> tuple[Puzzle, ...]:
     """The puzzles whose solution an evaluation on other deals, at ``RECHECK``
     times the confirming budget, finds best again."""
     game = analyzer.game

@@ -30,6 +30,7 @@ from typing import Any
 
 import cardtable
 from cardtable.analysis.estimate import Evaluation
+from cardtable.analysis.evaluator import BotEvaluator
 from cardtable.analysis.playout import play_out
 from cardtable.analysis.run import Analyzer
 from cardtable.core.errors import IllegalMoveError
@@ -68,6 +69,19 @@ def _check(zs: list[float]) -> None:
     assert max(abs(z) for z in zs) < 4.5, zs
     assert sum(abs(z) < 2 for z in zs) >= 0.85 * len(zs), zs
     assert sum(z * z for z in zs) / len(zs) < 2, zs
+
+
+def describe(name: str, zs: list[float]) -> str:
+    """How ``zs`` are spread, in a line (the benchmarks print it)."""
+    n = len(zs)
+    within2 = sum(abs(z) < 2 for z in zs) / n
+    within3 = sum(abs(z) < 3 for z in zs) / n
+    square = sum(z * z for z in zs) / n
+    mean = sum(zs) / n
+    return (
+        f"{name}: {n} comparisons, {100 * within2:.1f}% within 2 SE, {100 * within3:.1f}%"
+        f" within 3, mean z {mean:+.2f}, mean z² {square:.2f}, max |z| {max(map(abs, zs)):.2f}"
+    )
 
 
 def _exact(
@@ -141,10 +155,11 @@ def _mt_consistent_states(game: Game, state: State, seat: int) -> list[State]:
     return out
 
 
-def mt_zs(positions: int, budget: float) -> list[float]:
-    """The z values of ``positions`` Marshmallow Test positions (module doc)."""
+def mt_zs(positions: int, budget: float, bot: str | None = None) -> list[float]:
+    """The z values of ``positions`` Marshmallow Test positions (module doc),
+    played out by the game's evaluator or, with ``bot``, by that bot in every seat."""
     game = cardtable.load("marshmallow-test", players=2)
-    analyzer = Analyzer(game)
+    analyzer = Analyzer(game) if bot is None else Analyzer(game, evaluator=BotEvaluator(game, bot))
     zs: list[float] = []
     done = 0
     for state in _mt_positions():
