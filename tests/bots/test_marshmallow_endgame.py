@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 import math
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import pytest
 
@@ -13,11 +13,11 @@ from cardtable.arena.runner import play_out, seat_bots
 from cardtable.bots.base import Budget
 from cardtable.games.marshmallow_test import MarshmallowState, MarshmallowTest
 from cardtable.games.marshmallow_test.bots.endgame import (
-    LEAF_LIMIT,
+    POSITION_LIMIT,
     EndgameBot,
     end_value,
+    positions_to_solve,
     solve,
-    ways_to_finish,
 )
 from cardtable.games.marshmallow_test.bots.heuristic import HeuristicBot
 from cardtable.games.marshmallow_test.bots.learned_playout import (
@@ -26,14 +26,20 @@ from cardtable.games.marshmallow_test.bots.learned_playout import (
 )
 from cardtable.games.marshmallow_test.bots.pimc import PIMCBot
 from cardtable.games.marshmallow_test.determinize import determinize
+from cardtable.games.marshmallow_test.view import MarshmallowView
 from tests.bots.test_bot_contract import a_decoy, choose_with_state_in_frame
 
 BUDGET = Budget(iterations=60)
 
 
-def endgames(players: int, seeds: range) -> Iterator[tuple[MarshmallowTest, MarshmallowState]]:
+Decision = tuple[MarshmallowTest, MarshmallowState]  # a game and its state at a decision
+
+
+def first_decisions(
+    players: int, seeds: range, wanted: Callable[[MarshmallowView], bool]
+) -> Iterator[Decision]:
     """The first decision of each heuristic game (one per seed) where the
-    seat to move has a choice and the rest of the round is small enough to solve."""
+    seat to move has a card to choose and its view is ``wanted``."""
     for seed in seeds:
         game = MarshmallowTest(players=players)
         state = game.new_game(random.Random(seed))
@@ -42,16 +48,82 @@ def endgames(players: int, seeds: range) -> Iterator[tuple[MarshmallowTest, Mars
             seat = state.to_move
             assert seat is not None
             view, legal = state.view(seat), state.legal_moves()
-            if len(legal) > 1 and not view.trump_due and ways_to_finish(view) <= LEAF_LIMIT:
+            if len(legal) > 1 and not view.trump_due and wanted(view):
                 yield game, state
                 break
             state.apply(bots[seat].choose(view, legal))
 
 
-def test_the_ways_to_finish_multiply_the_hands_of_the_players_still_in() -> None:
+def endgames(players: int, seeds: range) -> Iterator[Decision]:
+    """First decisions where the rest of the round is small enough to solve."""
+    return first_decisions(players, seeds, lambda view: positions_to_solve(view) <= POSITION_LIMIT)
+
+
+def small_endgames(players: int, seeds: range) -> Iterator[Decision]:
+    """First decisions small enough to solve without a table: at most 2
+    million orders of play."""
+    return first_decisions(
+        players,
+        seeds,
+        lambda view: math.prod(math.factorial(size) for size in view.hand_sizes) <= 2_000_000,
+    )
+
+
+def test_the_positions_to_solve_count_the_hands_of_the_players_still_in() -> None:
     view = MarshmallowTest(players=4).new_game(random.Random(1)).view(0)
-    view = dataclasses.replace(view, hand_sizes=(2, 3, 1, 0), out=(False, False, False, True))
-    assert ways_to_finish(view) == 2 * 6 * 1
+    view = dataclasses.replace(view, hand_sizes=(2, 3, 1, 5), out=(False, False, False, True))
+    # the seat out holds nothing any more; 0, 1, 2, 3 cards played from 2, 3 and 1
+    assert positions_to_solve(view) == 1 + 2 * 3 * 1 + 1 * 3 * 0 + 0
+    view = dataclasses.replace(view, hand_sizes=(7, 7, 0, 0), out=(False, False, True, True))
+    assert positions_to_solve(view) == math.comb(14, 7)  # the sum of C(7, j)² over j
+
+
+class Forgetful(dict[tuple[object, ...], tuple[float, ...]]):
+    """A table that remembers nothing: solving with it is max-n over every
+    order of play, what the real table must equal."""
+
+    def __setitem__(self, key: tuple[object, ...], value: tuple[float, ...]) -> None:
+        pass
+
+
+# Three players' positions from these deals meet the same hands with other
+# tricks won (a seat nearer going out): a table keyed on the hands alone
+# would value them alike, and wrongly.
+@pytest.mark.parametrize(
+    ("players", "seeds"), [(2, range(4)), (3, range(12, 24)), (4, range(4)), (5, range(4))]
+)
+def test_the_transposition_table_changes_no_value(players: int, seeds: range) -> None:
+    checked = 0
+    for game, state in small_endgames(players, seeds):
+        seat = state.to_move
+        assert seat is not None
+        for sample in range(3):
+            full = determinize(game, state.view(seat), random.Random(sample))
+            full.detach_rng()
+            known: dict[tuple[object, ...], tuple[float, ...]] = {}
+            assert solve(full, known) == solve(full, Forgetful())
+            assert len(known) > 1  # positions were remembered, and met again
+        checked += 1
+    assert checked == len(seeds)
+
+
+def test_a_copy_has_the_position_key_and_another_card_played_does_not() -> None:
+    game = MarshmallowTest(players=3)
+    state = game.new_game(random.Random(5))
+    bots = [HeuristicBot(s, game, random.Random(s)) for s in range(3)]
+    for _ in range(6):  # two tricks
+        seat = state.to_move
+        assert seat is not None
+        state.apply(bots[seat].choose(state.view(seat), state.legal_moves()))
+    same = state.clone()
+    assert same.position_key() == state.position_key()
+    seat = state.to_move
+    assert seat is not None
+    first, second = state.legal_moves()[:2]
+    after_first, after_second = state.clone(), state.clone()
+    after_first.apply(first)
+    after_second.apply(second)
+    assert after_first.position_key() != after_second.position_key()  # different hands
 
 
 def test_a_round_that_ended_is_valued_by_the_scores_softmax() -> None:

@@ -601,6 +601,21 @@ class MarshmallowState(Engine[MarshmallowView]):
         """``seat``'s cards, lowest first. Privileged: bots get views instead."""
         return cards_of(self._hands[seat])
 
+    def position_key(self) -> tuple[object, ...]:
+        """Everything the rest of the round in play depends on, hashable: two
+        states of one round with equal keys play on alike (the endgame
+        solver's transposition key). The hands, the trick on the table (its
+        cards fix the lead, a ruff and who leads the trick), the seat to
+        move, the tricks each seat holds (their sum is the tricks played, and
+        who has gone out) and the scores. Privileged: it holds every hand."""
+        return (
+            tuple(self._hands),
+            tuple(self._cur),
+            self._to_move,
+            tuple(self._counts),
+            tuple(self._scores),
+        )
+
     def _view(self, seat: int | None) -> MarshmallowView:
         """What ``seat`` may know (MT-9); ``None`` is a spectator."""
         opts = self._opts
