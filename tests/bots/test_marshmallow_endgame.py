@@ -13,6 +13,7 @@ from cardtable.arena.runner import play_out, seat_bots
 from cardtable.bots.base import Budget
 from cardtable.games.marshmallow_test import MarshmallowState, MarshmallowTest
 from cardtable.games.marshmallow_test.bots.endgame import (
+    MIN_SAMPLES,
     POSITION_LIMIT,
     EndgameBot,
     end_value,
@@ -194,6 +195,21 @@ def test_in_the_endgame_it_plays_the_best_solved_mean(players: int) -> None:
         assert len(bot.last_values) == len(legal)
         assert all(0.0 <= v <= 1.0 for v in bot.last_values)
         assert move == legal[bot.last_values.index(max(bot.last_values))]
+
+
+def test_a_clock_budget_stops_the_sampling_and_an_iteration_budget_does_not() -> None:
+    # A budget already spent: the bot still solves its minimum, then stops.
+    # No timing is asserted: a deadline in the past is past on any machine.
+    ((game, state),) = endgames(2, range(1))
+    seat = state.to_move
+    assert seat is not None
+    view, legal = state.view(seat), state.legal_moves()
+    spent = EndgameBot(seat, game, random.Random(5), Budget(seconds=0.0), samples=8)
+    spent.choose(view, legal)
+    assert spent.last_samples == MIN_SAMPLES
+    counted = EndgameBot(seat, game, random.Random(5), BUDGET, samples=8)
+    counted.choose(view, legal)
+    assert counted.last_samples == 8
 
 
 @pytest.mark.parametrize("cls", [EndgameBot, SmallPlayoutEndgameBot])

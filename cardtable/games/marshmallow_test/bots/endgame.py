@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import math
 import random
+import time
 from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
@@ -54,6 +55,10 @@ from cardtable.games.marshmallow_test.view import MarshmallowView
 # costs five to twenty times as much.
 POSITION_LIMIT = 4000
 SAMPLES = 16  # determinizations solved per endgame decision
+# Solved before a clock budget may stop the sampling: a bot given seconds
+# (the levels are) keeps to them within one sample's time, however slow the
+# machine; one given iterations always solves ``samples``.
+MIN_SAMPLES = 4
 
 
 def positions_to_solve(view: MarshmallowView) -> int:
@@ -118,7 +123,8 @@ def solve(state: MarshmallowState, known: Values | None = None) -> tuple[float, 
 class EndgameBot:
     """:class:`~.pimc.PIMCBot` (or the search ``searcher`` names) until the
     round's rest is small enough, then max-n solved exactly on ``samples``
-    determinizations."""
+    determinizations (fewer, though at least :data:`MIN_SAMPLES`, where
+    ``budget.seconds`` runs out first)."""
 
     searcher: type[PIMCBot] = PIMCBot  # what plays before the endgame
 
@@ -137,8 +143,10 @@ class EndgameBot:
         self.rng = rng
         self.samples = samples
         self.position_limit = position_limit
+        self.seconds = None if budget is None else budget.seconds
         self.search = self.searcher(seat, game, rng, budget)
         self.last_values: tuple[float, ...] = ()  # mean solved value per move, last endgame
+        self.last_samples = 0  # determinizations solved, last endgame
 
     def in_endgame(self, view: MarshmallowView) -> bool:
         return not view.trump_due and positions_to_solve(view) <= self.position_limit
@@ -153,8 +161,13 @@ class EndgameBot:
 
     def solve_moves(self, view: MarshmallowView, legal: Sequence[Any]) -> tuple[float, ...]:
         """Each move's mean solved chance of winning the game over the samples."""
+        deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         totals = [0.0] * len(legal)
-        for _ in range(self.samples):
+        solved = 0
+        while solved < self.samples:
+            if solved >= MIN_SAMPLES and deadline is not None and time.perf_counter() > deadline:
+                break
+            solved += 1
             state = determinize(self.game, view, self.rng)
             state.detach_rng()  # the round's end is the leaf: deal nothing after it
             known: Values = {}
@@ -162,5 +175,6 @@ class EndgameBot:
                 child = state.clone()
                 child.apply(move)
                 totals[i] += solve(child, known)[self.seat]
-        self.last_values = tuple(t / self.samples for t in totals)
+        self.last_samples = solved
+        self.last_values = tuple(t / solved for t in totals)
         return self.last_values
