@@ -73,7 +73,7 @@ def _rating(game_name: str, level: str) -> str:
     if found is None:
         return ""
     skill, measured = found
-    words = "" if measured else " or more, not measured yet"
+    words = "" if measured else ", borrowed from a level below, not measured yet"
     return f"; rated {display_rating(skill)}{words} (2 players, docs/strength.md)"
 
 

@@ -79,7 +79,7 @@ function levelLine(level, t) {
   const how = level.seconds == null ? t("lobby.levelRules")
     : t("lobby.levelThinks", { seconds: new Intl.NumberFormat(t.lang).format(level.seconds) });
   const rating = level.rating == null ? null
-    : t(level.measured === false ? "lobby.levelRatingAtLeast" : "lobby.levelRating", { rating: level.rating });
+    : t(level.measured === false ? "lobby.levelRatingBorrowed" : "lobby.levelRating", { rating: level.rating });
   return h("li", {}, h("strong", {}, botChoiceWords(level.name, t)), " ", rating ? t("lobby.levelWith", { how, rating }) : how);
 }
 
