@@ -14,7 +14,9 @@ from) in every seat:
   puzzles is valued again as the build's recheck values it (the same budget,
   seed and rule: its solution must be found best again), once with the
   shipped evaluator and once with ``--bot``'s playouts. Printed: how many
-  each keeps, how many both keep, and the CPU seconds each took.
+  each keeps, how many both keep, the CPU seconds each took, and the ids of
+  the puzzles one of them does not keep (the first to drop or rebuild if
+  the analysis moves to those playouts).
 - **Calibration.** ``benchmarks/analysis_calibration.py``'s comparison of the
   analysis' estimates with exact values (every deal consistent with the
   view, near a round's end), for both evaluators: a standard normal has
@@ -27,6 +29,7 @@ figures, only later.
 from __future__ import annotations
 
 import argparse
+import random
 import sys
 import time
 from pathlib import Path
@@ -34,8 +37,10 @@ from pathlib import Path
 import cardtable
 from cardtable.analysis.evaluator import BotEvaluator
 from cardtable.analysis.run import Analyzer
+from cardtable.bots import make_bot
+from cardtable.core.errors import CardtableError
 from cardtable.learn.build import rechecked
-from cardtable.learn.puzzles import load_puzzles
+from cardtable.learn.puzzles import PuzzleSet, load_puzzles
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -44,24 +49,39 @@ from tests.analysis.test_calibration import describe, mt_zs
 GAME = "marshmallow-test"
 
 
-def build_budget(name: str) -> float:
-    """The budget the shipped set was built and rechecked at (its last build's)."""
-    budget = load_puzzles(name).builds[-1]["budget"]
+def build_budget(puzzles: PuzzleSet) -> float:
+    """The budget the set was built and rechecked at (its last build's)."""
+    budget = puzzles.builds[-1]["budget"]
     assert isinstance(budget, int | float)
     return float(budget)
+
+
+def at_least_one(text: str) -> int:
+    """A count of 1 or more, else argparse's one-line usage error."""
+    try:
+        count = int(text)
+    except ValueError:
+        count = 0
+    if count < 1:
+        raise argparse.ArgumentTypeError(f"{text!r}: give a whole number, 1 or more")
+    return count
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--bot", default="learned", help="the bot every playout seat follows")
-    parser.add_argument("--puzzles", type=int, default=328, help="shipped puzzles to recheck")
-    parser.add_argument("--calibration", type=int, default=60, help="positions to calibrate on")
+    parser.add_argument("--puzzles", type=at_least_one, default=328, help="puzzles to recheck")
+    parser.add_argument("--calibration", type=at_least_one, default=60, help="positions")
     args = parser.parse_args()
 
     shipped = load_puzzles(GAME)
     game = cardtable.load(shipped.game, **shipped.options)
+    try:
+        make_bot(args.bot, game, 0, random.Random(0))
+    except CardtableError as error:
+        parser.error(f"--bot {args.bot}: {error}")
     puzzles = shipped.puzzles[: args.puzzles]
-    budget = build_budget(GAME)
+    budget = build_budget(shipped)
     kept: dict[str, set[str]] = {}
     for label, analyzer in (
         ("shipped evaluator", Analyzer(game)),
@@ -77,6 +97,8 @@ def main() -> None:
         )
     both = set.intersection(*kept.values())
     print(f"puzzles kept by both: {len(both)} of {len(puzzles)}", flush=True)
+    changed = sorted({p.id for p in puzzles} - both)
+    print(f"puzzles whose solution one of them does not find: {' '.join(changed)}", flush=True)
 
     print(describe("calibration, shipped evaluator", mt_zs(args.calibration, 0.1)), flush=True)
     print(

@@ -74,6 +74,8 @@ def _check(zs: list[float]) -> None:
 def describe(name: str, zs: list[float]) -> str:
     """How ``zs`` are spread, in a line (the benchmarks print it)."""
     n = len(zs)
+    if n == 0:
+        return f"{name}: no comparisons (the positions asked for had none; ask for more)"
     within2 = sum(abs(z) < 2 for z in zs) / n
     within3 = sum(abs(z) < 3 for z in zs) / n
     square = sum(z * z for z in zs) / n

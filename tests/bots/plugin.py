@@ -5,8 +5,9 @@ through its own ``cardtable.games`` entry point, as two plugins would be.
 the ``fixture_trick`` package on ``sys.path``) and adds a second directory
 holding only a ``dist-info`` whose entry point names
 ``fixture_trick.resampled:MANIFEST``; on exit both are undone.
-:func:`all_registered` adds Fixture Shed too: the three plugin games that
-ship a learned policy, for the tests and benchmarks that play them all.
+:func:`all_registered` adds Fixture Shed too: all three plugin fixtures
+(the resampling twin and Fixture Shed ship learned policies), for the tests
+and benchmarks that play them all.
 """
 
 from __future__ import annotations
