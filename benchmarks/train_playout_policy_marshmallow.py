@@ -33,8 +33,10 @@ dearer than ``pimc``'s. The student here is one small hidden layer (or none,
 The weights go to ``--out`` in the teacher's file format (float32,
 compressed), read by :class:`~cardtable.games.marshmallow_test.bots.learned.Policy`.
 Everything runs in one process with one numpy thread. The shipped weights
-came from the defaults on the shared 2-core machine, 2026-12-05 (its time and
-memory are in ``docs/strength.md``).
+came from the defaults on the shared 2-core machine, 2026-12-05, and the
+4-player ones again from the policy's third iteration with ``--players 4
+--update`` (``--update`` keeps the other player counts of ``--out``),
+2026-12-06 (time and memory are in ``docs/strength.md``).
 """
 
 from __future__ import annotations
@@ -51,7 +53,12 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 import numpy as np
 from numpy.typing import NDArray
-from train_policy_marshmallow import colour_permutations, keep_weights, write_weights
+from train_policy_marshmallow import (
+    add_update_option,
+    colour_permutations,
+    keep_weights,
+    write_weights,
+)
 
 from cardtable.bots.base import Budget
 from cardtable.games.marshmallow_test import MarshmallowTest
@@ -257,6 +264,7 @@ def main() -> None:
     parser.add_argument(
         "--policy", type=Path, default=WEIGHTS, help="the policy to distil (its .npz)"
     )
+    add_update_option(parser)
     args = parser.parse_args()
     try:
         load_policy(args.policy)  # a bad path is one line now, not a traceback minutes in
@@ -300,7 +308,7 @@ def main() -> None:
             flush=True,
         )
         keep_weights(weights, n, p, x.shape[1])
-    write_weights(args.out, weights)
+    write_weights(args.out, weights, update=args.update)
 
 
 if __name__ == "__main__":

@@ -2,8 +2,8 @@
 
     OMP_NUM_THREADS=1 PYTHONPATH=. nice -n 10 python3 benchmarks/train_policy_marshmallow.py \\
         [--decisions 2:20000 4:20000 3:6000 5:6000] [--teacher pimc] [--iterations 1000] \\
-        [--seed 1] [--data /tmp/mt_policy_data.npz] \\
-        [--out cardtable/games/marshmallow_test/bots/policy.npz]
+        [--seed 1] [--data /tmp/mt_policy_data.npz ...] [--hidden 256] \\
+        [--out cardtable/games/marshmallow_test/bots/policy.npz] [--update]
 
 1. Data: the teacher (``pimc``; or ``pimc-lp-small``, whose playouts follow
    the network distilled from the first iteration: a second iteration of
@@ -15,7 +15,9 @@
    moves were legal, and the search's value of each (its mean chance to win
    the game). ``heuristic``'s move in the same view is kept too, as a yardstick.
    With ``--data`` the examples are saved there, and a later run with the same
-   path trains on them without playing again.
+   path trains on them without playing again. Self-play is one process, so
+   a machine's cores are used by runs side by side with other ``--seed``
+   values and caches; ``--data A B ...`` then reads and joins them.
 2. Training, one model per player count (the encoder's size depends on it):
    a numpy MLP (two ReLU layers) from the observation to one logit per move,
    softmax over the legal moves only, fitted by Adam to a soft target: the
@@ -34,9 +36,14 @@
 
 Everything runs in this one process (numpy with one thread: set
 ``OMP_NUM_THREADS=1``), so it can sit beside other work on a small machine.
-The shipped weights came from the defaults (``--data`` aside), on one core
-of the shared 2-core machine under load 5–9, 2026-12-05: self-play 25 min
-(2p 307 s, 4p 678 s, 3p 156 s, 5p 341 s), training 102 s; 2.7 MB.
+The shipped weights for 2, 3 and 5 players came from the defaults
+(``--data`` aside), on one core of the shared 2-core machine under load 5–9,
+2026-12-05: self-play 25 min (2p 307 s, 3p 156 s, 5p 341 s), training
+102 s. The 4-player ones (2026-12-06) from eight times the data and a wider
+network: two runs of ``--decisions 4:80000`` side by side (``--seed 11`` and
+``--seed 12``, each with its own ``--data`` cache; 13 min), then
+``--data`` with both caches, ``--hidden 512 --update`` (6.5 min); 3.5 MB in
+all. ``docs/strength.md`` has the figures and the commands.
 """
 
 from __future__ import annotations
@@ -154,6 +161,27 @@ def load_examples(path: Path) -> dict[int, Examples]:
             )
             for n in counts
         }
+
+
+def join_examples(runs: list[dict[int, Examples]]) -> dict[int, Examples]:
+    """Several caches as one, per player count; each run's games numbered
+    after the previous run's, so that whole games are still what is held out
+    (the last runs' last games)."""
+    joined: dict[int, Examples] = {}
+    for run in runs:
+        for n, ex in run.items():
+            before = joined.get(n)
+            if before is None:
+                joined[n] = ex
+                continue
+            joined[n] = Examples(
+                np.concatenate([before.obs, ex.obs]),
+                np.concatenate([before.legal, ex.legal]),
+                np.concatenate([before.values, ex.values]),
+                np.concatenate([before.heuristic, ex.heuristic]),
+                np.concatenate([before.game, ex.game + int(before.game.max()) + 1]),
+            )
+    return joined
 
 
 # --------------------------------------------------------------------------- model
@@ -311,9 +339,27 @@ def keep_weights(
     weights[f"{players}p/size"] = np.array(size)
 
 
-def write_weights(path: Path, weights: dict[str, NDArray[np.generic]]) -> None:
+def write_weights(
+    path: Path, weights: dict[str, NDArray[np.generic]], *, update: bool = False
+) -> None:
+    """Write ``weights``; with ``update`` an existing file keeps the player
+    counts this run did not train (one count retrained, the others as shipped)."""
+    if update and path.exists():
+        with np.load(path) as old:
+            trained = {key.split("/")[0] for key in weights if "/" in key}
+            kept = {k: old[k] for k in old.files if "/" in k and k.split("/")[0] not in trained}
+        weights = {**kept, **weights}
+        print(f"kept from {path}: {', '.join(sorted({k.split('/')[0] for k in kept})) or 'none'}")
     np.savez_compressed(path, **weights)  # type: ignore[arg-type]
     print(f"weights written to {path} ({path.stat().st_size / 1e3:.0f} kB)")
+
+
+def add_update_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--update",
+        action="store_true",
+        help="keep the player counts of an existing --out that this run does not train",
+    )
 
 
 def main() -> None:
@@ -327,7 +373,11 @@ def main() -> None:
     )
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument(
-        "--data", type=Path, help="examples cache (.npz): read if there, else written"
+        "--data",
+        type=Path,
+        nargs="+",
+        help="examples cache (.npz): read if there, else written; several caches"
+        " (runs with other --seed, made side by side) are read and joined",
     )
     parser.add_argument("--out", type=Path, default=WEIGHTS)
     parser.add_argument("--temperature", type=float, default=0.03)
@@ -339,12 +389,17 @@ def main() -> None:
         "--no-augment", action="store_true", help="train on the positions as played only"
     )
     parser.add_argument("--holdout", type=float, default=0.1, help="share of games held out")
+    add_update_option(parser)
     args = parser.parse_args()
     wanted = {int(a.split(":")[0]): int(a.split(":")[1]) for a in args.decisions}
 
-    if args.data is not None and args.data.exists():
-        data = load_examples(args.data)
-        print(f"examples read from {args.data}")
+    caches: list[Path] = args.data or []
+    if caches and all(path.exists() for path in caches):
+        data = join_examples([load_examples(path) for path in caches])
+        print(f"examples read from {', '.join(map(str, caches))}")
+    elif len(caches) > 1:
+        missing = ", ".join(str(path) for path in caches if not path.exists())
+        parser.error(f"--data: {missing} not found; several caches are only read, never made")
     else:
         data = {}
         for n, count in wanted.items():
@@ -356,8 +411,8 @@ def main() -> None:
                 f" in {time.perf_counter() - started:.0f} s",
                 flush=True,
             )
-            if args.data is not None:
-                save_examples(args.data, data)  # after each player count: a stopped run keeps them
+            if caches:
+                save_examples(caches[0], data)  # after each player count: a stopped run keeps them
 
     weights: dict[str, NDArray[np.generic]] = {
         "format": np.array(FORMAT),
@@ -396,7 +451,7 @@ def main() -> None:
             flush=True,
         )
         keep_weights(weights, n, p, ex.obs.shape[1])
-    write_weights(args.out, weights)
+    write_weights(args.out, weights, update=args.update)
 
 
 if __name__ == "__main__":
