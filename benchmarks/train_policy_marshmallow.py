@@ -339,15 +339,32 @@ def keep_weights(
     weights[f"{players}p/size"] = np.array(size)
 
 
+def labelled_per_count(weights: dict[str, NDArray[np.generic]]) -> dict[str, NDArray[np.generic]]:
+    """``weights`` with what describes its run (teacher, playouts, temperature,
+    width: every top-level key but ``format``) filed under each player count,
+    where ``--update`` keeps it with that count's layers. Files written before
+    kept these labels at the top; they describe every count of such a file."""
+    counts = {key.split("/")[0] for key in weights if "/" in key}
+    out = {key: value for key, value in weights.items() if "/" in key or key == "format"}
+    for key, value in weights.items():
+        if "/" not in key and key != "format":
+            for count in counts:
+                out.setdefault(f"{count}/{key}", value)
+    return out
+
+
 def write_weights(
     path: Path, weights: dict[str, NDArray[np.generic]], *, update: bool = False
 ) -> None:
     """Write ``weights``; with ``update`` an existing file keeps the player
-    counts this run did not train (one count retrained, the others as shipped)."""
+    counts this run did not train (one count retrained, the others as shipped),
+    each with its own labels."""
+    weights = labelled_per_count(weights)
     if update and path.exists():
         with np.load(path) as old:
-            trained = {key.split("/")[0] for key in weights if "/" in key}
-            kept = {k: old[k] for k in old.files if "/" in k and k.split("/")[0] not in trained}
+            before = labelled_per_count({key: old[key] for key in old.files})
+        trained = {key.split("/")[0] for key in weights if "/" in key}
+        kept = {k: v for k, v in before.items() if "/" in k and k.split("/")[0] not in trained}
         weights = {**kept, **weights}
         print(f"kept from {path}: {', '.join(sorted({k.split('/')[0] for k in kept})) or 'none'}")
     np.savez_compressed(path, **weights)  # type: ignore[arg-type]

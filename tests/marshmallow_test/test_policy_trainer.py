@@ -66,3 +66,18 @@ def test_update_keeps_the_counts_not_trained_and_replaces_the_rest(
     trainer.write_weights(out, {"format": np.array(1), "4p/w1": np.ones(1)})
     with np.load(out) as f:  # without --update the file is this run's alone
         assert sorted(f.files) == ["4p/w1", "format"]
+
+
+def test_update_files_each_runs_labels_under_the_counts_it_trained(
+    trainer: ModuleType, tmp_path: Path
+) -> None:
+    out = tmp_path / "policy.npz"
+    # A file of the older layout: one teacher label at the top for every count.
+    old = {"format": np.array(1), "teacher": np.array("pimc"), "2p/w1": np.zeros(2)}
+    np.savez_compressed(out, **old)  # type: ignore[arg-type]
+    new = {"format": np.array(1), "teacher": np.array("pimc-lp"), "4p/w1": np.ones(3)}
+    trainer.write_weights(out, new, update=True)
+    with np.load(out) as f:
+        assert sorted(f.files) == ["2p/teacher", "2p/w1", "4p/teacher", "4p/w1", "format"]
+        assert str(f["2p/teacher"]) == "pimc"  # the kept count keeps its own teacher
+        assert str(f["4p/teacher"]) == "pimc-lp"
