@@ -2,7 +2,7 @@
 
     PYTHONPATH=. nice python3 benchmarks/bench_strength.py GAME --players 4 \\
         --x pimc@1000 --y heuristic [--field BOT] [--source BOT] \\
-        --pairs 200 [--seed 1] [--jobs 2] [--first-rounds]
+        --pairs 200 [--seed 1] [--jobs 2] [--first-rounds] [--report-every 25]
 
 Each pair is a round start drawn from a source game (the source bot in every
 seat, deterministic from the seed), played to the game's end once with X and
@@ -22,7 +22,9 @@ the paired difference X − Y with its 95% interval, the correlation of the
 pairs' two outcomes, and how many pairs (and, for comparison, independent
 games per bot) a difference of ``--delta`` needs at 95% confidence with 80%
 power (:mod:`cardtable.arena.paired`). The same seed gives the same figures
-with any ``--jobs``.
+with any ``--jobs``. ``--report-every N`` also prints, to stderr, the same
+figures for the pairs finished so far each time N more are done, so a run
+stopped early still says what it measured.
 """
 
 from __future__ import annotations
@@ -87,7 +89,20 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--first-rounds", action="store_true", help="start every pair at round 1")
     parser.add_argument("--delta", type=float, default=0.05, help="the claim to size (0.05)")
+    parser.add_argument(
+        "--report-every", type=int, default=0, help="figures so far every N pairs (stderr)"
+    )
     args = parser.parse_args()
+    if args.report_every < 0:
+        parser.error(f"--report-every {args.report_every}: give 0 (never) or more")
+    reported = [0]
+
+    def report_so_far(done: list[PairResult]) -> None:
+        if args.report_every and len(done) >= reported[0] + args.report_every:
+            reported[0] = len(done) - len(done) % args.report_every
+            lines = [f"after {len(done)} of {args.pairs} pairs:", *report(done, args.delta)]
+            print("\n".join(lines), file=sys.stderr, flush=True)
+
     print("$ PYTHONPATH=. python3 " + shlex.join(sys.argv), flush=True)
     try:
         spec = DuplicateSpec(
@@ -100,7 +115,9 @@ def main() -> None:
             first_rounds=args.first_rounds,
         )
         started = time.perf_counter()
-        results = run_duplicate(spec, seed=args.seed, pairs=args.pairs, jobs=args.jobs)
+        results = run_duplicate(
+            spec, seed=args.seed, pairs=args.pairs, jobs=args.jobs, progress=report_so_far
+        )
     except ArenaError as exc:
         parser.error(str(exc))
     print(

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -221,8 +221,17 @@ def check_duplicate(
     return game.num_players
 
 
-def run_duplicate(spec: DuplicateSpec, *, seed: int, pairs: int, jobs: int = 1) -> list[PairResult]:
-    """Play ``pairs`` pairs; results in pair order whatever ``jobs`` is."""
+def run_duplicate(
+    spec: DuplicateSpec,
+    *,
+    seed: int,
+    pairs: int,
+    jobs: int = 1,
+    progress: Callable[[list[PairResult]], None] | None = None,
+) -> list[PairResult]:
+    """Play ``pairs`` pairs; results in pair order whatever ``jobs`` is.
+    ``progress`` gets the pairs finished so far, in pair order, each time a
+    chunk comes back (a long run's figures before it ends)."""
     seats = check_duplicate(
         spec.game_name,
         dict(spec.options),
@@ -235,6 +244,8 @@ def run_duplicate(spec: DuplicateSpec, *, seed: int, pairs: int, jobs: int = 1) 
 
     def collect(chunk: Sequence[PairResult]) -> None:
         results.update((r.index, r) for r in chunk)
+        if progress is not None:
+            progress([results[i] for i in sorted(results)])
 
     tasks = pair_schedule(seed, pairs, seats)
     run_chunks(play_pair_chunk, spec, tasks, jobs=jobs, collect=collect)

@@ -10,6 +10,7 @@ from cardtable.arena.duplicate import (
     Contender,
     DuplicateSpec,
     Outcome,
+    PairResult,
     pair_schedule,
     parse_contender,
     round_start,
@@ -104,6 +105,19 @@ def test_a_seed_fixes_the_pairs_whatever_the_jobs() -> None:
     assert run_duplicate(heuristic, seed=4, pairs=6, jobs=2) == run_duplicate(
         heuristic, seed=4, pairs=6
     )
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_progress_sees_every_finished_pair_in_order_and_the_last_call_is_the_result(
+    jobs: int,
+) -> None:
+    seen: list[list[PairResult]] = []
+    results = run_duplicate(spec(), seed=5, pairs=4, jobs=jobs, progress=seen.append)
+    assert seen[-1] == results
+    assert [len(done) for done in seen] == list(range(1, 5))  # one pair a chunk here
+    for done in seen:  # pairs in pair order, each as it is in the result
+        assert [r.index for r in done] == sorted(r.index for r in done)
+        assert all(r == results[r.index] for r in done)
 
 
 def test_a_longer_run_keeps_its_first_pairs() -> None:
