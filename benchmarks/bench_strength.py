@@ -95,11 +95,12 @@ def main() -> None:
     args = parser.parse_args()
     if args.report_every < 0:
         parser.error(f"--report-every {args.report_every}: give 0 (never) or more")
-    reported = [0]
+    reported = 0  # pairs covered by the last report so far
 
     def report_so_far(done: list[PairResult]) -> None:
-        if args.report_every and len(done) >= reported[0] + args.report_every:
-            reported[0] = len(done) - len(done) % args.report_every
+        nonlocal reported
+        if args.report_every and len(done) >= reported + args.report_every:
+            reported = len(done) - len(done) % args.report_every
             lines = [f"after {len(done)} of {args.pairs} pairs:", *report(done, args.delta)]
             print("\n".join(lines), file=sys.stderr, flush=True)
 
