@@ -124,6 +124,9 @@ def serve(
         Limits, "abandoned_seconds"
     ),
     park_minutes: Annotated[float, flag(Limits, "park_seconds")] = default(Limits, "park_seconds"),
+    sweep_seconds: Annotated[float, flag(Limits, "sweep_seconds")] = default(
+        Limits, "sweep_seconds"
+    ),
     creates_per_minute: Annotated[int, flag(Limits, "creates_per_minute")] = default(
         Limits, "creates_per_minute"
     ),
@@ -198,6 +201,7 @@ def serve(
         waiting_seconds=in_field_units(Limits, "waiting_seconds", waiting_minutes),
         abandoned_seconds=in_field_units(Limits, "abandoned_seconds", abandoned_hours),
         park_seconds=in_field_units(Limits, "park_seconds", park_minutes),
+        sweep_seconds=sweep_seconds,
         public_url=_public_url(public_url) if public_url else None,
         trusted_proxies=frozenset(trusted_proxy or ()),
     )

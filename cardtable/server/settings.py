@@ -137,6 +137,13 @@ class Limits:
         flag="park-minutes",
         scale=60,
     )
+    # How late a lifetime above, or a turn-based deadline, may be acted on.
+    sweep_seconds: float = setting(
+        30.0,
+        "seconds between a process's sweeps of its tables (expiry, stand-ins, deadlines)",
+        at_least=1,
+        at_most=3600,
+    )
     public_url: str | None = None  # the site's address behind a reverse proxy
     trusted_proxies: frozenset[str] = frozenset()  # proxies whose X-Forwarded-For counts
     clock: Callable[[], float] = field(default=time.time, compare=False)  # seconds (tests)

@@ -1,6 +1,7 @@
 """Keeping the lobby clean: waiting tables expire, deserted games end.
 
-Every :data:`SWEEP_SECONDS` (and whenever a test calls :meth:`Lifecycle.sweep`)
+Every ``sweep_seconds`` (``serve --sweep-seconds``, 30 unless set; and
+whenever a test calls :meth:`Lifecycle.sweep`)
 each live table is looked at against the settings' clock
 (:attr:`cardtable.server.guard.limits.Limits.clock`):
 
@@ -42,7 +43,6 @@ from cardtable.server.tables.table import Table
 
 log = logging.getLogger(__name__)
 
-SWEEP_SECONDS = 30.0
 ABANDONED = "abandoned"  # a Seat.stand_in reason: everyone left, stand-ins finish the game
 TURN_BASED_WAITING_SECONDS = 7 * 24 * 3600.0  # a week for a turn-based table's seats to fill
 
@@ -55,7 +55,8 @@ class Lifecycle:
         self.play = play
         self.deserted_since: dict[str, float] = {}  # table id -> clock time first seen deserted
         self.parking = Parking(hub, play)
-        self._sweeps = Periodic(SWEEP_SECONDS, self.sweep, "the lobby sweep", outage=unreachable)
+        every = hub.settings.limits.sweep_seconds
+        self._sweeps = Periodic(every, self.sweep, "the lobby sweep", outage=unreachable)
 
     @property
     def clock_now(self) -> float:
@@ -64,7 +65,7 @@ class Lifecycle:
     async def start(self) -> None:
         """Recall the last minute's creates (the create limit), sweep now (a
         restart resumes the stand-ins of deserted games), then every
-        :data:`SWEEP_SECONDS`."""
+        ``sweep_seconds``."""
         since_ms = int((self.clock_now - WINDOW) * 1000)
         self.hub.gate.remember_creates(await self.hub.storage.recent_creators(since_ms))
         await self.sweep()

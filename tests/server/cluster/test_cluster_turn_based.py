@@ -32,7 +32,11 @@ from tests.server.processes import post
 pytestmark = pytest.mark.usefixtures("needs_haproxy")
 
 MT = "marshmallow-test"
-SWEEP_SECONDS = 30.0  # cardtable/server/live/lifecycle.py
+# The processes sweep every few seconds (``serve --sweep-seconds``; 30 by
+# default): the waits below are a few sweeps long, and "acts once" is
+# checked over several sweeps of every process.
+SWEEP_SECONDS = 3.0
+SWEEP = ("--sweep-seconds", str(SWEEP_SECONDS))
 HOUR_MS = 3_600_000
 
 
@@ -62,7 +66,7 @@ def test_a_deadline_missed_while_its_owner_died_acts_once_on_the_process_that_ta
 ) -> None:
     """The stand-in's move (or the game's end) and its deadline event are
     stored once, whatever the sweeps of the processes."""
-    with running_cluster(postgres_url, redis_url) as cluster:
+    with running_cluster(postgres_url, redis_url, 3, LEASE, *SWEEP) as cluster:
         body = {"game": MT, "options": QUICK[MT], "seats": AGAINST_A_BOT, "bot_delay_ms": 0,
                 "move_hours": 1, "on_timeout": on_timeout}  # fmt: skip
         table: str = post(cluster.proxy, "/api/tables", body)["id"]
@@ -89,7 +93,7 @@ def test_a_deadline_missed_while_its_owner_died_acts_once_on_the_process_that_ta
         # Another process claimed the table (a new epoch). Not "who holds it
         # now": a game that ended there has its lease released at once.
         assert run_coroutine(_lease_rows(cluster.db))[table][1] > epoch
-        time.sleep(SWEEP_SECONDS + 5)  # at least one more sweep of whoever holds it now
+        time.sleep(3 * SWEEP_SECONDS)  # more sweeps of whoever holds it now
         after = run_coroutine(_stored_events(cluster.db, table))
         [event] = deadlines_of(after)  # acted on once
         assert (event["seat"], event["action"]) == (0, on_timeout)
@@ -129,7 +133,9 @@ def test_a_parked_table_is_passed_over_by_the_claims_and_wakes_once_when_due(
     gives its lease back (``--park-minutes 0``: at the next sweep); the other
     process's claims, which take any free lease, pass it over; when it falls
     due, one process brings it back and its deadline acts once."""
-    with running_cluster(postgres_url, redis_url, 2, LEASE, "--park-minutes", "0") as cluster:
+    with running_cluster(
+        postgres_url, redis_url, 2, LEASE, "--park-minutes", "0", *SWEEP
+    ) as cluster:
         body = {"game": MT, "options": QUICK[MT], "seats": AGAINST_A_BOT, "bot_delay_ms": 0,
                 "move_hours": 12}  # fmt: skip
         table: str = post(cluster.proxy, "/api/tables", body)["id"]
@@ -155,7 +161,7 @@ def test_a_parked_table_is_passed_over_by_the_claims_and_wakes_once_when_due(
             assert time.monotonic() < deadline, "no process woke the table when due"
             time.sleep(0.5)
         assert run_coroutine(_lease_rows(cluster.db))[table][1] > epoch  # claimed to wake
-        time.sleep(SWEEP_SECONDS + 5)  # another sweep of each process
+        time.sleep(3 * SWEEP_SECONDS)  # more sweeps of each process
         after = run_coroutine(_stored_events(cluster.db, table))
         [event] = deadlines_of(after)  # acted on once
         assert (event["seat"], event["action"]) == (0, "stand-in")
