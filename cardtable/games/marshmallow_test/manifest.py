@@ -81,7 +81,8 @@ MANIFEST = GameManifest(
         "pimc-lp-endgame": BotEntry(
             f"{_PKG}.bots.learned_playout:SmallPlayoutEndgameBot",
             "pimc-lp-small, with a round's last tricks solved exactly on sampled hidden cards",
-            strength="measured against hard in docs/strength.md",
+            strength="not above hard at four times its playouts: 2p -0.3, 4p -2.2 points"
+            " (docs/strength.md)",
             time_per_move="as pimc's budget (0.2 s unless given); more in a round's last tricks",
             levels=("expert",),
             thinks=True,
