@@ -10,6 +10,7 @@ process, and spreads the rest.
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 import socket
@@ -20,6 +21,7 @@ from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import IO
 
 from tests.server.pg import binaries, fresh_database, postgres
 from tests.server.processes import ROOT, free_port, launch_serve, wait_until_serving
@@ -136,8 +138,10 @@ def serve_processes(
     answering; yield (their ports, their processes), every one killed on
     exit. The first migrates the database alone, then the others start.
     ``logs_to_files``: what they print goes to temp files, not pipes (a pipe
-    nobody reads fills up and stops a long-running server)."""
+    nobody reads fills up and stops a long-running server), and a failure in
+    the body carries each one's last lines (what the servers were doing)."""
     ports = [free_port() for _ in range(n)]
+    logs: list[IO[bytes]] = []
     with ExitStack() as stack:
         processes: list[subprocess.Popen[bytes]] = []
 
@@ -152,16 +156,49 @@ def serve_processes(
         def launch(port: int) -> subprocess.Popen[bytes]:
             if not logs_to_files:
                 return launch_serve(port, db, *extra)
-            return launch_serve(
-                port, db, *extra, output=stack.enter_context(tempfile.TemporaryFile())
-            )
+            logs.append(stack.enter_context(tempfile.TemporaryFile()))
+            return launch_serve(port, db, *extra, output=logs[-1])
 
         processes.append(launch(ports[0]))
         wait_until_serving(ports[0], processes[0])
         processes += [launch(port) for port in ports[1:]]
         for port, process in zip(ports, processes, strict=True):
             wait_until_serving(port, process)
-        yield ports, processes
+        try:
+            yield ports, processes
+        except Exception as failure:
+            for port, log in zip(ports, logs, strict=False):
+                failure.add_note(f"--- the server on port {port}, its last lines:\n{_tail(log)}")
+            if logs and not any(note.startswith(BUSIEST) for note in failure.__notes__):
+                failure.add_note(_busiest())  # once, however many of these are nested
+            raise
+
+
+BUSIEST = "--- the busiest processes"
+
+
+def _busiest() -> str:
+    """The processes with the largest share of a core since they started,
+    with their scheduling class: a server's workers are idle-class (``IDL``)
+    and make no progress while normal tasks keep both cores busy, so a slow
+    failure says whether that was so."""
+    ps = shutil.which("ps")
+    if ps is None:
+        return "--- (no ps here to show the busiest processes)"
+    columns = "pid,ppid,cls,ni,pcpu,etime,args"
+    shown = subprocess.run(
+        [ps, "-eo", columns, "--sort=-pcpu"], capture_output=True, text=True, check=False
+    )
+    return f"{BUSIEST} (share of a core since each started):\n" + "\n".join(
+        line[:160] for line in shown.stdout.splitlines()[:9]
+    )
+
+
+def _tail(log: IO[bytes], size: int = 3000) -> str:
+    """The last ``size`` bytes of what a server wrote to ``log``, as text."""
+    log.seek(0, os.SEEK_END)
+    log.seek(max(0, log.tell() - size))
+    return log.read().decode(errors="replace")
 
 
 @dataclass

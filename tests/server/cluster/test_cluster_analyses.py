@@ -18,14 +18,22 @@ from sqlalchemy.ext.asyncio import create_async_engine
 
 from cardtable.server.db.schema import analyses
 from tests.server import topology
-from tests.server.helpers import QUICK, run_coroutine
+from tests.server.helpers import run_coroutine
 from tests.server.processes import get, post
 
 # Bounds every poll below; only a hang should reach it. A bot game and an
 # analysis are fixed work: on a two-core machine shared with other runs (load
 # 15-29) the first game alone outlasted a 60 s bound, where an idle machine
 # takes seconds. The suite's 300 s per test bounds the whole.
-WAIT_SECONDS = 150.0
+WAIT_SECONDS = 200.0
+# Between two looks: each look makes a server rebuild the table and send the
+# analysis so far, work that competes with the analysis itself.
+POLL_SECONDS = 0.25
+# A game to one point: 7 to 29 decisions a seat (random deals, 300 games),
+# where the usual four points took up to 63; each is fixed work at the
+# budget below. (A CI run on 2026-12-07 waited 150 s in vain for two seats
+# of such a game, the servers' logs unseen: a failure now carries them.)
+OPTIONS = {"target": 1}
 # A lease (and so an analysis claim) of 2 s; a budget that makes a seat take
 # a few seconds with one worker, so a process is still at it when stopped.
 EXTRA = ("--lease-seconds", "2", "--bot-workers", "1", "--analysis-budget", "0.2")
@@ -43,7 +51,7 @@ def _process(db: str, redis_url: str) -> Iterator[tuple[int, subprocess.Popen[by
 def _finished_table(port: int) -> str:
     body = {
         "game": "marshmallow-test",
-        "options": QUICK["marshmallow-test"],
+        "options": OPTIONS,
         "seats": [{"kind": "bot", "bot": "easy"}, {"kind": "bot", "bot": "random"}],
         "bot_delay_ms": 0,
     }
@@ -56,7 +64,7 @@ def _poll(condition: Any, what: Any) -> None:
     deadline = time.monotonic() + WAIT_SECONDS
     while not condition():
         assert time.monotonic() < deadline, f"waited in vain for {what}"
-        time.sleep(0.1)
+        time.sleep(POLL_SECONDS)
 
 
 def _holders(db: str) -> dict[int, str | None]:
