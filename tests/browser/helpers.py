@@ -207,7 +207,10 @@ class Server:
             "--db", self.db_url, "--bot-workers", "1", *self.args,
         ]  # fmt: skip
         with self.log.open("ab") as log:
-            self.process = subprocess.Popen(command, env=env, stdout=log, stderr=log)
+            # A session of its own: why in tests/server/processes.py's launch_serve.
+            self.process = subprocess.Popen(
+                command, env=env, stdout=log, stderr=log, start_new_session=True
+            )
         deadline = time.monotonic() + START_LIMIT_S
         while time.monotonic() < deadline:
             if self.process.poll() is not None:

@@ -63,6 +63,11 @@ def launch_serve(
         env=env,
         stdout=output,
         stderr=subprocess.STDOUT,
+        # A session of its own, as a service manager gives a deployed server.
+        # Where Linux schedules by session (autogroup), the server's idle-class
+        # workers then yield only to the server itself, not to whatever else
+        # keeps this run busy (measured: docs/testing.md).
+        start_new_session=True,
     )
 
 

@@ -89,6 +89,7 @@ def serve(db: Path, port: int) -> Iterator[subprocess.Popen[bytes]]:
         env=env,
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
+        start_new_session=True,  # why: tests/server/processes.py's launch_serve
     )
     try:
         for _ in range(600):  # wait until it answers (imports take a while on a busy machine)
