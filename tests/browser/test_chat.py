@@ -43,6 +43,14 @@ def get(server: Server, path: str) -> Any:
         return json.load(response)
 
 
+SLOW_REPLAY_JS = """
+const fetched = window.fetch;
+window.fetch = (input, init) => String(input).includes("/replay?")
+  ? new Promise((done) => setTimeout(done, 1000)).then(() => fetched(input, init))
+  : fetched(input, init);
+"""
+
+
 def table(server: Server, humans: int, **settings: Any) -> str:
     body = {
         "game": "marshmallow-test", "options": {"target": 4}, "private": True,
@@ -183,6 +191,9 @@ def test_the_replay_shows_the_chat_said_up_to_its_step(
     shoot(ann.page, screenshots, "chat-replay-desktop")
 
     phone = Person.open(browser, "Pia", viewport=PHONE, is_mobile=True, has_touch=True)
+    # A slow network: the replay's answers take a second, so "last" is tapped
+    # before the first one says how many steps there are; it still goes there.
+    phone.page.add_init_script(SLOW_REPLAY_JS)
     phone.page.goto(f"{server.url}/t/{table_id}")
     phone.page.locator("#open-replay").click()
     phone.page.locator("#replay-last").click()

@@ -91,10 +91,20 @@ export function showReplay(box, { tableId, t, draw, summary, names, seats, mySea
   /** @type {(id: string, label: string, delta: number | "first" | "last", key: string) => HTMLElement} */
   const button = (id, label, delta, key) => h("button", {
     type: "button", id, "aria-label": label, title: label, "aria-keyshortcuts": key,
-    onclick: () => go(stepFor(delta)),
+    onclick: () => moveBy(delta),
   }, delta === "first" ? "«" : delta === "last" ? "»" : delta < 0 ? "‹" : "›");
 
   let asked = 0; // only the latest request draws (answers may come out of order)
+  /** @type {Promise<void>} */
+  let loaded = Promise.resolve(); // the first answer, which says how many steps there are
+
+  /** A step button or key. "Last" before the first answer waits for it: until
+   * then the end is unknown, and going to step 0 instead would surprise.
+   * @param {number | "first" | "last"} delta */
+  async function moveBy(delta) {
+    if (delta === "last" && steps === null) await loaded;
+    await go(stepFor(delta));
+  }
 
   /** @param {number} target */
   async function go(target) {
@@ -145,7 +155,7 @@ export function showReplay(box, { tableId, t, draw, summary, names, seats, mySea
     const on = /** @type {HTMLElement} */ (event.target);
     if (on === range || on.closest?.("select, input, textarea, [contenteditable], [data-own-arrows], [role='log']")) return;
     event.preventDefault();
-    go(stepFor(KEYS[event.key]));
+    moveBy(KEYS[event.key]);
   });
   const heading = h("h2", { id: "replay-heading", tabindex: "-1" }, t("replay.heading"));
   /** @type {(screen: "replay" | "analysis") => HTMLAnchorElement} */
@@ -170,7 +180,7 @@ export function showReplay(box, { tableId, t, draw, summary, names, seats, mySea
       range, position),
     error,
     h("div", { class: "replay-body" }, h("div", { class: "replay-main" }, root, ended), h("div", { class: "replay-side" }, chatBox, analysis.element)));
-  go(0);
+  loaded = go(0);
   return {
     show(screen) {
       box.dataset.screen = screen;
