@@ -11,6 +11,7 @@ from typing import Any
 
 from rich import box
 from rich.console import Console
+from rich.measure import Measurement
 from rich.table import Table
 
 from cardtable.core.game import JSON
@@ -89,33 +90,35 @@ def summary_tables(results: dict[str, JSON], width: int) -> list[Table]:
     columns = [summary_rows(c) for c in results["configs"]]
     figures = [figure for figure, _ in columns[0]]
     headings = [config["label"].replace(" ", "\n") for config in results["configs"]]
-
-    def column_width(at: int) -> int:
-        cells = [value for _, value in columns[at]] + headings[at].split("\n")
-        return max(map(len, cells)) + 1  # a column is padded by one space
-
-    groups: list[list[int]] = [[]]
-    used = max(map(len, figures))
-    for at in range(len(columns)):
-        if groups[-1] and used + column_width(at) > width:
-            groups.append([])
-            used = max(map(len, figures))
-        groups[-1].append(at)
-        used += column_width(at)
     title = (
         f"{results['title']}: {results['games']} games per configuration,"
         f" seed {results['seed']} (value [95% interval])"
     )
-    tables: list[Table] = []
-    for group in groups:
-        table = _table(title if not tables else "")
+
+    def table_of(group: list[int], titled: bool) -> Table:
+        table = _table(title if titled else "")
         table.add_column("", no_wrap=True)
         for at in group:
             table.add_column(headings[at], justify="right", no_wrap=True)
         for row, figure in enumerate(figures):
             table.add_row(figure, *(columns[at][row][1] for at in group))
-        tables.append(table)
-    return tables
+        return table
+
+    # Rich measures the table as it will draw it (edges, padding, the
+    # widest value of each column), so no cell is cut to "…" whatever the
+    # figures come to; the title wraps and is left out of the measure.
+    unbounded = Console(width=1 << 16)
+
+    def fits(group: list[int]) -> bool:
+        needed = Measurement.get(unbounded, unbounded.options, table_of(group, False))
+        return needed.maximum <= width
+
+    groups: list[list[int]] = [[]]
+    for at in range(len(columns)):
+        if groups[-1] and not fits([*groups[-1], at]):
+            groups.append([])
+        groups[-1].append(at)
+    return [table_of(group, titled=not index) for index, group in enumerate(groups)]
 
 
 def seat_table(config: dict[str, Any]) -> Table:

@@ -57,8 +57,12 @@ def test_terminal_report_names_every_question() -> None:
 
 def test_a_narrow_terminal_shows_every_configuration_heading_whole() -> None:
     """At 80 columns the summary splits into tables rather than cut a heading
-    to "players=2…": each configuration's options stand whole, one a line."""
+    to "players=2…" or a figure to "[51.0–100.…": each configuration's
+    options stand whole, one a line. The seed gives "100.0% [51.0–100.0]"
+    in a third column, where counting characters instead of measuring the
+    table had left it two columns short."""
     args = ["balance", "rigged-table", "-p", "2", "-p", "3", "--sweep", "rounds=1,2", "-n", "4"]
+    args += ["--seed", "928144582102819372"]
     result = CliRunner().invoke(app, [*args, "-q"], terminal_width=80)
     assert result.exit_code == 0, result.stderr
     lines = result.stdout.splitlines()
