@@ -60,7 +60,7 @@ def test_a_narrow_terminal_shows_every_configuration_heading_whole() -> None:
     to "players=2…" or a figure to "[51.0–100.…": each configuration's
     options stand whole, one a line. The seed gives "100.0% [51.0–100.0]"
     in a third column, where counting characters instead of measuring the
-    table had left it two columns short."""
+    table had left it two characters short."""
     args = ["balance", "rigged-table", "-p", "2", "-p", "3", "--sweep", "rounds=1,2", "-n", "4"]
     args += ["--seed", "928144582102819372"]
     result = CliRunner().invoke(app, [*args, "-q"], terminal_width=80)
