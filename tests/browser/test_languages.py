@@ -169,6 +169,9 @@ def test_lobby_rules_and_replay_in_each_language(
         assert offline not in board.inner_text()
         # ... while the live table does show that Ann is offline now.
         assert offline in page.locator("#board").inner_text()
+        # The game is to one point: the singular ("1 Punkt", not "1 Punkte").
+        target = catalog(lang, "marshmallow-test")["centre.target"]["one"]
+        assert target.format(target=1) in board.inner_text()
         if lang != "en":
             assert english_left(page, lang) == []
         assert run_axe(page, axe_source) == [], (lang, "replay")

@@ -240,7 +240,7 @@ export function render(root, msg, ctx) {
   const info = h("div", { class: "mt-info" },
     h("span", {}, t("centre.round", { round: view.round_number })),
     trumpText,
-    h("span", { class: "muted" }, t("centre.target", { target: view.target })));
+    h("span", { class: "muted" }, t("centre.target", { target: view.target, count: view.target })));
 
   let trickCards = view.current_trick;
   let trickTitle = null;

@@ -273,7 +273,7 @@ export function render(root, msg, ctx) {
   const opts = view.options;
   const info = h("div", { class: "mr-info" },
     h("span", {}, opts.rounds ? t("centre.roundOf", { round: view.round, rounds: opts.rounds }) : t("centre.round", { round: view.round })),
-    opts.rounds ? null : h("span", { class: "muted" }, t("centre.target", { target: opts.target })),
+    opts.rounds ? null : h("span", { class: "muted" }, t("centre.target", { target: opts.target, count: opts.target })),
     h("span", {}, opts.turn_limit
       ? t("centre.turnOf", { turn: Math.min(view.turns_in_round + 1, opts.turn_limit), limit: opts.turn_limit })
       : t("centre.turn", { turn: view.turns_in_round + 1 })));
