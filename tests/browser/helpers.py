@@ -18,6 +18,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from playwright.sync_api import TimeoutError as PageTimeout
+
 from cardtable.core.replay import parse_record
 
 REPO = Path(__file__).resolve().parents[2]
@@ -38,15 +40,24 @@ STATUS_JS = """() => ({
   finished: document.querySelector('#end-panel')?.hidden === false,
 })"""
 
+# What a waiting person sees beside the state: the connection and any notice.
+SEEN_JS = f"""() => ({{
+  ...({STATUS_JS})(),
+  url: location.pathname,
+  connection: document.querySelector('#connection')?.dataset.state ?? null,
+  notice: document.querySelector('#notice')?.textContent ?? null,
+}})"""
+
 
 @dataclass
 class Person:
     """One person: a browser context of their own (their own localStorage, so
-    their own seat token) and the frames their page received."""
+    their own seat token), the frames their page received and those it sent."""
 
     name: str
     page: Any
     frames: list[dict[str, Any]] = field(default_factory=list)
+    sent: list[dict[str, Any]] = field(default_factory=list)
 
     @classmethod
     def open(
@@ -67,7 +78,11 @@ class Person:
         def received(payload: str | bytes) -> None:
             self.frames.append(json.loads(payload))
 
+        def sent(payload: str | bytes) -> None:
+            self.sent.append(json.loads(payload))
+
         ws.on("framereceived", received)
+        ws.on("framesent", sent)
 
     def status(self) -> dict[str, Any]:
         """What the page shows, after continuing past a round's summary (a
@@ -85,10 +100,26 @@ class Person:
         return True
 
     def wait_past(self, seq: int) -> None:
-        """Until the page shows a state after ``seq`` (or the game's end)."""
-        self.page.wait_for_function(
-            f"() => {{ const s = ({STATUS_JS})(); return s.seq > {seq} || s.finished; }}"
-        )
+        """Until the page shows a state after ``seq`` (or the game's end); a
+        page that never does fails with what it showed instead."""
+        try:
+            self.page.wait_for_function(
+                f"() => {{ const s = ({STATUS_JS})(); return s.seq > {seq} || s.finished; }}"
+            )
+        except PageTimeout:
+            raise AssertionError(
+                f"{self.name}'s page stayed at move {seq}: {self.seen()}"
+            ) from None
+
+    def seen(self) -> dict[str, Any]:
+        """What the page shows a person who is waiting: its state, its
+        connection, its notice, and the last frames it received."""
+        shown: dict[str, Any] = self.page.evaluate(SEEN_JS)
+        shown["last_frames"] = [
+            {k: f.get(k) for k in ("type", "seq", "to_move", "key", "message") if k in f}
+            for f in self.frames[-6:]
+        ]
+        return shown
 
     def wait_connected(self) -> None:
         self.page.wait_for_selector("#connection[data-state='open']")

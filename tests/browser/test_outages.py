@@ -55,6 +55,59 @@ def test_a_page_notices_a_silent_server_and_connects_again(browser: Any, server:
     assert not person.errors
 
 
+def test_a_move_sent_to_a_process_that_dies_unread_goes_in_over_the_next_socket(
+    browser: Any, server: Server
+) -> None:
+    """A move can leave the page and never reach the table: the process was
+    stopped with it unread in its socket, then killed. The page gets the
+    table again at the move's own seq from the restarted process, and sends
+    the move again there, without a click (before, its buttons stayed
+    disabled, waiting for an answer that could not come)."""
+    table_id = create(server, GAME, OPTIONS, players=2, delay=0)
+    person = sit(browser, server, table_id, "1280x800")
+    my_turn(person)
+    seq = person.page.evaluate(STATUS_JS)["seq"]
+    sent = person.sent
+    server.pause()
+    try:
+        click_a_card(person)
+        with person.page.expect_event("websocket", timeout=NOTICE_LIMIT_MS):
+            pass  # the paused process goes unanswered: the page's heartbeat gives it up
+        assert [m["seq"] for m in sent if m["type"] == "move"] == [seq]
+        assert person.page.evaluate(STATUS_JS)["seq"] == seq
+    finally:
+        server.kill()
+    server.start()
+    person.wait_past(seq)
+    # Once to each process: the seq would refuse a second time at the same one.
+    assert [m["seq"] for m in sent if m["type"] == "move"] == [seq, seq], sent
+    assert person.page.locator("#notice").inner_text() == ""
+    assert not person.errors
+
+
+def test_a_move_made_while_the_page_reconnects_goes_in_once_it_is_back(
+    browser: Any, server: Server
+) -> None:
+    """No socket is open (the server is down): the page keeps the move, says
+    it will go in once the connection is back, and sends it then."""
+    table_id = create(server, GAME, OPTIONS, players=2, delay=0)
+    person = sit(browser, server, table_id, "phone-portrait")
+    my_turn(person)
+    seq = person.page.evaluate(STATUS_JS)["seq"]
+    server.kill()
+    person.page.wait_for_selector("#connection[data-state='reconnecting']")
+    click_a_card(person)
+    person.page.wait_for_selector("#notice[data-waiting='connection']")
+    notice = person.page.locator("#notice").inner_text()
+    assert notice.startswith("Not connected to the table right now: your move goes in"), notice
+    person.page.screenshot(path=str(SCREENSHOTS / "outage-move-held-phone.png"))
+    server.start()
+    person.wait_past(seq)
+    person.page.wait_for_selector("#notice:not([data-waiting])", state="attached")
+    assert person.page.locator("#notice").inner_text() == ""
+    assert not person.errors
+
+
 def test_a_move_waits_for_the_database_and_goes_in_when_it_is_back(
     browser: Any, tmp_path: Path, postgres_alone: PostgresServer
 ) -> None:

@@ -108,6 +108,8 @@ class TablePage {
     this.pendingSeq = null; // the seq a move of ours was sent for, until it is answered
     /** @type {unknown} */
     this.pendingMove = null; // that move, to send again while the database is away
+    /** @type {WebSocket | null} */
+    this.pendingOn = null; // the socket that move went out on; null: none was open
     /** @type {number | null} */
     this.timerEnd = null; // when the turn's timer runs out, on this browser's clock
     /** @type {number | undefined} */
@@ -261,6 +263,10 @@ class TablePage {
       motion.finishAll(this.boardRoot);
       this.msg = msg;
       if (this.pendingSeq !== null && msg.seq > this.pendingSeq) this.pendingSeq = null;
+      // A move sent on a socket that closed since (its server process died
+      // before reading it), or on none, is not at the table: this socket's
+      // state at its seq says so, and it goes again (the seq keeps it once).
+      else if (this.pendingSeq === msg.seq && this.pendingOn !== this.socket.ws) this.sendPending();
       this.endWaiting();
       this.draw();
       const myTurn = msg.seat !== null && msg.to_move === msg.seat && !msg.finished;
@@ -302,12 +308,19 @@ class TablePage {
     this.notice.textContent = "";
     this.pendingSeq = this.msg.seq;
     this.pendingMove = move;
-    if (!this.socket.send({ type: "move", seq: this.msg.seq, move })) {
-      this.pendingSeq = null;
-      this.showNotice(this.t("table.notConnected"));
-      return false;
-    }
+    this.pendingOn = null;
+    this.sendPending();
     return true;
+  }
+
+  /** Send the waiting move; with no socket open, keep it for the next one and say so. */
+  sendPending() {
+    if (this.socket.send({ type: "move", seq: this.pendingSeq, move: this.pendingMove })) {
+      this.pendingOn = this.socket.ws;
+      return;
+    }
+    this.showNotice(this.t("table.moveHeld"));
+    this.notice.dataset.waiting = "connection";
   }
 
   /** Send `move` for `seq` again after `ms`, while it is still the one waiting;
@@ -319,7 +332,8 @@ class TablePage {
   retryMove(seq, move, ms) {
     setTimeout(() => {
       if (this.pendingSeq !== seq || this.pendingMove !== move) return;
-      if (!this.socket.send({ type: "move", seq, move })) this.retryMove(seq, move, ms);
+      // With the socket down, the state it gets on connecting again sends the move (receive).
+      if (this.socket.send({ type: "move", seq, move })) this.pendingOn = this.socket.ws;
     }, ms);
   }
 
