@@ -107,7 +107,7 @@ class TablePage {
     /** @type {number | null} */
     this.pendingSeq = null; // the seq a move of ours was sent for, until it is answered
     /** @type {unknown} */
-    this.pendingMove = null; // that move, to send again while the database is away
+    this.pendingMove = null; // that move, to send again (the database was away, or its socket closed)
     /** @type {WebSocket | null} */
     this.pendingOn = null; // the socket that move went out on; null: none was open
     /** @type {number | null} */
