@@ -13,14 +13,19 @@ True
 True
 """
 
-from cardtable.core.errors import (
+from cardtable.core import compiled
+
+# Before any engine is imported: the compiled build, where one matches the source.
+compiled.install()
+
+from cardtable.core.errors import (  # noqa: E402  (after the compiled build is in place)
     CardtableError,
     IllegalMoveError,
     OptionError,
     RecordError,
 )
-from cardtable.core.registry import UnknownGameError, game_names, load
-from cardtable.core.replay import RuleBreakError, load_record, replay
+from cardtable.core.registry import UnknownGameError, game_names, load  # noqa: E402
+from cardtable.core.replay import RuleBreakError, load_record, replay  # noqa: E402
 
 __version__ = "0.1.0"
 

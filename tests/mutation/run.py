@@ -44,6 +44,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from cardtable.core import compiled
+
 ROOT = Path(__file__).resolve().parents[2]
 RULES = ("cards", "moves", "options", "state", "scoring", "codec", "view", "tricks", "exchange")
 
@@ -150,7 +152,9 @@ def prepare(workdir: Path) -> None:
     workdir.mkdir(parents=True, exist_ok=True)
     for name in ("cardtable", "tests"):
         shutil.rmtree(workdir / name, ignore_errors=True)
-        shutil.copytree(ROOT / name, workdir / name, ignore=shutil.ignore_patterns("__pycache__"))
+        # No compiled build: the mutants are of the source, which runs as such.
+        skipped = shutil.ignore_patterns("__pycache__", "_compiled")
+        shutil.copytree(ROOT / name, workdir / name, ignore=skipped)
     for test in (workdir / "tests").rglob("test_*.py"):
         text = test.read_text(encoding="utf-8")
         if 'method="thread"' in text:
@@ -180,9 +184,12 @@ def refresh_copies(workdir: Path, modules: tuple[str, ...]) -> None:
 
 def run_env(workdir: Path) -> dict[str, str]:
     """The environment of every run in ``workdir``: its ``cardtable`` command
-    first on PATH (see :func:`prepare`), and no PYTHONPATH (the copy's code only)."""
+    first on PATH (see :func:`prepare`), no PYTHONPATH (the copy's code only)
+    and no compiled engine (``cardtable/core/compiled.py``): a mutant is
+    Python source."""
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
     env["PATH"] = f"{workdir / 'bin'}{os.pathsep}{env.get('PATH', '')}"
+    env[compiled.PURE_PYTHON_VARIABLE] = "1"
     return env
 
 

@@ -100,21 +100,34 @@ StoredTrick = tuple[int, tuple[int, ...]]
 StoredRound = tuple[Deal, int, int, tuple[StoredTrick, ...], tuple[int, ...], tuple[int, ...]]
 
 
+# A state's fields, grouped by meaning: its ``__slots__``, and what pickling keeps.
+_FIELDS = (
+    "game", "_opts", "_n", "_need", "_target", "_must", "_rng",
+    "_phase", "_to_move", "_dealer", "_next_dealer", "_trump", "_round_no",
+    "_hands", "_counts", "_in", "_num_in", "_next",
+    "_lead", "_ruffed", "_best", "_best_seat", "_cur", "_tricks",
+    "_scores", "_round_pts", "_winner", "_deal", "_past", "_seen",
+)  # fmt: skip
+
+
 class MarshmallowState(Engine[MarshmallowView]):
     """A game of Marshmallow Test in progress; changed only by :meth:`apply`
     and :meth:`deal`. Build one with ``MarshmallowTest.new_game(rng)``."""
 
     turn_rule = "MT-5.1"
 
-    __slots__ = (  # noqa: RUF023 (grouped by meaning)
-        "game", "_opts", "_n", "_need", "_target", "_must", "_rng",
-        "_phase", "_to_move", "_dealer", "_next_dealer", "_trump", "_round_no",
-        "_hands", "_counts", "_in", "_num_in", "_next",
-        "_lead", "_ruffed", "_best", "_best_seat", "_cur", "_tricks",
-        "_scores", "_round_pts", "_winner", "_deal", "_past", "_seen",
-    )  # fmt: skip
+    __slots__ = _FIELDS
 
-    def __init__(self, game: Game, options: Options, rng: random.Random | None = None) -> None:
+    def __init__(
+        self,
+        game: Game,
+        options: Options,
+        rng: random.Random | None = None,
+        *,
+        _for_clone: bool = False,
+    ) -> None:
+        if _for_clone:
+            return  # clone() sets every field; a compiled class has no bare __new__
         n = options.players
         opts = options
         self.game: Game = game
@@ -655,7 +668,7 @@ class MarshmallowState(Engine[MarshmallowView]):
     def clone(self, rng: random.Random | None = None) -> MarshmallowState:
         """An independent copy (history tuples are shared, lists copied);
         it keeps this state's generator unless given another."""
-        c = object.__new__(MarshmallowState)
+        c = MarshmallowState(self.game, self._opts, _for_clone=True)
         c.game = self.game
         c._opts = self._opts
         c._n = self._n
@@ -688,11 +701,24 @@ class MarshmallowState(Engine[MarshmallowView]):
         c._seen = self._seen
         return c
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickle by the fields, rebuilt through ``__init__`` (OpenSpiel's
+        serialization, process pools): a compiled class has no bare
+        ``__new__`` for pickle's default to call."""
+        return (_unpickle, (tuple(getattr(self, name) for name in _FIELDS),))
+
     def _rounds_json(self) -> list[dict[str, Any]]:
         stored = list(self._past)
         if self._deal is not None:
             stored.append(self._stored_round())
         return [_round_json(r) for r in stored]
+
+
+def _unpickle(fields: tuple[Any, ...]) -> MarshmallowState:
+    state = MarshmallowState(fields[0], fields[1], _for_clone=True)  # game, options
+    for name, value in zip(_FIELDS, fields, strict=True):
+        setattr(state, name, value)
+    return state
 
 
 def _round_json(stored: StoredRound) -> dict[str, Any]:
