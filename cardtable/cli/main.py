@@ -34,6 +34,7 @@ from cardtable.cli.replay_cmd import run_replay
 from cardtable.cli.serve_cmd import serve
 from cardtable.cli.tournament_cmd import tournament
 from cardtable.cli.ui import console_reader
+from cardtable.core.compiled import in_use
 from cardtable.core.errors import CardtableError
 from cardtable.core.registry import UnknownGameError, game_names, load
 
@@ -52,7 +53,8 @@ TERMINAL_PACE = 0.6
 
 def _show_version(value: bool) -> None:
     if value:
-        print(f"cardtable {cardtable.__version__}")
+        # As black says it: whether the engines run compiled (docs/architecture.md).
+        print(f"cardtable {cardtable.__version__} (compiled: {'yes' if in_use() else 'no'})")
         raise typer.Exit()
 
 

@@ -16,6 +16,7 @@ by path, before the package can be imported.
 from __future__ import annotations
 
 import hashlib
+import importlib
 import importlib.abc
 import importlib.machinery
 import importlib.util
@@ -100,3 +101,9 @@ def install() -> Path | None:
 def is_compiled(module: ModuleType) -> bool:
     """Whether a module was loaded from a compiled build."""
     return isinstance(getattr(module, "__loader__", None), importlib.machinery.ExtensionFileLoader)
+
+
+def in_use() -> bool:
+    """Whether every module of :data:`COMPILED` runs from a compiled build
+    (``cardtable --version`` says so)."""
+    return all(is_compiled(importlib.import_module(name)) for name in COMPILED)

@@ -15,7 +15,9 @@ from typer.testing import CliRunner
 import cardtable
 from cardtable.cli.commands import PIPE_CLOSED
 from cardtable.cli.main import app
+from cardtable.core.compiled import is_compiled
 from cardtable.core.replay import replay
+from cardtable.games.marshmallow_test import state as marshmallow_state
 
 ROOT = Path(__file__).resolve().parents[2]
 runner = CliRunner()
@@ -57,7 +59,8 @@ def test_a_closed_pipe_ends_replay_quietly_with_141(tmp_path: Path) -> None:
 def test_version() -> None:
     result = runner.invoke(app, ["--version"])
     assert result.exit_code == 0
-    assert result.stdout == f"cardtable {cardtable.__version__}\n"
+    compiled = "yes" if is_compiled(marshmallow_state) else "no"
+    assert result.stdout == f"cardtable {cardtable.__version__} (compiled: {compiled})\n"
 
 
 @pytest.mark.parametrize("command", [[], ["play"], ["replay"], ["arena"], ["bots"], ["rules"]])
