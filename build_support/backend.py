@@ -44,7 +44,9 @@ from mypyc.build import mypycify
 sources, target, lib, temp = sys.argv[1].split(","), sys.argv[2], sys.argv[3], sys.argv[4]
 setup(
     name="cardtable-compiled",
-    ext_modules=mypycify(["--ignore-missing-imports", *sources], target_dir=target, opt_level="3"),
+    ext_modules=mypycify(
+        ["--ignore-missing-imports", *sources], target_dir=target, opt_level="3", separate=True
+    ),
     script_args=["build_ext", "--build-lib", lib, "--build-temp", temp],
 )
 """

@@ -27,13 +27,23 @@ from importlib.machinery import ModuleSpec
 from pathlib import Path
 from types import ModuleType
 
-# The modules compiled, as their dotted names. Each is a module whose
-# classes nothing subclasses or patches at run time (mypyc's native classes
-# forbid both).
-COMPILED = ("cardtable.games.marshmallow_test.state",)
+# The modules compiled, as their dotted names: the hottest loops of the
+# engines and of the searches' playouts (profiled: docs/strength.md). Each
+# is a module whose classes nothing subclasses or patches at run time
+# (mypyc's native classes forbid both).
+COMPILED = (
+    "cardtable.games.marshmallow_test.state",
+    "cardtable.games.myrummy_111.bots.heuristic",
+)
 # The folders, relative to the package root, whose sources the build depends
-# on: the compiled modules' own packages and the core they import.
-DEPENDS_ON = ("core", "games/marshmallow_test")
+# on: the compiled modules' own packages and what they import.
+DEPENDS_ON = (
+    "core",
+    "bots",
+    "games/marshmallow_test",
+    "games/myrummy_111",
+    "games/myrummy_111/bots",
+)
 PURE_PYTHON_VARIABLE = "CARDTABLE_PURE_PYTHON"
 PACKAGE_ROOT = Path(__file__).resolve().parent.parent
 BUILDS = PACKAGE_ROOT / "_compiled"

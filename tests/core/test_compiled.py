@@ -20,9 +20,11 @@ from types import ModuleType
 import pytest
 
 import cardtable.games.marshmallow_test.state as state_module
+import cardtable.games.myrummy_111.bots.heuristic as heuristic_module
 from cardtable.core import compiled
 from cardtable.games.marshmallow_test import MarshmallowTest
 from cardtable.games.marshmallow_test.moves import Play
+from cardtable.games.myrummy_111 import MyRummy111
 
 PACKAGE = compiled.PACKAGE_ROOT
 
@@ -112,20 +114,24 @@ def test_the_engine_comes_from_the_current_build_where_there_is_one() -> None:
     assert _imports_compiled(environment) is False
 
 
-def _source_module() -> ModuleType:
-    """The engine's source, loaded beside whatever build is in use."""
-    path = PACKAGE / "games" / "marshmallow_test" / "state.py"
-    spec = importlib.util.spec_from_file_location("_marshmallow_state_source", path)
+def _source_module(module: ModuleType) -> ModuleType:
+    """A module's source, loaded beside whatever build is in use."""
+    path = PACKAGE.parent / (module.__name__.replace(".", "/") + ".py")
+    spec = importlib.util.spec_from_file_location(f"_source_of_{module.__name__}", path)
     assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    source = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(source)
+    assert not compiled.is_compiled(source)
+    return source
+
+
+def test_the_equivalence_tests_cover_every_compiled_module() -> None:
+    assert {m.__name__ for m in (state_module, heuristic_module)} == set(compiled.COMPILED)
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
 def test_the_engine_in_use_plays_every_decision_as_its_source_does(players: int) -> None:
-    source = _source_module()
-    assert not compiled.is_compiled(source)
+    source = _source_module(state_module)
     game = MarshmallowTest(players=players)
     for seed in range(3):
         ours = game.new_game(random.Random(seed))
@@ -149,3 +155,31 @@ def test_the_engine_in_use_plays_every_decision_as_its_source_does(players: int)
         assert theirs.finished
         assert theirs.record() == ours.record()
         assert theirs.scores == ours.scores
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_the_myrummy_heuristic_in_use_chooses_as_its_source_does(players: int) -> None:
+    """The playouts' policy: every choice of whole games, and the judgement
+    of every placement of the card each placing seat holds."""
+    source = _source_module(heuristic_module)
+    game = MyRummy111(players=players, turn_limit=150)
+    for seed in range(2):
+        ours = [heuristic_module.HeuristicBot(s, game, random.Random(s)) for s in range(players)]
+        theirs = [source.HeuristicBot(s, game, random.Random(s)) for s in range(players)]
+        state = game.new_game(random.Random(seed))
+        while not state.finished:
+            seat = state.to_move
+            assert seat is not None
+            view, legal = state.view(seat), state.legal_moves()
+            hand, card = view.hand, view.taken_card
+            assert hand is not None  # a seat's own view holds its hand
+            assert source.qualities(hand) == heuristic_module.qualities(hand)
+            if card is not None:  # placing the card it took
+                expected = source.placement_qualities(hand, card)
+                assert heuristic_module.placement_qualities(hand, card) == expected
+                assert heuristic_module.best_placement(hand, card) == (
+                    source.best_placement(hand, card)
+                )
+            move = ours[seat].choose(view, legal)
+            assert theirs[seat].choose(view, legal) == move
+            state.apply(move)

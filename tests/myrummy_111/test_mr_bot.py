@@ -6,7 +6,14 @@ import random
 
 from cardtable.bots.base import Bot, RandomBot
 from cardtable.games.myrummy_111 import MyRummy111
-from cardtable.games.myrummy_111.bots.heuristic import HeuristicBot
+from cardtable.games.myrummy_111.bots.heuristic import HeuristicBot, qualities
+
+
+def test_a_rising_hand_is_judged_better_ascending_than_descending() -> None:
+    up, down = qualities([10, 40, 70, 100])
+    assert up > down
+    up, down = qualities([100, 70, 40, 10])
+    assert down > up
 
 
 def test_mr_6_heuristic_beats_random() -> None:

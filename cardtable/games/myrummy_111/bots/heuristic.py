@@ -71,11 +71,8 @@ def qualities(hand: Sequence[int]) -> tuple[float, float]:
     is better: the longest subsequence sorted that way (the cards that can
     stay) times the hand size, minus half the cards' total distance from
     their ideal places. The one definition every bot and playout uses; both
-    directions in one pass because the playouts call it most.
-
-    >>> up, down = qualities([10, 40, 70, 100])
-    >>> up > down
-    True
+    directions in one pass because the playouts call it most (a compiled
+    module: its examples are tests, ``tests/myrummy_111/test_mr_bot.py``).
     """
     h = len(hand)
     iu = _IDEAL_UP[h]
