@@ -27,6 +27,16 @@ def test_only_quick_bots_run_on_the_event_loop(game: str) -> None:
         assert not runs_inline(game, slow)
 
 
+def _attributes(thing: object) -> list[object]:
+    """What an object holds: its ``__dict__``, or where a compiled class has
+    none (docs/architecture.md, "Compiled engines") the data attributes its
+    type declares."""
+    if hasattr(thing, "__dict__"):
+        return list(vars(thing).values())
+    names = (n for n in dir(thing) if not n.startswith("__"))
+    return [v for v in (getattr(thing, n) for n in names) if not callable(v)]
+
+
 @pytest.mark.parametrize("game", ["marshmallow-test", "myrummy-111"])
 def test_a_bot_on_the_event_loop_has_no_budget_to_think_for(game: str) -> None:
     """Every bot the game offers (levels and research bots, which the lobby
@@ -40,8 +50,8 @@ def test_a_bot_on_the_event_loop_has_no_budget_to_think_for(game: str) -> None:
         if bot_entries(game).get(name, RANDOM).extra is not None:
             continue  # its extra may be absent; runs_inline never keeps it inline
         bot = make_bot(name, table, 0, random.Random(0), Budget(seconds=0.3))
-        parts = [bot, *(v for v in vars(bot).values() if hasattr(v, "__dict__"))]
-        budgeted = any(isinstance(v, Budget) for part in parts for v in vars(part).values())
+        parts = [bot, *(v for v in _attributes(bot) if hasattr(v, "__dict__"))]
+        budgeted = any(isinstance(v, Budget) for part in parts for v in _attributes(part))
         if runs_inline(game, name):
             inline.append(name)
             assert not budgeted, f"{name} thinks for a budget but would run on the event loop"
