@@ -14,6 +14,7 @@ import random
 import shutil
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 from types import ModuleType
 
@@ -78,6 +79,18 @@ def test_the_pure_python_variable_turns_every_build_off(
     assert compiled.current_build(root) is None
     monkeypatch.delenv(compiled.PURE_PYTHON_VARIABLE)
     assert compiled.current_build(root) == build_dir
+
+
+def test_the_build_compiles_with_the_mypy_the_checkers_pin() -> None:
+    spec = importlib.util.spec_from_file_location(
+        "_cardtable_backend", PACKAGE.parent / "build_support" / "backend.py"
+    )
+    assert spec is not None and spec.loader is not None
+    backend = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(backend)
+    pyproject = tomllib.loads((PACKAGE.parent / "pyproject.toml").read_text(encoding="utf-8"))
+    pins = [p for p in pyproject["project"]["optional-dependencies"]["test"] if "mypy==" in p]
+    assert pins == [backend.MYPYC]
 
 
 def test_the_compiled_modules_hold_no_doctest() -> None:
