@@ -340,11 +340,14 @@ class Hub:
             await self.storage.set_seat(table.id, seat, name, digest, status)
             s.facts.name, s.facts.token_hash = name, digest
             if status is not None:
-                table.facts.status = status
                 if table.facts.turn_based:  # the first turn begins when the last seat is taken
                     started = int(self.settings.limits.clock() * 1000)
                     await self.storage.set_table(table.id, turn_started_ms=started)
                     table.facts.turn_started_ms = started
+                # Only now, with no await between: a lobby line published meanwhile (the
+                # heartbeat's, for "My games" on other processes) never shows a turn-based
+                # table playing without the deadline of its first turn.
+                table.facts.status = status
             table.note("joined", seat)
         return token
 

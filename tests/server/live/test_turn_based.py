@@ -81,6 +81,33 @@ def test_a_turn_based_table_states_its_hours_and_refuses_what_does_not_fit(
             assert f"request.{where}" in refused.json()["error"], refused.text
 
 
+def test_no_reader_sees_the_table_playing_before_its_first_turn_has_begun(
+    db_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The last seat taken makes the table play and starts the first turn's
+    time. Whatever reads the table while that is stored (the heartbeat that
+    publishes the lobby line, which "My games" reads on other processes)
+    sees both or neither: never a person to move without a deadline."""
+    with running(db_url) as server:
+        table = server.create(MT, ["human", "human"], move_hours=1)
+        server.join(table, 0, "Ann")
+        storage = server.hub.storage
+        store = storage.set_table
+        seen: list[tuple[str, int | None]] = []
+
+        async def watched(table_id: str, **values: Any) -> None:
+            facts = server.table(table_id).facts
+            seen.append((facts.status, facts.turn_started_ms))
+            await store(table_id, **values)
+
+        monkeypatch.setattr(storage, "set_table", watched)
+        server.join(table, 1, "Bob")
+        assert seen, "the first turn's start was not stored"
+        assert all(status != "playing" or started is not None for status, started in seen), seen
+        facts = server.table(table).facts
+        assert facts.status == "playing" and facts.turn_started_ms is not None
+
+
 def test_nobody_stands_in_for_an_absent_person_before_their_deadline(db_url: str) -> None:
     """At a real-time table a person away past the grace period (here 50 ms)
     gets a stand-in; at a turn-based one their move waits for them."""
