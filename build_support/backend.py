@@ -89,10 +89,9 @@ def compile_engines() -> Path | None:
             return None
         shutil.rmtree(compiled.BUILDS, ignore_errors=True)  # older builds never match again
         build_dir.mkdir(parents=True)
-        for module in compiled.COMPILED:
-            for name in (module, module + compiled.HELPER_SUFFIX):
-                built = lib / (name.replace(".", "/") + importlib.machinery.EXTENSION_SUFFIXES[0])
-                shutil.copyfile(built, compiled.build_file(build_dir, name))
+        for name in compiled.BUILT_MODULES:
+            built = lib / (name.replace(".", "/") + importlib.machinery.EXTENSION_SUFFIXES[0])
+            shutil.copyfile(built, compiled.build_file(build_dir, name))
     return build_dir
 
 

@@ -47,8 +47,10 @@ DEPENDS_ON = (
 PURE_PYTHON_VARIABLE = "CARDTABLE_PURE_PYTHON"
 PACKAGE_ROOT = Path(__file__).resolve().parent.parent
 BUILDS = PACKAGE_ROOT / "_compiled"
-# mypyc puts each compiled module's code in a helper module of this suffix.
+# mypyc puts each compiled module's code in a helper module of this suffix:
+# a build is every compiled module and its helper.
 HELPER_SUFFIX = "__mypyc"
+BUILT_MODULES = tuple(m + suffix for m in COMPILED for suffix in ("", HELPER_SUFFIX))
 
 
 def source_digest(package_root: Path = PACKAGE_ROOT) -> str:
@@ -74,8 +76,8 @@ def current_build(package_root: Path = PACKAGE_ROOT) -> Path | None:
     if os.environ.get(PURE_PYTHON_VARIABLE) or not builds.is_dir():
         return None
     build_dir = builds / source_digest(package_root)
-    wanted = [build_file(build_dir, m + suffix) for m in COMPILED for suffix in ("", HELPER_SUFFIX)]
-    return build_dir if all(path.is_file() for path in wanted) else None
+    whole = all(build_file(build_dir, name).is_file() for name in BUILT_MODULES)
+    return build_dir if whole else None
 
 
 class CompiledFinder(importlib.abc.MetaPathFinder):
@@ -84,7 +86,6 @@ class CompiledFinder(importlib.abc.MetaPathFinder):
 
     def __init__(self, build_dir: Path) -> None:
         self.build_dir = build_dir
-        self.names = {m + suffix for m in COMPILED for suffix in ("", HELPER_SUFFIX)}
 
     def find_spec(
         self,
@@ -92,7 +93,7 @@ class CompiledFinder(importlib.abc.MetaPathFinder):
         path: Sequence[str] | None,
         target: ModuleType | None = None,
     ) -> ModuleSpec | None:
-        if fullname not in self.names:
+        if fullname not in BUILT_MODULES:
             return None
         location = build_file(self.build_dir, fullname)
         loader = importlib.machinery.ExtensionFileLoader(fullname, str(location))

@@ -43,9 +43,8 @@ def _source_copy(tmp_path: Path) -> Path:
 def _fake_build(root: Path) -> Path:
     build_dir = root / "_compiled" / compiled.source_digest(root)
     build_dir.mkdir(parents=True)
-    for module in compiled.COMPILED:
-        for name in (module, module + compiled.HELPER_SUFFIX):
-            compiled.build_file(build_dir, name).touch()
+    for name in compiled.BUILT_MODULES:
+        compiled.build_file(build_dir, name).touch()
     return build_dir
 
 
@@ -66,7 +65,7 @@ def test_a_build_is_used_only_while_every_source_it_depends_on_is_unchanged(
         edited.write_bytes(original)
         assert compiled.current_build(root) == build_dir
     # A build with a module missing is not used either.
-    compiled.build_file(build_dir, compiled.COMPILED[0] + compiled.HELPER_SUFFIX).unlink()
+    compiled.build_file(build_dir, compiled.BUILT_MODULES[-1]).unlink()
     assert compiled.current_build(root) is None
 
 
